@@ -1,0 +1,9 @@
+// cudnnCnnTrainVersionCheck: libcudnn_cnn_train and the loaded ops_infer must come from one build.
+#include "api/entry.hpp"
+#include "api/linked/ops_infer_link.hpp"
+
+cudnnStatus_t CUDNNWINAPI cudnnCnnTrainVersionCheck(void) {
+    return librednn::api::call(__func__, [&](librednn::api::Call &) {
+        return librednn::api::check_same_build_as_ops_infer("cnn_train");
+    });
+}
