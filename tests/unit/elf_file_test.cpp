@@ -1,4 +1,4 @@
-// Tests for the ELF reader: synthetic ELF32/ELF64 images in both byte orders, damage, real binaries.
+// Tests for the ELF reader: synthetic ELF32/ELF64 images in both byte orders, damage, real files.
 #include "elf_file.hpp"
 
 #include <gtest/gtest.h>
@@ -43,14 +43,14 @@ struct SymbolSpec {
 
 // Version index 2 is the library's SYNTH_1.0 definition, 3 the GLIBC_2.2.5 requirement on libc.
 const SymbolSpec kSymbols[] = {
-    {"synth_create", 0x12, 0, 5, 2},          // global function, default version
-    {"synth_destroy", 0x12, 0, 5, 0x8002},    // global function, hidden version
-    {"synth_table", 0x11, 0, 5, 1},           // global object
-    {"synth_hidden", 0x12, 2, 5, 1},          // STV_HIDDEN function
-    {"malloc", 0x12, 0, 0, 3},                // undefined
-    {"synth_select", 0x2a, 0, 5, 1},          // weak GNU indirect function
-    {"synth_create", 0x12, 0, 5, 0x8002},     // duplicate name, must be listed once
-    {"local_helper", 0x02, 0, 5, 0},          // local function
+    {"synth_create", 0x12, 0, 5, 2},        // global function, default version
+    {"synth_destroy", 0x12, 0, 5, 0x8002},  // global function, hidden version
+    {"synth_table", 0x11, 0, 5, 1},         // global object
+    {"synth_hidden", 0x12, 2, 5, 1},        // STV_HIDDEN function
+    {"malloc", 0x12, 0, 0, 3},              // undefined
+    {"synth_select", 0x2a, 0, 5, 1},        // weak GNU indirect function
+    {"synth_create", 0x12, 0, 5, 0x8002},   // duplicate name, must be listed once
+    {"local_helper", 0x02, 0, 5, 0},        // local function
 };
 
 // A minimal shared object: ELF header, PT_LOAD + PT_DYNAMIC, .dynstr, .dynsym, .gnu.version,
@@ -94,28 +94,33 @@ std::vector<uint8_t> build_image(bool is64, bool little, uint16_t machine) {
   const size_t verdef = w.align(4);  // base definition (index 1) then SYNTH_1.0 (index 2)
   for (size_t i = 0; i < 2; ++i) {
     const size_t at = verdef + 28 * i;
-    w.put(at, 1, 2);                                 // vd_version
-    w.put(at + 2, i == 0 ? 1 : 0, 2);                // vd_flags: VER_FLG_BASE
-    w.put(at + 4, i + 1, 2);                         // vd_ndx
-    w.put(at + 6, 1, 2);                             // vd_cnt
-    w.put(at + 12, 20, 4);                           // vd_aux
-    w.put(at + 16, i == 0 ? 28 : 0, 4);              // vd_next
+    w.put(at, 1, 2);                                     // vd_version
+    w.put(at + 2, i == 0 ? 1 : 0, 2);                    // vd_flags: VER_FLG_BASE
+    w.put(at + 4, i + 1, 2);                             // vd_ndx
+    w.put(at + 6, 1, 2);                                 // vd_cnt
+    w.put(at + 12, 20, 4);                               // vd_aux
+    w.put(at + 16, i == 0 ? 28 : 0, 4);                  // vd_next
     w.put(at + 20, i == 0 ? soname : synth_version, 4);  // vda_name
-    w.put(at + 24, 0, 4);                            // vda_next
+    w.put(at + 24, 0, 4);                                // vda_next
   }
   const size_t verneed = w.bytes.size();
-  w.put(verneed, 1, 2);              // vn_version
-  w.put(verneed + 2, 1, 2);          // vn_cnt
-  w.put(verneed + 4, libc, 4);       // vn_file
-  w.put(verneed + 8, 16, 4);         // vn_aux
-  w.put(verneed + 12, 0, 4);         // vn_next
-  w.put(verneed + 22, 3, 2);         // vna_other: the version index
+  w.put(verneed, 1, 2);         // vn_version
+  w.put(verneed + 2, 1, 2);     // vn_cnt
+  w.put(verneed + 4, libc, 4);  // vn_file
+  w.put(verneed + 8, 16, 4);    // vn_aux
+  w.put(verneed + 12, 0, 4);    // vn_next
+  w.put(verneed + 22, 3, 2);    // vna_other: the version index
   w.put(verneed + 24, glibc_version, 4);
-  w.put(verneed + 28, 0, 4);         // vna_next
+  w.put(verneed + 28, 0, 4);  // vna_next
 
-  const uint64_t dynamic_entries[][2] = {
-      {1, libc}, {1, libm}, {14, soname}, {15, rpath}, {29, runpath},
-      {5, kBaseAddress + dynstr}, {10, strings.size()}, {0, 0}};
+  const uint64_t dynamic_entries[][2] = {{1, libc},
+                                         {1, libm},
+                                         {14, soname},
+                                         {15, rpath},
+                                         {29, runpath},
+                                         {5, kBaseAddress + dynstr},
+                                         {10, strings.size()},
+                                         {0, 0}};
   const size_t dyn_size = is64 ? 16 : 8;
   const size_t dynamic = w.align(8);
   for (size_t i = 0; i < std::size(dynamic_entries); ++i) {
@@ -124,11 +129,17 @@ std::vector<uint8_t> build_image(bool is64, bool little, uint16_t machine) {
   }
   const size_t loaded_size = w.align(8);
 
-  // Section headers: null, .dynstr, .dynsym, .gnu.version, .gnu.version_d, .gnu.version_r, .dynamic.
+  // Section headers: null, .dynstr, .dynsym, .gnu.version, .gnu.version_d, .gnu.version_r,
+  // .dynamic.
   const uint32_t types[] = {0, 3, 11, 0x6fffffff, 0x6ffffffd, 0x6ffffffe, 6};
   const size_t offsets[] = {0, dynstr, dynsym, versym, verdef, verneed, dynamic};
-  const size_t sizes[] = {0, strings.size(), symbol_count * symbol_size, 2 * symbol_count,
-                          56, 32, std::size(dynamic_entries) * dyn_size};
+  const size_t sizes[] = {0,
+                          strings.size(),
+                          symbol_count * symbol_size,
+                          2 * symbol_count,
+                          56,
+                          32,
+                          std::size(dynamic_entries) * dyn_size};
   const size_t shentsize = is64 ? 64 : 40, section_headers = loaded_size;
   for (size_t i = 0; i < std::size(types); ++i) {
     const size_t at = section_headers + i * shentsize;
@@ -144,13 +155,14 @@ std::vector<uint8_t> build_image(bool is64, bool little, uint16_t machine) {
   w.put(16, 3, 2);  // ET_DYN
   w.put(18, machine, 2);
   w.put(20, 1, 4);
-  w.word(is64 ? 32 : 28, header_size);       // e_phoff
-  w.word(is64 ? 40 : 32, section_headers);   // e_shoff
-  const size_t fields = is64 ? 52 : 40;      // e_ehsize onwards
+  w.word(is64 ? 32 : 28, header_size);      // e_phoff
+  w.word(is64 ? 40 : 32, section_headers);  // e_shoff
+  const size_t fields = is64 ? 52 : 40;     // e_ehsize onwards
   const uint64_t field_values[] = {header_size, phentsize, 2, shentsize, std::size(types), 0};
   for (size_t i = 0; i < std::size(field_values); ++i) w.put(fields + 2 * i, field_values[i], 2);
 
-  const uint64_t segments[][3] = {{1, 0, loaded_size}, {2, dynamic, std::size(dynamic_entries) * dyn_size}};
+  const uint64_t segments[][3] = {{1, 0, loaded_size},
+                                  {2, dynamic, std::size(dynamic_entries) * dyn_size}};
   for (size_t i = 0; i < 2; ++i) {
     const size_t at = header_size + i * phentsize;
     w.put(at, segments[i][0], 4);
@@ -178,7 +190,8 @@ void expect_synthetic_fields(bool is64, bool little, uint16_t machine, const cha
   EXPECT_EQ(info.runpath, "$ORIGIN/../lib");
 
   ASSERT_EQ(info.dynamic_symbols.size(), std::size(kSymbols));
-  const std::string versions[] = {"SYNTH_1.0", "SYNTH_1.0", "", "", "GLIBC_2.2.5", "", "SYNTH_1.0", ""};
+  const std::string versions[] = {"SYNTH_1.0",   "SYNTH_1.0", "",          "",
+                                  "GLIBC_2.2.5", "",          "SYNTH_1.0", ""};
   for (size_t i = 0; i < std::size(kSymbols); ++i) {
     const ElfSymbol& symbol = info.dynamic_symbols[i];
     SCOPED_TRACE(symbol.name);
@@ -190,14 +203,22 @@ void expect_synthetic_fields(bool is64, bool little, uint16_t machine, const cha
     EXPECT_EQ(symbol.version, versions[i]);
     EXPECT_EQ(symbol.version_hidden, (kSymbols[i].version_index & 0x8000) != 0);
   }
-  EXPECT_EQ(exported_functions(info), (std::vector<std::string>{"synth_create", "synth_destroy",
-                                                                "synth_select"}));
+  EXPECT_EQ(exported_functions(info),
+            (std::vector<std::string>{"synth_create", "synth_destroy", "synth_select"}));
 }
 
-TEST(ElfFile, ReadsEveryFieldOfElf64LittleEndian) { expect_synthetic_fields(true, true, 62, "x86-64"); }
-TEST(ElfFile, ReadsEveryFieldOfElf32LittleEndian) { expect_synthetic_fields(false, true, 3, "i386"); }
-TEST(ElfFile, ReadsEveryFieldOfElf64BigEndian) { expect_synthetic_fields(true, false, 21, "PowerPC64"); }
-TEST(ElfFile, ReadsEveryFieldOfElf32BigEndian) { expect_synthetic_fields(false, false, 20, "PowerPC"); }
+TEST(ElfFile, ReadsEveryFieldOfElf64LittleEndian) {
+  expect_synthetic_fields(true, true, 62, "x86-64");
+}
+TEST(ElfFile, ReadsEveryFieldOfElf32LittleEndian) {
+  expect_synthetic_fields(false, true, 3, "i386");
+}
+TEST(ElfFile, ReadsEveryFieldOfElf64BigEndian) {
+  expect_synthetic_fields(true, false, 21, "PowerPC64");
+}
+TEST(ElfFile, ReadsEveryFieldOfElf32BigEndian) {
+  expect_synthetic_fields(false, false, 20, "PowerPC");
+}
 
 TEST(ElfFile, RejectsEveryTruncationOfSyntheticImages) {
   for (const bool is64 : {true, false}) {
@@ -241,9 +262,9 @@ TEST(ElfFile, WrongMagicIsNotElf) {
 TEST(ElfFile, RejectsHugeExtendedSectionCountWithoutAllocating) {
   std::vector<uint8_t> image = build_image(true, true, 62);
   ImageWriter w{true, true, image};
-  w.put(60, 0, 2);                                 // e_shnum 0: the count lives in section 0
+  w.put(60, 0, 2);  // e_shnum 0: the count lives in section 0
   const size_t section_zero = w.bytes.size() - 7 * 64;
-  w.word(section_zero + 32, uint64_t{1} << 62);    // sh_size of section 0
+  w.word(section_zero + 32, uint64_t{1} << 62);  // sh_size of section 0
   std::string error;
   EXPECT_FALSE(parse_elf(w.bytes, nullptr, &error));
   EXPECT_NE(error.find("section header"), std::string::npos) << error;
@@ -251,8 +272,9 @@ TEST(ElfFile, RejectsHugeExtendedSectionCountWithoutAllocating) {
 
 TEST(ElfFile, RejectsNeededNameOutsideTheStringTable) {
   ImageWriter w{true, true, build_image(true, true, 62)};
-  const uint64_t dynamic = w.bytes[64 + 56 + 8] | w.bytes[64 + 56 + 9] << 8;  // PT_DYNAMIC p_offset
-  w.word(dynamic + 8, 1u << 20);  // first DT_NEEDED points far past DT_STRSZ
+  // .dynamic is the last thing before the 7 section headers; its first entry is DT_NEEDED.
+  const size_t dynamic = w.bytes.size() - 7 * 64 - 8 * 16;
+  w.word(dynamic + 8, 1u << 20);  // far past DT_STRSZ
   std::string error;
   EXPECT_FALSE(parse_elf(w.bytes, nullptr, &error));
   EXPECT_NE(error.find("DT_NEEDED name offset 1048576 is outside"), std::string::npos) << error;
@@ -267,7 +289,8 @@ TEST(ElfFile, SurvivesRandomByteCorruption) {
       for (int round = 0; round < 3000; ++round) {
         std::vector<uint8_t> image = original;
         const int flips = 1 + static_cast<int>(random() % 6);
-        for (int i = 0; i < flips; ++i) image[random() % image.size()] = static_cast<uint8_t>(random());
+        for (int i = 0; i < flips; ++i)
+          image[random() % image.size()] = static_cast<uint8_t>(random());
         ElfInfo info;
         std::string error;
         if (!parse_elf(image, &info, &error)) {
@@ -289,9 +312,9 @@ TEST(ElfFile, ReadsTheRunningTestBinary) {
   EXPECT_EQ(info.machine_name, "AArch64");
 #endif
   EXPECT_NE(std::find(info.needed.begin(), info.needed.end(), "libc.so.6"), info.needed.end());
-  const bool any_glibc_version = std::any_of(
-      info.dynamic_symbols.begin(), info.dynamic_symbols.end(),
-      [](const ElfSymbol& symbol) { return symbol.version.rfind("GLIBC_", 0) == 0; });
+  const bool any_glibc_version =
+      std::any_of(info.dynamic_symbols.begin(), info.dynamic_symbols.end(),
+                  [](const ElfSymbol& symbol) { return symbol.version.rfind("GLIBC_", 0) == 0; });
   EXPECT_TRUE(any_glibc_version);
 }
 

@@ -275,7 +275,8 @@ class Parser {
                   std::to_string(section.link) + ", which does not exist");
     }
     *strings = sections_[section.link];
-    return section_contents(*strings, "linked string table");
+    return require(strings->offset, strings->size,
+                   std::string("the string table of ") + what + " ends");
   }
 
   // Version definitions (index -> name) from .gnu.version_d.
@@ -411,19 +412,32 @@ class Parser {
 
 std::string elf_machine_name(uint16_t machine) {
   switch (machine) {
-    case 2: return "SPARC";
-    case 3: return "i386";
-    case 8: return "MIPS";
-    case 20: return "PowerPC";
-    case 21: return "PowerPC64";
-    case 22: return "S/390";
-    case 40: return "ARM";
-    case 43: return "SPARC V9";
-    case 62: return "x86-64";
-    case 183: return "AArch64";
-    case 243: return "RISC-V";
-    case 258: return "LoongArch";
-    default: return "machine " + hex(machine);
+    case 2:
+      return "SPARC";
+    case 3:
+      return "i386";
+    case 8:
+      return "MIPS";
+    case 20:
+      return "PowerPC";
+    case 21:
+      return "PowerPC64";
+    case 22:
+      return "S/390";
+    case 40:
+      return "ARM";
+    case 43:
+      return "SPARC V9";
+    case 62:
+      return "x86-64";
+    case 183:
+      return "AArch64";
+    case 243:
+      return "RISC-V";
+    case 258:
+      return "LoongArch";
+    default:
+      return "machine " + hex(machine);
   }
 }
 

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds LibreDNN and runs every test: the main build (CUDA backend where nvcc exists; tests labelled
+# gpu report as skipped without a GPU), then a host-only AddressSanitizer + UndefinedBehaviorSanitizer
+# build running the unit, API and ABI tests. Exits non-zero when anything fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${LIBREDNN_JOBS:-$(nproc)}
+
+echo "== main build (build/)"
+LIBREDNN_BUILD_DIR=build scripts/build.sh
+ctest --test-dir build -j "$jobs" --output-on-failure
+
+echo "== sanitizer build (build-asan/: host backend, ASan + UBSan)"
+LIBREDNN_BUILD_DIR=build-asan scripts/build.sh -DLIBREDNN_CUDA=OFF -DLIBREDNN_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# Install tests link plain programs against the instrumented libraries; they run in the main build.
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan -j "$jobs" --output-on-failure -LE "install|gpu"

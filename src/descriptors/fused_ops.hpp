@@ -1,0 +1,83 @@
+// The fused-ops objects of cudnn_cnn_train.h: the constant parameter pack (descriptors, pointer
+// placeholders, batch-norm mode), the variant parameter pack (device pointers and host scalars) and the plan.
+#pragma once
+
+#include "core/status.hpp"
+#include "descriptors/convolution.hpp"
+#include "descriptors/filter.hpp"
+#include "descriptors/tensor.hpp"
+
+#include <cudnn.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace librednn {
+
+// What the `param` of cudnnSet/GetFusedOpsConstParamPackAttribute is for a label, as cuDNN documents:
+// a descriptor handle (Set: an initialised one, copied in; Get: a created one, copied into), or a
+// pointer to a cudnnFusedOpsPointerPlaceHolder_t or to a cudnnBatchNormMode_t.
+enum class ConstParamKind {
+    tensor_descriptor,
+    filter_descriptor,
+    convolution_descriptor,
+    activation_descriptor,
+    pointer_placeholder,
+    batch_norm_mode,
+};
+
+// The kind of a label cudnnFusedOpsConstParamLabel_t defines (check with enum_name first).
+ConstParamKind const_param_kind(cudnnFusedOpsConstParamLabel_t label);
+
+// An activation descriptor's settings, as read through the public API (its struct belongs to ops_infer).
+struct ActivationSettings {
+    cudnnActivationMode_t mode = CUDNN_ACTIVATION_RELU;
+    cudnnNanPropagation_t nan_propagation = CUDNN_NOT_PROPAGATE_NAN;
+    double coef = 0.0;
+    double swish_beta = 1.0;
+};
+
+// Variant pack labels: CUDNN_PTR_XDATA..CUDNN_PTR_BN_DBIAS are device pointers.
+constexpr int kFusedOpsVariantPointerCount = CUDNN_PTR_BN_DBIAS + 1;
+
+}  // namespace librednn
+
+struct cudnnFusedOpsConstParamStruct {
+    cudnnFusedOps_t ops = CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
+    // Copies of the descriptors set, by label; a label absent here reads back with *isNULL = 1.
+    std::map<cudnnFusedOpsConstParamLabel_t, cudnnTensorStruct> tensors;
+    std::map<cudnnFusedOpsConstParamLabel_t, cudnnFilterStruct> filters;
+    std::optional<cudnnConvolutionStruct> convolution;
+    std::optional<librednn::ActivationSettings> activation;
+    // Placeholders never set are CUDNN_PTR_NULL (the pointer is not used).
+    std::map<cudnnFusedOpsConstParamLabel_t, cudnnFusedOpsPointerPlaceHolder_t> placeholders;
+    cudnnBatchNormMode_t batch_norm_mode = CUDNN_BATCHNORM_PER_ACTIVATION;
+};
+
+struct cudnnFusedOpsVariantParamStruct {
+    cudnnFusedOps_t ops = CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
+    void *pointers[librednn::kFusedOpsVariantPointerCount] = {};  // indexed by CUDNN_PTR_* label
+    size_t workspace_size_in_bytes = 0;    // CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES
+    int64_t bn_accumulation_count = 0;     // CUDNN_SCALAR_INT64_T_BN_ACCUMULATION_COUNT
+    double bn_exp_avg_factor = 0.0;        // CUDNN_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR
+    double bn_epsilon = 0.0;               // CUDNN_SCALAR_DOUBLE_BN_EPSILON
+};
+
+struct cudnnFusedOpsPlanStruct {
+    cudnnFusedOps_t ops = CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
+    bool is_made = false;               // true once cudnnMakeFusedOpsPlan has succeeded
+    size_t workspace_size_in_bytes = 0;  // what cudnnMakeFusedOpsPlan reported
+};
+
+namespace librednn {
+
+// CUDNN_STATUS_BAD_PARAM naming `name` when `ops` is not a cudnnFusedOps_t value.
+Status check_fused_ops(cudnnFusedOps_t ops, const char *name);
+
+// "CUDNN_FUSED_SCALE_BIAS_ACTIVATION_WGRAD", or "?" for other values.
+const char *fused_ops_name(cudnnFusedOps_t ops);
+
+}  // namespace librednn
