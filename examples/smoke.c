@@ -5,13 +5,13 @@
 
 #include <stdio.h>
 
-#define CHECK(call)                                                                           \
-    do {                                                                                      \
-        cudnnStatus_t status_ = (call);                                                       \
-        if (status_ != CUDNN_STATUS_SUCCESS) {                                                \
+#define CHECK(call)                                                                         \
+    do {                                                                                    \
+        cudnnStatus_t status_ = (call);                                                     \
+        if (status_ != CUDNN_STATUS_SUCCESS) {                                              \
             fprintf(stderr, "smoke: %s failed: %s\n", #call, cudnnGetErrorString(status_)); \
-            return 1;                                                                         \
-        }                                                                                     \
+            return 1;                                                                       \
+        }                                                                                   \
     } while (0)
 
 int main(void) {

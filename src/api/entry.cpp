@@ -64,7 +64,8 @@ void Call::finish(Status status) {
 
 Status not_supported(const char *function, const char *why) {
     return call(function, [&](Call &) {
-        return fail(CUDNN_STATUS_NOT_SUPPORTED, "%s", why ? why : "LibreDNN does not implement this function yet (see docs/SUPPORT.md)");
+        return fail(CUDNN_STATUS_NOT_SUPPORTED, "%s",
+                    why ? why : "LibreDNN does not implement this function yet (see docs/SUPPORT.md)");
     });
 }
 

@@ -125,7 +125,7 @@ Status null_argument(const char *name);
 }  // namespace librednn::api
 
 // Inside a call body: fails with CUDNN_STATUS_BAD_PARAM when a pointer argument is NULL.
-#define LIBREDNN_REQUIRE_NOT_NULL(pointer)                                               \
-    do {                                                                                 \
-        if ((pointer) == nullptr) return ::librednn::api::null_argument(#pointer);       \
+#define LIBREDNN_REQUIRE_NOT_NULL(pointer)                                         \
+    do {                                                                           \
+        if ((pointer) == nullptr) return ::librednn::api::null_argument(#pointer); \
     } while (0)

@@ -46,8 +46,8 @@ Status set_handle_stream(cudnnContext *handle, cudaStream_t stream) {
             return fail(CUDNN_STATUS_BAD_PARAM, "streamId is not a valid CUDA stream: %s", cudaGetErrorString(err));
         }
         if (stream_device != handle->device)
-            return fail(CUDNN_STATUS_BAD_PARAM, "streamId belongs to device %d, the handle to device %d",
-                        stream_device, handle->device);
+            return fail(CUDNN_STATUS_BAD_PARAM, "streamId belongs to device %d, the handle to device %d", stream_device,
+                        handle->device);
     }
 #endif
     handle->stream = stream;

@@ -75,10 +75,10 @@ void write_default(const std::string &text) {
 
 const char *severity_prefix(cudnnSeverity_t severity) {
     switch (severity) {
-    case CUDNN_SEV_FATAL: return "F!";
-    case CUDNN_SEV_ERROR: return "E!";
-    case CUDNN_SEV_WARNING: return "W!";
-    case CUDNN_SEV_INFO: return "I!";
+        case CUDNN_SEV_FATAL: return "F!";
+        case CUDNN_SEV_ERROR: return "E!";
+        case CUDNN_SEV_WARNING: return "W!";
+        case CUDNN_SEV_INFO: return "I!";
     }
     return "?!";
 }

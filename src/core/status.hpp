@@ -23,8 +23,8 @@ const char *status_name(Status status);
 }  // namespace librednn
 
 // Returns from the enclosing function when `expr` is not CUDNN_STATUS_SUCCESS.
-#define LIBREDNN_CHECK(expr)                                         \
-    do {                                                             \
-        const ::librednn::Status librednn_status_ = (expr);          \
+#define LIBREDNN_CHECK(expr)                                                   \
+    do {                                                                       \
+        const ::librednn::Status librednn_status_ = (expr);                    \
         if (librednn_status_ != CUDNN_STATUS_SUCCESS) return librednn_status_; \
     } while (0)

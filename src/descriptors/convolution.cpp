@@ -128,8 +128,8 @@ Status convolution_forward_output_dims(const cudnnConvolutionStruct &conv, const
         return fail(CUDNN_STATUS_BAD_PARAM,
                     "inputTensorDesc has %lld channels but filterDesc has %lld input channels x groupCount %d = %lld; "
                     "they must agree",
-                    static_cast<long long>(input_channels), static_cast<long long>(filter_channels),
-                    conv.group_count, static_cast<long long>(filter_channels * conv.group_count));
+                    static_cast<long long>(input_channels), static_cast<long long>(filter_channels), conv.group_count,
+                    static_cast<long long>(filter_channels * conv.group_count));
 
     output_dims[0] = input.dims[0];
     output_dims[1] = filter.dims[0];

@@ -18,7 +18,7 @@ constexpr int kMaxConvolutionSpatialDims = CUDNN_DIM_MAX - 2;
 }  // namespace librednn
 
 struct cudnnConvolutionStruct {
-    bool is_set = false;  // false until cudnnSetConvolution2dDescriptor or cudnnSetConvolutionNdDescriptor succeeds
+    bool is_set = false;   // false until cudnnSetConvolution2dDescriptor or cudnnSetConvolutionNdDescriptor succeeds
     int spatial_dims = 0;  // the setter's arrayLength (2 for the 2d setter)
     int pads[librednn::kMaxConvolutionSpatialDims] = {};
     int strides[librednn::kMaxConvolutionSpatialDims] = {};

@@ -12,9 +12,9 @@ namespace librednn::api {
 template <class T>
 struct has_describe : std::false_type {};
 
-#define LIBREDNN_DESCRIBABLE(Struct)           \
+#define LIBREDNN_DESCRIBABLE(Struct)          \
     std::string describe(const Struct *desc); \
-    template <>                                \
+    template <>                               \
     struct has_describe<Struct> : std::true_type {};
 
 LIBREDNN_DESCRIBABLE(cudnnTensorStruct)

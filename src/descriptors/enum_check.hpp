@@ -11,7 +11,8 @@ namespace librednn {
 template <class Enum>
 Status check_enum(Enum value, const char *name, const char *type) {
     if (enum_name(value) != nullptr) return CUDNN_STATUS_SUCCESS;
-    return fail(CUDNN_STATUS_BAD_PARAM, "%s is %lld, not a %s value", name, static_cast<long long>(value), type);
+    // cuDNN's enums are int-sized; printed as the int the caller passed (-1, not 4294967295).
+    return fail(CUDNN_STATUS_BAD_PARAM, "%s is %d, not a %s value", name, static_cast<int>(value), type);
 }
 
 }  // namespace librednn

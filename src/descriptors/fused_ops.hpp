@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/status.hpp"
+#include "descriptors/activation.hpp"
 #include "descriptors/convolution.hpp"
 #include "descriptors/filter.hpp"
 #include "descriptors/tensor.hpp"
@@ -32,14 +33,6 @@ enum class ConstParamKind {
 // The kind of a label cudnnFusedOpsConstParamLabel_t defines (check with enum_name first).
 ConstParamKind const_param_kind(cudnnFusedOpsConstParamLabel_t label);
 
-// An activation descriptor's settings, as read through the public API (its struct belongs to ops_infer).
-struct ActivationSettings {
-    cudnnActivationMode_t mode = CUDNN_ACTIVATION_RELU;
-    cudnnNanPropagation_t nan_propagation = CUDNN_NOT_PROPAGATE_NAN;
-    double coef = 0.0;
-    double swish_beta = 1.0;
-};
-
 // Variant pack labels: CUDNN_PTR_XDATA..CUDNN_PTR_BN_DBIAS are device pointers.
 constexpr int kFusedOpsVariantPointerCount = CUDNN_PTR_BN_DBIAS + 1;
 
@@ -51,7 +44,7 @@ struct cudnnFusedOpsConstParamStruct {
     std::map<cudnnFusedOpsConstParamLabel_t, cudnnTensorStruct> tensors;
     std::map<cudnnFusedOpsConstParamLabel_t, cudnnFilterStruct> filters;
     std::optional<cudnnConvolutionStruct> convolution;
-    std::optional<librednn::ActivationSettings> activation;
+    std::optional<cudnnActivationStruct> activation;
     // Placeholders never set are CUDNN_PTR_NULL (the pointer is not used).
     std::map<cudnnFusedOpsConstParamLabel_t, cudnnFusedOpsPointerPlaceHolder_t> placeholders;
     cudnnBatchNormMode_t batch_norm_mode = CUDNN_BATCHNORM_PER_ACTIVATION;
@@ -59,16 +52,18 @@ struct cudnnFusedOpsConstParamStruct {
 
 struct cudnnFusedOpsVariantParamStruct {
     cudnnFusedOps_t ops = CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
-    void *pointers[librednn::kFusedOpsVariantPointerCount] = {};  // indexed by CUDNN_PTR_* label
-    size_t workspace_size_in_bytes = 0;    // CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES
-    int64_t bn_accumulation_count = 0;     // CUDNN_SCALAR_INT64_T_BN_ACCUMULATION_COUNT
-    double bn_exp_avg_factor = 0.0;        // CUDNN_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR
-    double bn_epsilon = 0.0;               // CUDNN_SCALAR_DOUBLE_BN_EPSILON
+    // Device pointers, indexed by CUDNN_PTR_* label.
+    void *pointers[librednn::kFusedOpsVariantPointerCount] = {};
+    // Host scalars, one per CUDNN_SCALAR_* label.
+    size_t workspace_size_in_bytes = 0;
+    int64_t bn_accumulation_count = 0;
+    double bn_exp_avg_factor = 0.0;
+    double bn_epsilon = 0.0;
 };
 
 struct cudnnFusedOpsPlanStruct {
     cudnnFusedOps_t ops = CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
-    bool is_made = false;               // true once cudnnMakeFusedOpsPlan has succeeded
+    bool is_made = false;                // true once cudnnMakeFusedOpsPlan has succeeded
     size_t workspace_size_in_bytes = 0;  // what cudnnMakeFusedOpsPlan reported
 };
 

@@ -5,13 +5,14 @@
 #include "core/enum_names.gen.hpp"
 #include "descriptors/describe.hpp"
 #include "descriptors/enum_check.hpp"
+#include "descriptors/tensor.hpp"
 
 namespace librednn {
 
 Status set_op_tensor(cudnnOpTensorStruct *desc, cudnnOpTensorOp_t op, cudnnDataType_t comp_type,
                      cudnnNanPropagation_t nan_opt) {
     LIBREDNN_CHECK(check_enum(op, "opTensorOp", "cudnnOpTensorOp_t"));
-    LIBREDNN_CHECK(check_enum(comp_type, "opTensorCompType", "cudnnDataType_t"));
+    LIBREDNN_CHECK(check_data_type(comp_type, "opTensorCompType"));
     LIBREDNN_CHECK(check_enum(nan_opt, "opTensorNanOpt", "cudnnNanPropagation_t"));
     desc->op = op;
     desc->comp_type = comp_type;
@@ -28,7 +29,7 @@ Status require_op_tensor_set(const cudnnOpTensorStruct &desc, const char *name) 
 bool op_tensor_is_unary(cudnnOpTensorOp_t op) { return op == CUDNN_OP_TENSOR_SQRT || op == CUDNN_OP_TENSOR_NOT; }
 
 std::string op_tensor_to_string(const cudnnOpTensorStruct &desc) {
-    if (!desc.is_set) return "not set";
+    if (!desc.is_set) return "unset";
     return std::string(enum_name(desc.op)) + ", compute " + data_type_short_name(desc.comp_type) + ", " +
            enum_name(desc.nan_opt);
 }

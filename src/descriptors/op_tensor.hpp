@@ -27,7 +27,7 @@ Status require_op_tensor_set(const cudnnOpTensorStruct &desc, const char *name);
 // True for the operations that read only A (SQRT, NOT); B is ignored for them.
 bool op_tensor_is_unary(cudnnOpTensorOp_t op);
 
-// "CUDNN_OP_TENSOR_ADD, compute float, CUDNN_NOT_PROPAGATE_NAN" ("not set" before a Set), for log lines.
+// "CUDNN_OP_TENSOR_ADD, compute float, CUDNN_NOT_PROPAGATE_NAN" ("unset" before a Set), for log lines.
 std::string op_tensor_to_string(const cudnnOpTensorStruct &desc);
 
 }  // namespace librednn

@@ -10,17 +10,17 @@
 #include <string>
 
 struct cudnnRNNStruct {
-    bool is_set = false;      // false until cudnnSetRNNDescriptor_v8 or cudnnSetRNNDescriptor_v6 succeeds
-    bool set_by_v6 = false;   // the legacy setter: data type and input size come from the tensors at compute time
+    bool is_set = false;     // false until cudnnSetRNNDescriptor_v8 or cudnnSetRNNDescriptor_v6 succeeds
+    bool set_by_v6 = false;  // the legacy setter: data type and input size come from the tensors at compute time
     cudnnRNNAlgo_t algo = CUDNN_RNN_ALGO_STANDARD;
     cudnnRNNMode_t cell_mode = CUDNN_RNN_RELU;
     cudnnDirectionMode_t dir_mode = CUDNN_UNIDIRECTIONAL;
     cudnnRNNInputMode_t input_mode = CUDNN_LINEAR_INPUT;
     cudnnDataType_t data_type = CUDNN_DATA_FLOAT;  // for a v6 descriptor: mathPrec, a placeholder
     cudnnDataType_t math_prec = CUDNN_DATA_FLOAT;
-    int32_t input_size = 0;   // 0 for a v6 descriptor with CUDNN_LINEAR_INPUT (taken from xDesc later)
+    int32_t input_size = 0;  // 0 for a v6 descriptor with CUDNN_LINEAR_INPUT (taken from xDesc later)
     int32_t hidden_size = 0;
-    int32_t proj_size = 0;    // == hidden_size when the recurrent projection is off
+    int32_t proj_size = 0;  // == hidden_size when the recurrent projection is off
     int32_t num_layers = 0;
     cudnnDropoutDescriptor_t dropout = nullptr;  // the caller's object, kept opaque: never dereferenced here
     // Settable on their own too; a new descriptor holds these defaults, and cudnnSetRNNDescriptor_v6
@@ -78,8 +78,8 @@ Status set_rnn_v6(cudnnRNNStruct *rnn, const RNNSettingsV6 &settings);
 Status set_rnn_math_type(cudnnRNNStruct *rnn, cudnnMathType_t math_type);
 Status set_rnn_bias_mode(cudnnRNNStruct *rnn, cudnnRNNBiasMode_t bias_mode);
 Status set_rnn_padding_mode(cudnnRNNStruct *rnn, unsigned padding_mode);
-Status set_rnn_clip(cudnnRNNStruct *rnn, cudnnRNNClipMode_t clip_mode, cudnnNanPropagation_t clip_nan_opt,
-                    double lclip, double rclip);
+Status set_rnn_clip(cudnnRNNStruct *rnn, cudnnRNNClipMode_t clip_mode, cudnnNanPropagation_t clip_nan_opt, double lclip,
+                    double rclip);
 Status set_rnn_projection_layers(cudnnRNNStruct *rnn, int rec_proj_size, int out_proj_size);
 
 // CUDNN_STATUS_BAD_PARAM naming `name` when `rnn` has not been set yet.
@@ -88,8 +88,8 @@ Status require_rnn_set(const cudnnRNNStruct &rnn, const char *name);
 // True when the LSTM recurrent projection is on (projSize < hiddenSize).
 bool rnn_projection_enabled(const cudnnRNNStruct &rnn);
 
-// "lstm standard bidirectional linear_input double_bias float/float default_math in 32 hidden 64 proj 64
-// layers 2 aux 0x1", for log lines and problem strings.
+// "lstm standard bidirectional linear_input float/float in 32 hidden 64 proj 64 layers 2 dropout NULL
+// double_bias default_math padded_io", for log lines and problem strings.
 std::string rnn_to_string(const cudnnRNNStruct &rnn);
 
 }  // namespace librednn

@@ -10,7 +10,7 @@
 #include <string>
 
 struct cudnnTensorStruct {
-    bool is_set = false;                            // false until a Set*Descriptor call succeeds
+    bool is_set = false;  // false until a Set*Descriptor call succeeds
     cudnnDataType_t data_type = CUDNN_DATA_FLOAT;
     cudnnTensorFormat_t format = CUDNN_TENSOR_NCHW;  // the format it was set with (NCHW for strided setters,
                                                      // NCHW_VECT_C whenever the data type is vectorised)

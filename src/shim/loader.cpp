@@ -59,16 +59,33 @@ void load(Library library, Loaded *loaded) {
     loaded->failure = file + " could not be loaded; searched:" + tried;
 }
 
+// The shim's log lines follow the callback the application set (through the shim, into ops_infer);
+// without a loadable ops_infer they follow the environment (CUDNN_LOG*_DBG, CUDNN_LOGDEST_DBG).
+CallbackState callback_from_ops_infer() {
+    using GetCallback = cudnnStatus_t (*)(unsigned *, void **, cudnnCallback_t *);
+    const auto get = reinterpret_cast<GetCallback>(resolve(Library::ops_infer, "cudnnGetCallback"));
+    CallbackState state;
+    if (get != nullptr && get(&state.mask, &state.udata, &state.fn) == CUDNN_STATUS_SUCCESS) return state;
+    state = CallbackState{};
+    state.mask = environment_log_mask();
+    return state;
+}
+
+const bool kCallbackSourceSet = [] {
+    set_callback_source(&callback_from_ops_infer);
+    return true;
+}();
+
 }  // namespace
 
 const char *library_file(Library library) {
     switch (library) {
-    case Library::ops_infer: return "libcudnn_ops_infer.so.8";
-    case Library::ops_train: return "libcudnn_ops_train.so.8";
-    case Library::cnn_infer: return "libcudnn_cnn_infer.so.8";
-    case Library::cnn_train: return "libcudnn_cnn_train.so.8";
-    case Library::adv_infer: return "libcudnn_adv_infer.so.8";
-    case Library::adv_train: return "libcudnn_adv_train.so.8";
+        case Library::ops_infer: return "libcudnn_ops_infer.so.8";
+        case Library::ops_train: return "libcudnn_ops_train.so.8";
+        case Library::cnn_infer: return "libcudnn_cnn_infer.so.8";
+        case Library::cnn_train: return "libcudnn_cnn_train.so.8";
+        case Library::adv_infer: return "libcudnn_adv_infer.so.8";
+        case Library::adv_train: return "libcudnn_adv_train.so.8";
     }
     return "?";
 }

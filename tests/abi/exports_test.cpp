@@ -49,7 +49,8 @@ std::string difference(const std::set<std::string> &a, const std::set<std::strin
     return text.empty() ? " (none)" : text;
 }
 
-const std::vector<std::string> kSubLibraries = {"ops_infer", "ops_train", "cnn_infer", "cnn_train", "adv_infer", "adv_train"};
+const std::vector<std::string> kSubLibraries = {"ops_infer", "ops_train", "cnn_infer",
+                                                "cnn_train", "adv_infer", "adv_train"};
 
 }  // namespace
 
@@ -73,7 +74,8 @@ TEST(Exports, ShimExportsAll264Functions) {
     const std::set<std::string> actual(exported.begin(), exported.end());
     const auto expected = expected_exports("shim");
     EXPECT_EQ(expected.size(), 264u);
-    EXPECT_EQ(actual, expected) << "missing:" << difference(expected, actual) << "\n  unexpected:" << difference(actual, expected);
+    EXPECT_EQ(actual, expected) << "missing:" << difference(expected, actual)
+                                << "\n  unexpected:" << difference(actual, expected);
 }
 
 TEST(Exports, NoOtherDynamicSymbolsAreDefined) {
@@ -116,8 +118,9 @@ TEST(Libraries, SonamesAndDependencyGraphFollowCudnn8) {
 TEST(Libraries, NeedNoCudaLibraryAtLoadTime) {
     // The CUDA runtime is linked statically and the driver opened at run time, so the libraries load
     // on a machine without a GPU driver. Only the C and C++ runtimes and our own libraries may appear.
-    const std::vector<std::string> allowed_prefixes = {"libc.so", "libm.so", "libstdc++.so", "libgcc_s.so", "ld-linux",
-                                                       "libdl.so", "libpthread.so", "librt.so", "libcudnn"};
+    const std::vector<std::string> allowed_prefixes = {"libc.so",       "libm.so",  "libstdc++.so",
+                                                       "libgcc_s.so",   "ld-linux", "libdl.so",
+                                                       "libpthread.so", "librt.so", "libcudnn"};
     for (const std::string lib : {"", "ops_infer", "ops_train", "cnn_infer", "cnn_train", "adv_infer", "adv_train"}) {
         const std::string file = lib.empty() ? "libcudnn.so.8" : "libcudnn_" + lib + ".so.8";
         const auto info = read_library(file);

@@ -60,7 +60,7 @@ private:
 }  // namespace librednn::test
 
 // Expects `call` to return `status` and an error log line containing each of the given words.
-#define EXPECT_REJECTED(status, call, ...)                                                         \
+#define EXPECT_REJECTED(status, call, ...)                                                        \
     do {                                                                                          \
         ::librednn::test::LogCapture capture_;                                                    \
         EXPECT_EQ((call), (status)) << #call;                                                     \

@@ -18,19 +18,29 @@ TEST(Version, ReportsApiLevel8907) {
 }
 
 TEST(Version, GetPropertyRejectsBadArguments) {
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnGetProperty(MAJOR_VERSION, nullptr), "cudnnGetProperty", "value is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnGetProperty(MAJOR_VERSION, nullptr), "cudnnGetProperty",
+                    "value is NULL");
     int value = 0;
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnGetProperty(static_cast<libraryPropertyType>(7), &value),
                     "not a library property");
 }
 
 TEST(ErrorString, NamesEveryStatus) {
-    const char *expected[] = {
-        "CUDNN_STATUS_SUCCESS", "CUDNN_STATUS_NOT_INITIALIZED", "CUDNN_STATUS_ALLOC_FAILED", "CUDNN_STATUS_BAD_PARAM",
-        "CUDNN_STATUS_INTERNAL_ERROR", "CUDNN_STATUS_INVALID_VALUE", "CUDNN_STATUS_ARCH_MISMATCH",
-        "CUDNN_STATUS_MAPPING_ERROR", "CUDNN_STATUS_EXECUTION_FAILED", "CUDNN_STATUS_NOT_SUPPORTED",
-        "CUDNN_STATUS_LICENSE_ERROR", "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING", "CUDNN_STATUS_RUNTIME_IN_PROGRESS",
-        "CUDNN_STATUS_RUNTIME_FP_OVERFLOW", "CUDNN_STATUS_VERSION_MISMATCH"};
+    const char *expected[] = {"CUDNN_STATUS_SUCCESS",
+                              "CUDNN_STATUS_NOT_INITIALIZED",
+                              "CUDNN_STATUS_ALLOC_FAILED",
+                              "CUDNN_STATUS_BAD_PARAM",
+                              "CUDNN_STATUS_INTERNAL_ERROR",
+                              "CUDNN_STATUS_INVALID_VALUE",
+                              "CUDNN_STATUS_ARCH_MISMATCH",
+                              "CUDNN_STATUS_MAPPING_ERROR",
+                              "CUDNN_STATUS_EXECUTION_FAILED",
+                              "CUDNN_STATUS_NOT_SUPPORTED",
+                              "CUDNN_STATUS_LICENSE_ERROR",
+                              "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING",
+                              "CUDNN_STATUS_RUNTIME_IN_PROGRESS",
+                              "CUDNN_STATUS_RUNTIME_FP_OVERFLOW",
+                              "CUDNN_STATUS_VERSION_MISMATCH"};
     for (int s = 0; s <= 14; ++s) EXPECT_STREQ(cudnnGetErrorString(static_cast<cudnnStatus_t>(s)), expected[s]);
     EXPECT_STREQ(cudnnGetErrorString(static_cast<cudnnStatus_t>(999)), "CUDNN_UNKNOWN_STATUS");
 }

@@ -22,6 +22,16 @@ out=$(LD_LIBRARY_PATH="$prefix/lib" LIBREDNN_BACKEND=host "$work/smoke")
 echo "$out"
 expect_contains "$out" "cuDNN version 8907" "7x7/2 convolution to 32x64x112x112" "CUDNN_STATUS_BAD_PARAM" "smoke: OK"
 
+# The same program linked statically: libcudnn_static.a, plus the CUDA runtime as with NVIDIA's.
+static_libs=("$prefix/lib/libcudnn_static.a" -lstdc++ -lm -ldl -lpthread)
+if [ "${LIBREDNN_HAVE_CUDA:-0}" = "1" ]; then
+    static_libs+=("$LIBREDNN_CUDA_LIBRARY_DIR/libcudart_static.a" -lrt)
+fi
+cc -std=c99 "$source_dir/examples/smoke.c" -I "$prefix/include" "${static_libs[@]}" -o "$work/smoke_static"
+out=$(LIBREDNN_BACKEND=host "$work/smoke_static")
+expect_contains "$out" "cuDNN version 8907" "smoke: OK"
+readelf -d "$work/smoke_static" | grep -q 'libcudnn' && fail "the static smoke program still needs a libcudnn shared library"
+
 # pkg-config
 if command -v pkg-config >/dev/null; then
     flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs cudnn)

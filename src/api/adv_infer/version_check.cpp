@@ -3,7 +3,6 @@
 #include "api/linked/ops_infer_link.hpp"
 
 cudnnStatus_t CUDNNWINAPI cudnnAdvInferVersionCheck(void) {
-    return librednn::api::call(__func__, [&](librednn::api::Call &) {
-        return librednn::api::check_same_build_as_ops_infer("adv_infer");
-    });
+    return librednn::api::call(
+        __func__, [&](librednn::api::Call &) { return librednn::api::check_same_build_as_ops_infer("adv_infer"); });
 }

@@ -34,7 +34,8 @@ cudnnStatus_t CUDNNWINAPI cudnnSetConvolutionMathType(cudnnConvolutionDescriptor
     });
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnGetConvolutionMathType(cudnnConvolutionDescriptor_t convDesc, cudnnMathType_t *mathType) {
+cudnnStatus_t CUDNNWINAPI cudnnGetConvolutionMathType(cudnnConvolutionDescriptor_t convDesc,
+                                                      cudnnMathType_t *mathType) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
         call.arg("convDesc", convDesc).arg("mathType", static_cast<const void *>(mathType));
         LIBREDNN_REQUIRE_NOT_NULL(convDesc);
@@ -101,9 +102,8 @@ cudnnStatus_t CUDNNWINAPI cudnnSetConvolution2dDescriptor(cudnnConvolutionDescri
 }
 
 cudnnStatus_t CUDNNWINAPI cudnnGetConvolution2dDescriptor(const cudnnConvolutionDescriptor_t convDesc, int *pad_h,
-                                                          int *pad_w, int *u, int *v, int *dilation_h,
-                                                          int *dilation_w, cudnnConvolutionMode_t *mode,
-                                                          cudnnDataType_t *computeType) {
+                                                          int *pad_w, int *u, int *v, int *dilation_h, int *dilation_w,
+                                                          cudnnConvolutionMode_t *mode, cudnnDataType_t *computeType) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
         call.arg("convDesc", convDesc).arg("pad_h", static_cast<const void *>(pad_h));
         call.arg("pad_w", static_cast<const void *>(pad_w)).arg("u", static_cast<const void *>(u));

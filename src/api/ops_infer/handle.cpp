@@ -1,6 +1,6 @@
 // cudnnCreate, cudnnDestroy and the handle's stream.
-#include "api/entry.hpp"
 #include "core/handle.hpp"
+#include "api/entry.hpp"
 
 using librednn::Status;
 using librednn::api::Call;

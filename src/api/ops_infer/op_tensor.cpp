@@ -1,6 +1,6 @@
 // cudnnCreate/Set/Get/DestroyOpTensorDescriptor.
-#include "api/entry.hpp"
 #include "descriptors/op_tensor.hpp"
+#include "api/entry.hpp"
 
 using librednn::Status;
 using librednn::api::Call;
@@ -14,8 +14,8 @@ cudnnStatus_t CUDNNWINAPI cudnnCreateOpTensorDescriptor(cudnnOpTensorDescriptor_
     });
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnSetOpTensorDescriptor(cudnnOpTensorDescriptor_t opTensorDesc, cudnnOpTensorOp_t opTensorOp,
-                                                     cudnnDataType_t opTensorCompType,
+cudnnStatus_t CUDNNWINAPI cudnnSetOpTensorDescriptor(cudnnOpTensorDescriptor_t opTensorDesc,
+                                                     cudnnOpTensorOp_t opTensorOp, cudnnDataType_t opTensorCompType,
                                                      cudnnNanPropagation_t opTensorNanOpt) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
         call.arg("opTensorDesc", opTensorDesc)

@@ -29,9 +29,9 @@ cudnnStatus_t CUDNNWINAPI cudnnGetProperty(libraryPropertyType type, int *value)
         call.arg("type", static_cast<int>(type)).arg("value", value);
         LIBREDNN_REQUIRE_NOT_NULL(value);
         switch (static_cast<int>(type)) {
-        case MAJOR_VERSION: *value = CUDNN_MAJOR; return CUDNN_STATUS_SUCCESS;
-        case MINOR_VERSION: *value = CUDNN_MINOR; return CUDNN_STATUS_SUCCESS;
-        case PATCH_LEVEL: *value = CUDNN_PATCHLEVEL; return CUDNN_STATUS_SUCCESS;
+            case MAJOR_VERSION: *value = CUDNN_MAJOR; return CUDNN_STATUS_SUCCESS;
+            case MINOR_VERSION: *value = CUDNN_MINOR; return CUDNN_STATUS_SUCCESS;
+            case PATCH_LEVEL: *value = CUDNN_PATCHLEVEL; return CUDNN_STATUS_SUCCESS;
         }
         return librednn::fail(CUDNN_STATUS_BAD_PARAM,
                               "type %d is not a library property (MAJOR_VERSION, MINOR_VERSION or PATCH_LEVEL)",
@@ -47,12 +47,14 @@ cudnnStatus_t CUDNNWINAPI cudnnQueryRuntimeError(cudnnHandle_t handle, cudnnStat
         LIBREDNN_REQUIRE_NOT_NULL(rstatus);
         if (tag != nullptr) return librednn::fail(CUDNN_STATUS_BAD_PARAM, "tag must be NULL");
         if (mode != CUDNN_ERRQUERY_RAWCODE && mode != CUDNN_ERRQUERY_NONBLOCKING && mode != CUDNN_ERRQUERY_BLOCKING)
-            return librednn::fail(CUDNN_STATUS_BAD_PARAM, "mode %d is not a cudnnErrQueryMode_t", static_cast<int>(mode));
+            return librednn::fail(CUDNN_STATUS_BAD_PARAM, "mode %d is not a cudnnErrQueryMode_t",
+                                  static_cast<int>(mode));
 #if LIBREDNN_HAVE_CUDA
         if (mode == CUDNN_ERRQUERY_BLOCKING && handle->backend == librednn::Backend::cuda) {
             const cudaError_t err = cudaStreamSynchronize(handle->stream);
             if (err != cudaSuccess)
-                return librednn::fail(CUDNN_STATUS_EXECUTION_FAILED, "the handle's stream failed: %s", cudaGetErrorString(err));
+                return librednn::fail(CUDNN_STATUS_EXECUTION_FAILED, "the handle's stream failed: %s",
+                                      cudaGetErrorString(err));
         }
 #endif
         // No LibreDNN kernel records runtime errors (such as batch-norm overflow) yet: none happened.
