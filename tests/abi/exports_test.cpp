@@ -16,7 +16,7 @@ namespace {
 
 std::string build_dir() {
     const char *dir = std::getenv("LIBREDNN_BUILD_DIR");
-    return dir ? dir : ".";
+    return dir ? dir : LIBREDNN_TEST_BUILD_DIR;
 }
 
 librednn::tools::ElfInfo read_library(const std::string &file) {
