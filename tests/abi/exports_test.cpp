@@ -118,9 +118,9 @@ TEST(Libraries, SonamesAndDependencyGraphFollowCudnn8) {
 TEST(Libraries, NeedNoCudaLibraryAtLoadTime) {
     // The CUDA runtime is linked statically and the driver opened at run time, so the libraries load
     // on a machine without a GPU driver. Only the C and C++ runtimes and our own libraries may appear.
-    const std::vector<std::string> allowed_prefixes = {"libc.so",       "libm.so",  "libstdc++.so",
-                                                       "libgcc_s.so",   "ld-linux", "libdl.so",
-                                                       "libpthread.so", "librt.so", "libcudnn"};
+    const std::vector<std::string> allowed_prefixes = {"libc.so",  "libm.so",    "libstdc++.so",  "libgcc_s.so",
+                                                       "ld-linux", "libdl.so",   "libpthread.so", "librt.so",
+                                                       "libcudnn", "libasan.so", "libubsan.so"};  // sanitizer build
     for (const std::string lib : {"", "ops_infer", "ops_train", "cnn_infer", "cnn_train", "adv_infer", "adv_train"}) {
         const std::string file = lib.empty() ? "libcudnn.so.8" : "libcudnn_" + lib + ".so.8";
         const auto info = read_library(file);
