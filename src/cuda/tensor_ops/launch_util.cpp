@@ -1,0 +1,68 @@
+// Device limits cache, grid sizing and launch checks for the tensor kernels.
+#include "cuda/tensor_ops/launch_util.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+
+namespace librednn::cuda {
+
+namespace {
+
+constexpr int kCachedDevices = 64;
+
+struct CachedLimits {
+    std::atomic<bool> ready{false};
+    DeviceLimits limits;
+};
+CachedLimits g_cache[kCachedDevices];
+std::mutex g_cache_mutex;
+
+DeviceLimits query_limits(int device) {
+    DeviceLimits limits;
+    int value = 0;
+    if (cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device) == cudaSuccess && value > 0)
+        limits.sm_count = value;
+    if (cudaDeviceGetAttribute(&value, cudaDevAttrMaxThreadsPerMultiProcessor, device) == cudaSuccess && value > 0)
+        limits.max_threads_per_sm = value;
+    if (cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess && value > 0)
+        limits.max_dynamic_shared_bytes = value;
+    cudaGetLastError();  // a failed query leaves the defaults, not a sticky error
+    return limits;
+}
+
+}  // namespace
+
+DeviceLimits current_device_limits() {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        cudaGetLastError();
+        return DeviceLimits();
+    }
+    if (device < 0 || device >= kCachedDevices) return query_limits(device);
+    CachedLimits &cached = g_cache[device];
+    if (!cached.ready.load(std::memory_order_acquire)) {
+        std::lock_guard<std::mutex> lock(g_cache_mutex);
+        if (!cached.ready.load(std::memory_order_relaxed)) {
+            cached.limits = query_limits(device);
+            cached.ready.store(true, std::memory_order_release);
+        }
+    }
+    return cached.limits;
+}
+
+int grid_size(int64_t work_items, int64_t items_per_block, int block_threads, int waves) {
+    const DeviceLimits limits = current_device_limits();
+    const int64_t resident = int64_t{limits.sm_count} * std::max(1, limits.max_threads_per_sm / block_threads) * waves;
+    const int64_t needed = (work_items + items_per_block - 1) / items_per_block;
+    return static_cast<int>(std::max<int64_t>(1, std::min(needed, resident)));
+}
+
+Status check_launch(const char *kernel) {
+    const cudaError_t error = cudaGetLastError();
+    if (error == cudaSuccess) return CUDNN_STATUS_SUCCESS;
+    return fail(CUDNN_STATUS_EXECUTION_FAILED, "the CUDA kernel %s failed to launch: %s", kernel,
+                cudaGetErrorString(error));
+}
+
+}  // namespace librednn::cuda

@@ -1,0 +1,14 @@
+// The host backend's activation solvers.
+#pragma once
+
+#include "ops/activation/solvers.hpp"
+
+namespace librednn {
+
+// Every tensor packed in one layout (NCHW, NHWC, ...): one flat loop.
+const ActivationSolver &host_activation_packed_solver();
+
+// Any strides: a row-by-row walk.
+const ActivationSolver &host_activation_strided_solver();
+
+}  // namespace librednn

@@ -1,0 +1,16 @@
+// The host backend's transform solvers.
+#pragma once
+
+#include "ops/transform/solvers.hpp"
+
+namespace librednn {
+
+// Layout (and, for filters, type) changes without padding or folding: a strided walk of both tensors,
+// vectorised int8 included.
+const TransformSolver &host_transform_copy_solver();
+
+// Padding and folding: the reference, element by element (fast enough for tests; padding and folding
+// are rare outside convolution set-up).
+const TransformSolver &host_transform_reshape_solver();
+
+}  // namespace librednn

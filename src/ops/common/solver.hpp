@@ -1,0 +1,65 @@
+// What every solver of every op family answers: can you do this problem (yes, or why not)? how much
+// workspace? run it. Plus the execution context a solver runs in.
+#pragma once
+
+#include "core/backend.hpp"
+#include "core/status.hpp"
+
+#include <cudnn.h>
+
+#include <cstddef>
+#include <string>
+
+namespace librednn {
+
+// Where a solver runs: the handle's backend, device and stream, and the workspace the caller gave.
+// On the host backend every pointer is a host pointer and the stream is ignored.
+struct ExecutionContext {
+    Backend backend = Backend::host;
+    int device = -1;
+    cudaStream_t stream = nullptr;
+    void *workspace = nullptr;
+    size_t workspace_bytes = 0;
+};
+
+// A solver's answer to "can you do this problem?": yes, or one sentence saying why not ("needs x and
+// y with the same strides").
+class Applicability {
+public:
+    static Applicability yes() { return Applicability(); }
+    static Applicability no(std::string reason) {
+        Applicability answer;
+        answer.ok_ = false;
+        answer.reason_ = std::move(reason);
+        return answer;
+    }
+    static Applicability no_format(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+    bool ok() const { return ok_; }
+    const std::string &reason() const { return reason_; }
+
+private:
+    bool ok_ = true;
+    std::string reason_;
+};
+
+// One way to compute the problems of one op family. Solvers are stateless singletons listed in
+// order of preference by src/ops/<family>/solvers.cpp; the first applicable one of the handle's
+// backend runs.
+template <class Problem, class Buffers>
+class Solver {
+public:
+    virtual ~Solver() = default;
+
+    // Short and stable ("host_activation_packed"): it appears in logs and LIBREDNN_DISABLE_SOLVERS.
+    virtual const char *name() const = 0;
+    virtual Backend backend() const = 0;
+    // Same inputs, same build, same device: same bits. Default solvers must be deterministic.
+    virtual bool deterministic() const { return true; }
+    virtual Applicability applicable(const Problem &problem) const = 0;
+    virtual size_t workspace_bytes(const Problem &) const { return 0; }
+    // Runs a problem applicable() accepted, with buffers of the context's backend.
+    virtual Status run(const ExecutionContext &context, const Problem &problem, const Buffers &buffers) const = 0;
+};
+
+}  // namespace librednn

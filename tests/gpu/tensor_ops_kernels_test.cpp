@@ -1,0 +1,1301 @@
+// The CUDA tensor kernels (src/cuda/tensor_ops) called directly, against plain host loops in double
+// written here: transform, add, set, scale, activation forward/backward, op tensor, reduce and softmax,
+// on random shapes, strides, layouts and types. Every output buffer starts poisoned (all bytes 0xff:
+// NaN for floating types) and must keep the poison in the gaps between its elements; with beta = 0
+// the poison must never reach a result.
+#include "../ops/tolerances.hpp"
+#include "gpu_test_util.hpp"
+
+#include "core/data_type.hpp"
+#include "core/numeric_types.hpp"
+#include "cuda/tensor_ops/activation.hpp"
+#include "cuda/tensor_ops/op_tensor.hpp"
+#include "cuda/tensor_ops/reduce.hpp"
+#include "cuda/tensor_ops/softmax.hpp"
+#include "cuda/tensor_ops/transform.hpp"
+#include "ops/common/tensor_geometry.hpp"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using librednn::kMaxDims;
+using librednn::TensorGeometry;
+using librednn::test::allowed_error;
+using librednn::test::tolerance_for;
+
+// --- host scalars ---------------------------------------------------------------------------------
+
+cudnnDataType_t scalar_of(cudnnDataType_t type) {
+    switch (type) {
+        case CUDNN_DATA_INT8x4:
+        case CUDNN_DATA_INT8x32: return CUDNN_DATA_INT8;
+        case CUDNN_DATA_UINT8x4: return CUDNN_DATA_UINT8;
+        default: return type;
+    }
+}
+
+size_t scalar_bytes(cudnnDataType_t type) {
+    return librednn::data_type_size(type) / static_cast<size_t>(librednn::vector_count(type));
+}
+
+bool is_integer(cudnnDataType_t type) {
+    const cudnnDataType_t s = scalar_of(type);
+    return s == CUDNN_DATA_INT8 || s == CUDNN_DATA_UINT8 || s == CUDNN_DATA_INT32;
+}
+
+double read_scalar(const uint8_t *base, cudnnDataType_t type, int64_t offset) {
+    const uint8_t *at = base + offset * static_cast<int64_t>(scalar_bytes(type));
+    switch (scalar_of(type)) {
+        case CUDNN_DATA_FLOAT: {
+            float v;
+            std::memcpy(&v, at, sizeof v);
+            return v;
+        }
+        case CUDNN_DATA_DOUBLE: {
+            double v;
+            std::memcpy(&v, at, sizeof v);
+            return v;
+        }
+        case CUDNN_DATA_HALF: {
+            librednn::Half v;
+            std::memcpy(&v.bits, at, 2);
+            return librednn::half_to_float(v);
+        }
+        case CUDNN_DATA_BFLOAT16: {
+            librednn::BFloat16 v;
+            std::memcpy(&v.bits, at, 2);
+            return librednn::bfloat16_to_float(v);
+        }
+        case CUDNN_DATA_INT8: return static_cast<int8_t>(*at);
+        case CUDNN_DATA_UINT8: return *at;
+        case CUDNN_DATA_INT32: {
+            int32_t v;
+            std::memcpy(&v, at, sizeof v);
+            return v;
+        }
+        default: return std::nan("");
+    }
+}
+
+void write_scalar(uint8_t *base, cudnnDataType_t type, int64_t offset, double value) {
+    uint8_t *at = base + offset * static_cast<int64_t>(scalar_bytes(type));
+    switch (scalar_of(type)) {
+        case CUDNN_DATA_FLOAT: {
+            const float v = static_cast<float>(value);
+            std::memcpy(at, &v, sizeof v);
+            break;
+        }
+        case CUDNN_DATA_DOUBLE: std::memcpy(at, &value, sizeof value); break;
+        case CUDNN_DATA_HALF: {
+            const librednn::Half v = librednn::half_from_double(value);
+            std::memcpy(at, &v.bits, 2);
+            break;
+        }
+        case CUDNN_DATA_BFLOAT16: {
+            const librednn::BFloat16 v = librednn::bfloat16_from_double(value);
+            std::memcpy(at, &v.bits, 2);
+            break;
+        }
+        case CUDNN_DATA_INT8: *at = static_cast<uint8_t>(librednn::saturate_to_integer<int8_t>(value)); break;
+        case CUDNN_DATA_UINT8: *at = librednn::saturate_to_integer<uint8_t>(value); break;
+        case CUDNN_DATA_INT32: {
+            const int32_t v = librednn::saturate_to_integer<int32_t>(value);
+            std::memcpy(at, &v, sizeof v);
+            break;
+        }
+        default: break;
+    }
+}
+
+// What storing `value` into `type` gives back.
+double rounded_to(cudnnDataType_t type, double value) {
+    uint8_t bytes[8] = {};
+    write_scalar(bytes, type, 0, value);
+    return read_scalar(bytes, type, 0);
+}
+
+// --- randomness -----------------------------------------------------------------------------------
+
+class Random {
+public:
+    Random() {
+        const char *fixed = std::getenv("LIBREDNN_TEST_SEED");
+        seed_ = fixed ? std::strtoull(fixed, nullptr, 10)
+                      : (uint64_t{std::random_device{}()} << 32 | std::random_device{}());
+        engine_.seed(seed_);
+    }
+    uint64_t seed() const { return seed_; }
+    double uniform(double low, double high) { return std::uniform_real_distribution<double>(low, high)(engine_); }
+    int64_t integer(int64_t low, int64_t high) { return std::uniform_int_distribution<int64_t>(low, high)(engine_); }
+    bool chance(double p) { return uniform(0.0, 1.0) < p; }
+    template <class T>
+    T pick(const std::vector<T> &values) {
+        return values[static_cast<size_t>(integer(0, static_cast<int64_t>(values.size()) - 1))];
+    }
+    std::mt19937_64 &engine() { return engine_; }
+
+private:
+    uint64_t seed_ = 0;
+    std::mt19937_64 engine_;
+};
+
+#define SEEDED_RANDOM(rng)                              \
+    Random rng;                                         \
+    SCOPED_TRACE("seed " + std::to_string(rng.seed()) + \
+                 " (rerun with LIBREDNN_TEST_SEED=" + std::to_string(rng.seed()) + ")")
+
+// --- geometries -----------------------------------------------------------------------------------
+
+enum class Layout { nchw, nhwc, padded, permuted };
+
+// `dims` laid out as `layout`: packed NCHW or NHWC; NCHW with gaps after dims; the dims in a random
+// memory order with gaps. Vectorised types: NCHW_VECT_C, packed or with gaps.
+TensorGeometry make_geometry(Random &rng, cudnnDataType_t type, const std::vector<int64_t> &dims, Layout layout) {
+    TensorGeometry g;
+    g.dtype = type;
+    g.nb_dims = static_cast<int>(dims.size());
+    for (int i = 0; i < g.nb_dims; ++i) g.dims[i] = dims[static_cast<size_t>(i)];
+    const int lanes = g.vector();
+    if (layout == Layout::nchw || layout == Layout::nhwc) {
+        if (lanes > 1) layout = Layout::nchw;
+        return librednn::packed_geometry(type, g.nb_dims, g.dims,
+                                         lanes > 1                ? librednn::PackedLayout::nchw_vect_c
+                                         : layout == Layout::nchw ? librednn::PackedLayout::nchw
+                                                                  : librednn::PackedLayout::nhwc);
+    }
+    std::vector<int> order(static_cast<size_t>(g.nb_dims));  // outermost first
+    std::iota(order.begin(), order.end(), 0);
+    if (layout == Layout::permuted && lanes == 1) std::shuffle(order.begin(), order.end(), rng.engine());
+    int64_t next = 1;
+    for (int j = g.nb_dims - 1; j >= 0; --j) {
+        const int d = order[static_cast<size_t>(j)];
+        const int64_t extent = d == 1 ? g.dims[1] / lanes : g.dims[d];
+        g.strides[d] = next;
+        next *= extent + (rng.chance(0.5) ? rng.integer(0, 2) : 0);
+    }
+    return g;
+}
+
+Layout random_layout(Random &rng) {
+    return rng.pick<Layout>({Layout::nchw, Layout::nhwc, Layout::padded, Layout::permuted});
+}
+
+std::vector<int64_t> random_dims(Random &rng, int nb_dims, int64_t max_extent, int channel_multiple = 1) {
+    std::vector<int64_t> dims(static_cast<size_t>(nb_dims));
+    for (int i = 0; i < nb_dims; ++i) dims[static_cast<size_t>(i)] = rng.integer(1, max_extent);
+    if (nb_dims > 1) dims[1] = rng.integer(1, std::max<int64_t>(1, max_extent / channel_multiple)) * channel_multiple;
+    return dims;
+}
+
+// Calls visit(index) for every index of `dims` in row-major order.
+void for_each_index(const int64_t *dims, int nb_dims, const std::function<void(const int64_t *)> &visit) {
+    for (int i = 0; i < nb_dims; ++i) {
+        if (dims[i] <= 0) return;
+    }
+    int64_t index[kMaxDims] = {};
+    do {
+        visit(index);
+    } while (librednn::next_index(index, dims, nb_dims));
+}
+
+// --- tensors on both sides ------------------------------------------------------------------------
+
+class DeviceTensor {
+public:
+    // `shift` scalars of slack before the first element: an unaligned start when non-zero.
+    explicit DeviceTensor(const TensorGeometry &g, int64_t shift = 0)
+        : geometry_(g), shift_(shift), scalar_(static_cast<int64_t>(scalar_bytes(g.dtype))) {
+        elements_ = g.span_elements();
+        host_.assign(static_cast<size_t>(elements_ * scalar_), 0xff);
+        const size_t bytes = static_cast<size_t>((elements_ + shift_) * scalar_) + 16;
+        if (cudaMalloc(&device_, bytes) != cudaSuccess) device_ = nullptr;
+    }
+    ~DeviceTensor() { cudaFree(device_); }
+    DeviceTensor(const DeviceTensor &) = delete;
+    DeviceTensor &operator=(const DeviceTensor &) = delete;
+
+    const TensorGeometry &geometry() const { return geometry_; }
+    void *data() { return static_cast<uint8_t *>(device_) + shift_ * scalar_; }
+    bool allocated() const { return device_ != nullptr; }
+
+    double at(const int64_t *index) const {
+        return read_scalar(host_.data(), geometry_.dtype, geometry_.offset(index));
+    }
+    void set(const int64_t *index, double value) {
+        write_scalar(host_.data(), geometry_.dtype, geometry_.offset(index), value);
+    }
+    // Every element from `make(index)`, stored (rounded) in the host copy.
+    void fill(const std::function<double(const int64_t *)> &make) {
+        for_each_index(geometry_.dims, geometry_.nb_dims, [&](const int64_t *i) { set(i, make(i)); });
+    }
+    void fill_random(Random &rng, double low, double high) {
+        const bool integer = is_integer(geometry_.dtype);
+        fill([&](const int64_t *) {
+            return integer ? static_cast<double>(rng.integer(static_cast<int64_t>(low), static_cast<int64_t>(high)))
+                           : rng.uniform(low, high);
+        });
+    }
+    void upload() { ASSERT_EQ(cudaMemcpy(data(), host_.data(), host_.size(), cudaMemcpyHostToDevice), cudaSuccess); }
+    void download() { ASSERT_EQ(cudaMemcpy(host_.data(), data(), host_.size(), cudaMemcpyDeviceToHost), cudaSuccess); }
+    // The scalars between the elements still hold the poison (all bytes 0xff); counts the others.
+    int64_t touched_gaps() const {
+        std::vector<bool> element(static_cast<size_t>(elements_), false);
+        for_each_index(geometry_.dims, geometry_.nb_dims,
+                       [&](const int64_t *i) { element[static_cast<size_t>(geometry_.offset(i))] = true; });
+        int64_t touched = 0;
+        for (int64_t e = 0; e < elements_; ++e) {
+            if (element[static_cast<size_t>(e)]) continue;
+            for (int64_t b = 0; b < scalar_; ++b) touched += host_[static_cast<size_t>(e * scalar_ + b)] != 0xff;
+        }
+        return touched;
+    }
+
+private:
+    TensorGeometry geometry_;
+    int64_t shift_;
+    int64_t scalar_;
+    int64_t elements_ = 0;
+    std::vector<uint8_t> host_;
+    void *device_ = nullptr;
+};
+
+std::string describe(const TensorGeometry &g) { return librednn::geometry_to_string(g); }
+
+// Checks one computed element against its expected value; records the first few failures.
+class Checker {
+public:
+    Checker(cudnnDataType_t type, std::string problem) : type_(type), problem_(std::move(problem)) {}
+    // `magnitude`: the size of the terms that made the value (cancellation makes errors relative to them).
+    void expect(const int64_t *index, int nb_dims, double got, double want, double magnitude, double extra = 0.0) {
+        ++checked_;
+        if (std::isnan(want) && std::isnan(got)) return;
+        if (std::isinf(want) && got == want) return;
+        const double allowed = allowed_error(tolerance_for(type_), want, magnitude) + extra;
+        if (std::fabs(got - want) <= allowed) return;
+        if (failures_++ < 5) {
+            std::ostringstream text;
+            text << "  at [";
+            for (int i = 0; i < nb_dims; ++i) text << (i ? "," : "") << index[i];
+            text << "] got " << got << " want " << want << " (allowed error " << allowed << ")\n";
+            report_ += text.str();
+        }
+    }
+    void expect_exact(const int64_t *index, int nb_dims, double got, double want) {
+        expect(index, nb_dims, got, want, 0.0, -allowed_error(tolerance_for(type_), want, 0.0));
+    }
+    ~Checker() {
+        EXPECT_EQ(failures_, 0) << problem_ << ": " << failures_ << " of " << checked_ << " elements differ\n"
+                                << report_;
+    }
+
+private:
+    cudnnDataType_t type_;
+    std::string problem_;
+    int64_t checked_ = 0, failures_ = 0;
+    std::string report_;
+};
+
+class TensorKernels : public ::testing::Test {
+protected:
+    void TearDown() override {
+        if (stream_) cudaStreamDestroy(stream_);
+    }
+    cudaStream_t stream() {
+        if (!stream_) {
+            EXPECT_EQ(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), cudaSuccess);
+        }
+        return stream_;
+    }
+    // Waits for the queued work and checks it ran.
+    void finish() {
+        ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
+        ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    }
+
+private:
+    cudaStream_t stream_ = nullptr;
+};
+
+const std::vector<cudnnDataType_t> kFloatingTypes = {CUDNN_DATA_FLOAT, CUDNN_DATA_DOUBLE, CUDNN_DATA_HALF,
+                                                     CUDNN_DATA_BFLOAT16};
+const std::vector<cudnnDataType_t> kAllScalarTypes = {CUDNN_DATA_FLOAT,    CUDNN_DATA_DOUBLE, CUDNN_DATA_HALF,
+                                                      CUDNN_DATA_BFLOAT16, CUDNN_DATA_INT8,   CUDNN_DATA_UINT8,
+                                                      CUDNN_DATA_INT32};
+
+double random_beta(Random &rng) { return rng.chance(0.5) ? 0.0 : rng.pick<double>({1.0, -0.5, 0.25}); }
+
+// Integer outputs: alpha and beta keep values exact in the compute type (no .5 boundaries from noise).
+double random_alpha(Random &rng, cudnnDataType_t out) {
+    return is_integer(out) ? rng.pick<double>({1.0, 2.0, -1.0}) : rng.pick<double>({1.0, 0.5, -1.25, 2.0});
+}
+
+// --- transform, add, set, scale -------------------------------------------------------------------
+
+// y = alpha * x[broadcast] + beta * y on the host copies; checks the device result.
+void check_copy(DeviceTensor &x, DeviceTensor &y, const std::vector<double> &before, double alpha, double beta,
+                const std::string &problem) {
+    const TensorGeometry &yg = y.geometry(), &xg = x.geometry();
+    Checker check(yg.dtype, problem);
+    int64_t element = 0;
+    for_each_index(yg.dims, yg.nb_dims, [&](const int64_t *i) {
+        int64_t xi[kMaxDims];
+        for (int d = 0; d < yg.nb_dims; ++d) xi[d] = xg.dims[d] == 1 ? 0 : i[d];
+        const double term = alpha * x.at(xi);
+        const double old = beta != 0.0 ? before[static_cast<size_t>(element)] : 0.0;
+        const double want = rounded_to(yg.dtype, term + beta * old);
+        check.expect(i, yg.nb_dims, y.at(i), want, std::fabs(term) + std::fabs(beta * old));
+        ++element;
+    });
+    EXPECT_EQ(y.touched_gaps(), 0) << problem << ": wrote between the elements";
+}
+
+// Prepares y: poisoned everywhere, then (beta != 0) random values at its elements; returns them.
+std::vector<double> prepare_output(Random &rng, DeviceTensor &y, double beta, double low = -2.0, double high = 2.0) {
+    std::vector<double> before;
+    if (beta != 0.0) {
+        y.fill_random(rng, low, high);
+        for_each_index(y.geometry().dims, y.geometry().nb_dims, [&](const int64_t *i) { before.push_back(y.at(i)); });
+    }
+    y.upload();
+    return before;
+}
+
+TEST_F(TensorKernels, TransformMatchesHostOnRandomLayoutsAndTypes) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 60; ++trial) {
+        const int nb_dims = static_cast<int>(rng.integer(3, 5));
+        const std::vector<int64_t> dims = random_dims(rng, nb_dims, trial % 3 == 0 ? 40 : 9);
+        const cudnnDataType_t xt = rng.pick(kAllScalarTypes);
+        const cudnnDataType_t yt = rng.chance(0.6) ? xt : rng.pick(kAllScalarTypes);
+        DeviceTensor x(make_geometry(rng, xt, dims, random_layout(rng)), rng.integer(0, 1));
+        DeviceTensor y(make_geometry(rng, yt, dims, random_layout(rng)), rng.integer(0, 1));
+        ASSERT_TRUE(x.allocated() && y.allocated());
+        const double alpha = rng.chance(0.4) ? 1.0 : random_alpha(rng, yt);
+        const double beta = random_beta(rng);
+        x.fill_random(rng, is_integer(xt) ? 0 : -3.0, is_integer(xt) ? 100 : 3.0);
+        x.upload();
+        const std::vector<double> before = prepare_output(rng, y, beta, 0, 20);
+        const std::string problem = "transform alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) +
+                                    " x " + describe(x.geometry()) + " y " + describe(y.geometry());
+        ASSERT_EQ(
+            librednn::cuda::transform_tensor(stream(), alpha, x.geometry(), x.data(), beta, y.geometry(), y.data()),
+            CUDNN_STATUS_SUCCESS)
+            << problem;
+        finish();
+        y.download();
+        check_copy(x, y, before, alpha, beta, problem);
+    }
+}
+
+TEST_F(TensorKernels, TransformBetweenNchwAndNhwcMovesEveryElementExactly) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Packed NCHW <-> NHWC takes the tiled transpose; sizes that leave partial tiles on both sides.
+    for (cudnnDataType_t type : kAllScalarTypes) {
+        for (int direction = 0; direction < 2; ++direction) {
+            // C and H*W of at least 64: half a tile of the widest (int8) transpose, so every type takes it.
+            const std::vector<int64_t> dims = {rng.integer(1, 3), rng.integer(70, 200), rng.integer(9, 20),
+                                               rng.integer(9, 20)};
+            const Layout from = direction == 0 ? Layout::nchw : Layout::nhwc;
+            const Layout to = direction == 0 ? Layout::nhwc : Layout::nchw;
+            DeviceTensor x(make_geometry(rng, type, dims, from));
+            DeviceTensor y(make_geometry(rng, type, dims, to));
+            ASSERT_TRUE(x.allocated() && y.allocated());
+            x.fill_random(rng, is_integer(type) ? 0 : -100.0, is_integer(type) ? 120 : 100.0);
+            x.upload();
+            const double beta = direction == 0 ? 0.0 : 1.0;
+            const std::vector<double> before = prepare_output(rng, y, beta, 0, 7);
+            const std::string problem = "transform x " + describe(x.geometry()) + " y " + describe(y.geometry());
+            ASSERT_EQ(
+                librednn::cuda::transform_tensor(stream(), 1.0, x.geometry(), x.data(), beta, y.geometry(), y.data()),
+                CUDNN_STATUS_SUCCESS);
+            finish();
+            y.download();
+            check_copy(x, y, before, 1.0, beta, problem);
+        }
+    }
+}
+
+TEST_F(TensorKernels, TransformConvertsBetweenNchwAndVectorisedChannels) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    const std::vector<cudnnDataType_t> vector_types = {CUDNN_DATA_INT8x4, CUDNN_DATA_INT8x32, CUDNN_DATA_UINT8x4};
+    for (int trial = 0; trial < 12; ++trial) {
+        const cudnnDataType_t vt = vector_types[static_cast<size_t>(trial % 3)];
+        const cudnnDataType_t st = scalar_of(vt);
+        // Channels in whole 32-lane vectors, so that INT8x4 and INT8x32 also convert into each other.
+        const std::vector<int64_t> dims = random_dims(rng, 4, 9, 32);
+        const bool to_vector = trial % 2 == 0;
+        const cudnnDataType_t other_vector = vt == CUDNN_DATA_INT8x4 ? CUDNN_DATA_INT8x32 : CUDNN_DATA_INT8x4;
+        const cudnnDataType_t other_type = st == CUDNN_DATA_INT8 && trial % 4 >= 2 ? other_vector : st;
+        DeviceTensor a(make_geometry(rng, other_type, dims, random_layout(rng)));
+        DeviceTensor b(make_geometry(rng, vt, dims, rng.chance(0.5) ? Layout::nchw : Layout::padded));
+        DeviceTensor &x = to_vector ? a : b;
+        DeviceTensor &y = to_vector ? b : a;
+        ASSERT_TRUE(x.allocated() && y.allocated());
+        x.fill_random(rng, 0, 100);
+        x.upload();
+        const std::vector<double> before = prepare_output(rng, y, 0.0);
+        const std::string problem = "transform x " + describe(x.geometry()) + " y " + describe(y.geometry());
+        ASSERT_EQ(librednn::cuda::transform_tensor(stream(), 1.0, x.geometry(), x.data(), 0.0, y.geometry(), y.data()),
+                  CUDNN_STATUS_SUCCESS)
+            << problem;
+        finish();
+        y.download();
+        check_copy(x, y, before, 1.0, 0.0, problem);
+    }
+}
+
+TEST_F(TensorKernels, AddTensorBroadcastsOverDimsOfExtentOne) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 50; ++trial) {
+        const int nb_dims = static_cast<int>(rng.integer(4, 5));
+        const std::vector<int64_t> dims = random_dims(rng, nb_dims, trial % 4 == 0 ? 64 : 12);
+        std::vector<int64_t> a_dims = dims;
+        const int pattern = static_cast<int>(rng.integer(0, 3));
+        for (int i = 0; i < nb_dims; ++i) {
+            const bool keep = pattern == 0 ? i == 1 : pattern == 1 ? false : pattern == 2 ? i <= 1 : rng.chance(0.5);
+            if (!keep) a_dims[static_cast<size_t>(i)] = 1;  // 0: bias 1xCx1x1; 1: scalar; 2: NxCx1x1; 3: random
+        }
+        const cudnnDataType_t type = rng.pick(kFloatingTypes);
+        DeviceTensor a(make_geometry(rng, type, a_dims, random_layout(rng)));
+        DeviceTensor c(make_geometry(rng, type, dims, random_layout(rng)), rng.chance(0.2) ? 1 : 0);
+        ASSERT_TRUE(a.allocated() && c.allocated());
+        const double alpha = random_alpha(rng, type), beta = rng.chance(0.5) ? 1.0 : random_beta(rng);
+        a.fill_random(rng, -2.0, 2.0);
+        a.upload();
+        const std::vector<double> before = prepare_output(rng, c, beta);
+        const std::string problem = "add alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) + " a " +
+                                    describe(a.geometry()) + " c " + describe(c.geometry());
+        ASSERT_EQ(librednn::cuda::add_tensor(stream(), alpha, a.geometry(), a.data(), beta, c.geometry(), c.data()),
+                  CUDNN_STATUS_SUCCESS)
+            << problem;
+        finish();
+        c.download();
+        check_copy(a, c, before, alpha, beta, problem);
+    }
+}
+
+TEST_F(TensorKernels, SetTensorWritesTheValueOnlyToElements) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 40; ++trial) {
+        const cudnnDataType_t type = trial < 4 ? CUDNN_DATA_INT8x4 : rng.pick(kAllScalarTypes);
+        const std::vector<int64_t> dims = random_dims(rng, 4, trial % 3 == 0 ? 50 : 9, librednn::vector_count(type));
+        DeviceTensor y(make_geometry(rng, type, dims, random_layout(rng)), rng.integer(0, 3));
+        ASSERT_TRUE(y.allocated());
+        y.upload();
+        const double value = is_integer(type) ? static_cast<double>(rng.integer(-300, 300)) : rng.uniform(-1e5, 1e5);
+        const std::string problem = "set " + std::to_string(value) + " y " + describe(y.geometry());
+        ASSERT_EQ(librednn::cuda::set_tensor(stream(), y.geometry(), y.data(), value), CUDNN_STATUS_SUCCESS) << problem;
+        finish();
+        y.download();
+        Checker check(type, problem);
+        const double want = rounded_to(type, value);
+        for_each_index(y.geometry().dims, 4, [&](const int64_t *i) { check.expect_exact(i, 4, y.at(i), want); });
+        EXPECT_EQ(y.touched_gaps(), 0) << problem;
+    }
+}
+
+TEST_F(TensorKernels, ScaleTensorMultipliesInPlace) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 30; ++trial) {
+        const cudnnDataType_t type = rng.pick(kAllScalarTypes);
+        const std::vector<int64_t> dims = random_dims(rng, 4, trial % 3 == 0 ? 40 : 9);
+        DeviceTensor y(make_geometry(rng, type, dims, random_layout(rng)), rng.integer(0, 1));
+        ASSERT_TRUE(y.allocated());
+        y.fill_random(rng, is_integer(type) ? -20 : -5.0, is_integer(type) ? 20 : 5.0);
+        std::vector<double> before;
+        for_each_index(y.geometry().dims, 4, [&](const int64_t *i) { before.push_back(y.at(i)); });
+        y.upload();
+        const double alpha = is_integer(type) ? rng.pick<double>({2.0, -1.0, 3.0}) : rng.pick<double>({0.5, -3.0, 0.0});
+        const std::string problem = "scale " + std::to_string(alpha) + " y " + describe(y.geometry());
+        ASSERT_EQ(librednn::cuda::scale_tensor(stream(), y.geometry(), y.data(), alpha), CUDNN_STATUS_SUCCESS)
+            << problem;
+        finish();
+        y.download();
+        Checker check(type, problem);
+        size_t element = 0;
+        for_each_index(y.geometry().dims, 4, [&](const int64_t *i) {
+            const double want = rounded_to(type, alpha * before[element++]);
+            check.expect(i, 4, y.at(i), want, std::fabs(want));
+        });
+        EXPECT_EQ(y.touched_gaps(), 0) << problem;
+    }
+}
+
+// --- activation -----------------------------------------------------------------------------------
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+double activation_host(cudnnActivationMode_t mode, bool propagate, double coef, double swish_beta, double x) {
+    if (std::isnan(x) && (mode == CUDNN_ACTIVATION_RELU || mode == CUDNN_ACTIVATION_CLIPPED_RELU)) {
+        return propagate ? x : 0.0;
+    }
+    switch (mode) {
+        case CUDNN_ACTIVATION_SIGMOID: return sigmoid(x);
+        case CUDNN_ACTIVATION_RELU: return x > 0 ? x : 0.0;
+        case CUDNN_ACTIVATION_TANH: return std::tanh(x);
+        case CUDNN_ACTIVATION_CLIPPED_RELU: return std::min(std::max(x, 0.0), coef);
+        case CUDNN_ACTIVATION_ELU: return x > 0 ? x : coef * (std::exp(x) - 1.0);
+        case CUDNN_ACTIVATION_SWISH: return x * sigmoid(swish_beta * x);
+        default: return x;
+    }
+}
+
+double activation_gradient_host(cudnnActivationMode_t mode, bool propagate, double coef, double swish_beta, double y,
+                                double dy, double x) {
+    if (std::isnan(x) && (mode == CUDNN_ACTIVATION_RELU || mode == CUDNN_ACTIVATION_CLIPPED_RELU)) {
+        return propagate ? x : 0.0;
+    }
+    switch (mode) {
+        case CUDNN_ACTIVATION_SIGMOID: return dy * y * (1.0 - y);
+        case CUDNN_ACTIVATION_RELU: return x > 0 ? dy : 0.0;
+        case CUDNN_ACTIVATION_TANH: return dy * (1.0 - y * y);
+        case CUDNN_ACTIVATION_CLIPPED_RELU: return x > 0 && x < coef ? dy : 0.0;
+        case CUDNN_ACTIVATION_ELU: return x > 0 ? dy : dy * coef * std::exp(x);
+        case CUDNN_ACTIVATION_SWISH: {
+            const double s = sigmoid(swish_beta * x);
+            return dy * (s + swish_beta * x * s * (1.0 - s));
+        }
+        default: return dy;
+    }
+}
+
+const std::vector<cudnnActivationMode_t> kActivationModes = {
+    CUDNN_ACTIVATION_SIGMOID, CUDNN_ACTIVATION_RELU,     CUDNN_ACTIVATION_TANH, CUDNN_ACTIVATION_CLIPPED_RELU,
+    CUDNN_ACTIVATION_ELU,     CUDNN_ACTIVATION_IDENTITY, CUDNN_ACTIVATION_SWISH};
+
+std::string spec_text(const librednn::cuda::ActivationSpec &spec) {
+    return "mode " + std::to_string(spec.mode) + (spec.nan == CUDNN_PROPAGATE_NAN ? " propagate" : " no-propagate") +
+           " coef " + std::to_string(spec.coef) + " swish_beta " + std::to_string(spec.swish_beta);
+}
+
+// Inputs in [-4, 4] with, now and then, a NaN, an exact 0 and values at the clipping ceiling.
+double activation_input(Random &rng, double coef) {
+    const double p = rng.uniform(0.0, 1.0);
+    if (p < 0.01) return std::nan("");
+    if (p < 0.03) return 0.0;
+    if (p < 0.05) return coef;
+    return rng.uniform(-4.0, 4.0);
+}
+
+TEST_F(TensorKernels, ActivationForwardMatchesHost) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 70; ++trial) {
+        librednn::cuda::ActivationSpec spec;
+        spec.mode = kActivationModes[static_cast<size_t>(trial % 7)];
+        spec.nan = rng.chance(0.5) ? CUDNN_PROPAGATE_NAN : CUDNN_NOT_PROPAGATE_NAN;
+        // Multiples of 1/64: exact in every type, so x == coef means the same on both sides.
+        spec.coef = static_cast<double>(rng.integer(32, 192)) / 64.0;
+        spec.swish_beta = static_cast<double>(rng.integer(32, 128)) / 64.0;
+        const cudnnDataType_t type = rng.pick(kFloatingTypes);
+        const std::vector<int64_t> dims =
+            random_dims(rng, static_cast<int>(rng.integer(4, 5)), trial % 4 == 0 ? 48 : 10);
+        DeviceTensor x(make_geometry(rng, type, dims, random_layout(rng)), rng.chance(0.2) ? 1 : 0);
+        const bool in_place = rng.chance(0.2);
+        DeviceTensor y_own(make_geometry(rng, type, dims, random_layout(rng)), rng.chance(0.2) ? 1 : 0);
+        ASSERT_TRUE(x.allocated() && y_own.allocated());
+        const double alpha = random_alpha(rng, type), beta = in_place ? 0.0 : random_beta(rng);
+        x.fill([&](const int64_t *) { return activation_input(rng, spec.coef); });
+        std::vector<double> xs;
+        for_each_index(x.geometry().dims, x.geometry().nb_dims, [&](const int64_t *i) { xs.push_back(x.at(i)); });
+        x.upload();
+        DeviceTensor &y = in_place ? x : y_own;
+        const std::vector<double> before = in_place ? std::vector<double>() : prepare_output(rng, y, beta);
+        const std::string problem = "activation forward " + spec_text(spec) + " alpha " + std::to_string(alpha) +
+                                    " beta " + std::to_string(beta) + " x " + describe(x.geometry()) + " y " +
+                                    (in_place ? "in place" : describe(y.geometry()));
+        ASSERT_EQ(librednn::cuda::activation_forward(stream(), spec, alpha, x.geometry(), x.data(), beta, y.geometry(),
+                                                     y.data()),
+                  CUDNN_STATUS_SUCCESS)
+            << problem;
+        finish();
+        y.download();
+        Checker check(type, problem);
+        size_t element = 0;
+        for_each_index(y.geometry().dims, y.geometry().nb_dims, [&](const int64_t *i) {
+            const double f =
+                activation_host(spec.mode, spec.nan == CUDNN_PROPAGATE_NAN, spec.coef, spec.swish_beta, xs[element]);
+            const double old = beta != 0.0 ? before[element] : 0.0;
+            const double want = rounded_to(type, alpha * f + beta * old);
+            check.expect(i, y.geometry().nb_dims, y.at(i), want,
+                         std::fabs(alpha * f) + std::fabs(beta * old) + std::fabs(xs[element]));
+            ++element;
+        });
+        EXPECT_EQ(y.touched_gaps(), 0) << problem;
+    }
+}
+
+TEST_F(TensorKernels, ActivationBackwardMatchesHost) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 70; ++trial) {
+        librednn::cuda::ActivationSpec spec;
+        spec.mode = kActivationModes[static_cast<size_t>(trial % 7)];
+        spec.nan = rng.chance(0.5) ? CUDNN_PROPAGATE_NAN : CUDNN_NOT_PROPAGATE_NAN;
+        spec.coef = static_cast<double>(rng.integer(32, 192)) / 64.0;
+        spec.swish_beta = static_cast<double>(rng.integer(32, 128)) / 64.0;
+        const cudnnDataType_t type = rng.pick(kFloatingTypes);
+        const std::vector<int64_t> dims =
+            random_dims(rng, static_cast<int>(rng.integer(4, 5)), trial % 4 == 0 ? 48 : 10);
+        DeviceTensor x(make_geometry(rng, type, dims, random_layout(rng)));
+        DeviceTensor y(make_geometry(rng, type, dims, random_layout(rng)), rng.chance(0.2) ? 1 : 0);
+        DeviceTensor dy(make_geometry(rng, type, dims, random_layout(rng)));
+        const bool in_place = rng.chance(0.2);  // dx is dy
+        DeviceTensor dx_own(make_geometry(rng, type, dims, random_layout(rng)), rng.chance(0.2) ? 1 : 0);
+        ASSERT_TRUE(x.allocated() && y.allocated() && dy.allocated() && dx_own.allocated());
+        x.fill([&](const int64_t *) { return activation_input(rng, spec.coef); });
+        // y as the forward pass makes it (sigmoid and tanh read it), dy random.
+        y.fill([&](const int64_t *i) {
+            return activation_host(spec.mode, spec.nan == CUDNN_PROPAGATE_NAN, spec.coef, spec.swish_beta, x.at(i));
+        });
+        dy.fill_random(rng, -2.0, 2.0);
+        std::vector<double> xs, ys, dys;
+        for_each_index(x.geometry().dims, x.geometry().nb_dims, [&](const int64_t *i) {
+            xs.push_back(x.at(i));
+            ys.push_back(y.at(i));
+            dys.push_back(dy.at(i));
+        });
+        x.upload();
+        y.upload();
+        dy.upload();
+        DeviceTensor &dx = in_place ? dy : dx_own;
+        const double alpha = random_alpha(rng, type), beta = in_place ? 0.0 : random_beta(rng);
+        const std::vector<double> before = in_place ? std::vector<double>() : prepare_output(rng, dx, beta);
+        const std::string problem = "activation backward " + spec_text(spec) + " alpha " + std::to_string(alpha) +
+                                    " beta " + std::to_string(beta) + " x " + describe(x.geometry()) + " y " +
+                                    describe(y.geometry()) + " dy " + describe(dy.geometry()) + " dx " +
+                                    (in_place ? "in place" : describe(dx.geometry()));
+        ASSERT_EQ(
+            librednn::cuda::activation_backward(stream(), spec, alpha, y.geometry(), y.data(), dy.geometry(), dy.data(),
+                                                x.geometry(), x.data(), beta, dx.geometry(), dx.data()),
+            CUDNN_STATUS_SUCCESS)
+            << problem;
+        finish();
+        dx.download();
+        Checker check(type, problem);
+        size_t element = 0;
+        for_each_index(dx.geometry().dims, dx.geometry().nb_dims, [&](const int64_t *i) {
+            const double g = activation_gradient_host(spec.mode, spec.nan == CUDNN_PROPAGATE_NAN, spec.coef,
+                                                      spec.swish_beta, ys[element], dys[element], xs[element]);
+            const double old = beta != 0.0 ? before[element] : 0.0;
+            const double want = rounded_to(type, alpha * g + beta * old);
+            const double magnitude = std::fabs(alpha * dys[element]) *
+                                         (1.0 + std::fabs(ys[element]) + std::fabs(xs[element])) *
+                                         (1.0 + std::fabs(spec.coef) + std::fabs(spec.swish_beta)) +
+                                     std::fabs(beta * old);
+            check.expect(i, dx.geometry().nb_dims, dx.at(i), want, magnitude);
+            ++element;
+        });
+        EXPECT_EQ(dx.touched_gaps(), 0) << problem;
+    }
+}
+
+// --- op tensor ------------------------------------------------------------------------------------
+
+double op_host(cudnnOpTensorOp_t op, bool propagate, double a, double b) {
+    const bool nan = std::isnan(a) || std::isnan(b);
+    switch (op) {
+        case CUDNN_OP_TENSOR_ADD: return a + b;
+        case CUDNN_OP_TENSOR_MUL: return a * b;
+        case CUDNN_OP_TENSOR_MIN: return propagate && nan ? std::nan("") : std::fmin(a, b);
+        case CUDNN_OP_TENSOR_MAX: return propagate && nan ? std::nan("") : std::fmax(a, b);
+        case CUDNN_OP_TENSOR_SQRT: return std::sqrt(a);
+        default: return 1.0 - a;
+    }
+}
+
+TEST_F(TensorKernels, OpTensorMatchesHostWithBroadcastAndMixedTypes) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    const std::vector<cudnnOpTensorOp_t> ops = {CUDNN_OP_TENSOR_ADD, CUDNN_OP_TENSOR_MUL,  CUDNN_OP_TENSOR_MIN,
+                                                CUDNN_OP_TENSOR_MAX, CUDNN_OP_TENSOR_SQRT, CUDNN_OP_TENSOR_NOT};
+    for (int trial = 0; trial < 72; ++trial) {
+        librednn::cuda::OpTensorSpec spec;
+        spec.op = ops[static_cast<size_t>(trial % 6)];
+        spec.nan = rng.chance(0.5) ? CUDNN_PROPAGATE_NAN : CUDNN_NOT_PROPAGATE_NAN;
+        // cuDNN's combinations: all one type; int8 inputs to float; float inputs to half, bfloat16 or int8.
+        cudnnDataType_t at = rng.pick(kFloatingTypes), ct = at;
+        const int mix = static_cast<int>(rng.integer(0, 5));
+        if (mix == 0) at = CUDNN_DATA_INT8, ct = rng.chance(0.5) ? CUDNN_DATA_FLOAT : CUDNN_DATA_INT8;
+        if (mix == 1)
+            at = CUDNN_DATA_FLOAT,
+            ct = rng.pick<cudnnDataType_t>({CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16, CUDNN_DATA_INT8});
+        spec.compute_type = at == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+        const int nb_dims = static_cast<int>(rng.integer(4, 5));
+        const std::vector<int64_t> dims = random_dims(rng, nb_dims, trial % 4 == 0 ? 48 : 10);
+        std::vector<int64_t> b_dims = dims;
+        if (rng.chance(0.5)) {
+            for (int i = 0; i < nb_dims; ++i) {
+                if (rng.chance(0.6)) b_dims[static_cast<size_t>(i)] = 1;
+            }
+        }
+        DeviceTensor a(make_geometry(rng, at, dims, random_layout(rng)), rng.chance(0.2) ? 1 : 0);
+        DeviceTensor b(make_geometry(rng, at, b_dims, random_layout(rng)));
+        const bool in_place = ct == at && rng.chance(0.2);  // c is a
+        DeviceTensor c_own(make_geometry(rng, ct, dims, random_layout(rng)));
+        ASSERT_TRUE(a.allocated() && b.allocated() && c_own.allocated());
+        const bool integer = is_integer(at);
+        const bool sqrt_op = spec.op == CUDNN_OP_TENSOR_SQRT;
+        auto value = [&](const int64_t *) {
+            if (!integer && rng.chance(0.01)) return std::nan("");
+            if (integer) return static_cast<double>(rng.integer(sqrt_op ? 0 : -10, 10));
+            return sqrt_op ? rng.uniform(0.0, 4.0) : rng.uniform(-3.0, 3.0);
+        };
+        a.fill(value);
+        b.fill(value);
+        std::vector<double> as;
+        for_each_index(a.geometry().dims, nb_dims, [&](const int64_t *i) { as.push_back(a.at(i)); });
+        a.upload();
+        b.upload();
+        DeviceTensor &c = in_place ? a : c_own;
+        const double alpha1 =
+            integer || is_integer(ct) ? rng.pick<double>({1.0, 2.0}) : rng.pick<double>({1.0, -0.5, 2.0});
+        const double alpha2 =
+            integer || is_integer(ct) ? rng.pick<double>({1.0, -1.0}) : rng.pick<double>({1.0, 0.75, -2.0});
+        const double beta = in_place ? 0.0 : (is_integer(ct) ? rng.pick<double>({0.0, 1.0}) : random_beta(rng));
+        const std::vector<double> before = in_place ? std::vector<double>() : prepare_output(rng, c, beta, -5, 5);
+        const std::string problem = "op tensor " + std::to_string(spec.op) +
+                                    (spec.nan == CUDNN_PROPAGATE_NAN ? " propagate" : "") + " alpha1 " +
+                                    std::to_string(alpha1) + " alpha2 " + std::to_string(alpha2) + " beta " +
+                                    std::to_string(beta) + " a " + describe(a.geometry()) + " b " +
+                                    describe(b.geometry()) + " c " + (in_place ? "in place" : describe(c.geometry()));
+        ASSERT_EQ(librednn::cuda::op_tensor(stream(), spec, alpha1, a.geometry(), a.data(), alpha2, b.geometry(),
+                                            b.data(), beta, c.geometry(), c.data()),
+                  CUDNN_STATUS_SUCCESS)
+            << problem;
+        finish();
+        c.download();
+        Checker check(ct, problem);
+        size_t element = 0;
+        for_each_index(c.geometry().dims, nb_dims, [&](const int64_t *i) {
+            int64_t bi[kMaxDims];
+            for (int d = 0; d < nb_dims; ++d) bi[d] = b.geometry().dims[d] == 1 ? 0 : i[d];
+            const double av = alpha1 * as[element], bv = alpha2 * b.at(bi);
+            const double old = beta != 0.0 ? before[element] : 0.0;
+            const double want = rounded_to(ct, op_host(spec.op, spec.nan == CUDNN_PROPAGATE_NAN, av, bv) + beta * old);
+            check.expect(i, nb_dims, c.at(i), want,
+                         std::fabs(av) + std::fabs(bv) + std::fabs(av * bv) + std::fabs(beta * old) + 1.0);
+            ++element;
+        });
+        EXPECT_EQ(c.touched_gaps(), 0) << problem;
+    }
+}
+
+// --- reduce ---------------------------------------------------------------------------------------
+
+const std::vector<cudnnReduceTensorOp_t> kReduceOps = {
+    CUDNN_REDUCE_TENSOR_ADD,   CUDNN_REDUCE_TENSOR_MUL,   CUDNN_REDUCE_TENSOR_MIN,
+    CUDNN_REDUCE_TENSOR_MAX,   CUDNN_REDUCE_TENSOR_AMAX,  CUDNN_REDUCE_TENSOR_AVG,
+    CUDNN_REDUCE_TENSOR_NORM1, CUDNN_REDUCE_TENSOR_NORM2, CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS};
+
+bool has_indices(cudnnReduceTensorOp_t op) {
+    return op == CUDNN_REDUCE_TENSOR_MIN || op == CUDNN_REDUCE_TENSOR_MAX || op == CUDNN_REDUCE_TENSOR_AMAX;
+}
+
+struct HostReduction {
+    double value;
+    double magnitude;  // sum of |term|, for the tolerance
+    uint32_t index;
+};
+
+// The reduction of one slice, `values` in row-major order of the reduced dims.
+HostReduction reduce_host(cudnnReduceTensorOp_t op, bool propagate, const std::vector<double> &values) {
+    HostReduction r{0.0, 0.0, 0};
+    if (op == CUDNN_REDUCE_TENSOR_MUL || op == CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS) r.value = 1.0;
+    bool chosen = false;
+    for (size_t k = 0; k < values.size(); ++k) {
+        const double v = values[k];
+        switch (op) {
+            case CUDNN_REDUCE_TENSOR_ADD:
+            case CUDNN_REDUCE_TENSOR_AVG: r.value += v, r.magnitude += std::fabs(v); break;
+            case CUDNN_REDUCE_TENSOR_NORM1: r.value += std::fabs(v), r.magnitude += std::fabs(v); break;
+            case CUDNN_REDUCE_TENSOR_NORM2: r.value += v * v, r.magnitude += v * v; break;
+            case CUDNN_REDUCE_TENSOR_MUL: r.value *= v; break;
+            case CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS:
+                if (v != 0.0) r.value *= v;
+                break;
+            default: {
+                const double candidate = op == CUDNN_REDUCE_TENSOR_AMAX ? std::fabs(v) : v;
+                if (chosen && std::isnan(r.value)) break;
+                if (std::isnan(candidate)) {
+                    if (propagate) r.value = candidate, r.index = static_cast<uint32_t>(k), chosen = true;
+                    break;
+                }
+                if (!chosen || (op == CUDNN_REDUCE_TENSOR_MIN ? candidate < r.value : candidate > r.value)) {
+                    r.value = candidate, r.index = static_cast<uint32_t>(k), chosen = true;
+                }
+            }
+        }
+    }
+    if (has_indices(op) && !chosen) r.value = std::nan("");
+    if (op == CUDNN_REDUCE_TENSOR_AVG) r.value /= static_cast<double>(values.size()), r.magnitude /= values.size();
+    if (op == CUDNN_REDUCE_TENSOR_NORM2) r.value = std::sqrt(r.value), r.magnitude = std::sqrt(r.magnitude);
+    if (op == CUDNN_REDUCE_TENSOR_MUL || op == CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS) r.magnitude = std::fabs(r.value);
+    return r;
+}
+
+struct ReduceCase {
+    cudnnReduceTensorOp_t op;
+    bool propagate;
+    bool indices;
+    bool integers;  // small integer data: float sums are exact, so any lost element shows
+    cudnnDataType_t a_type, c_type;
+    std::vector<int64_t> a_dims, c_dims;
+    Layout a_layout, c_layout;
+    double alpha, beta;
+    bool workspace;
+};
+
+// Runs one reduction on the GPU and checks values, indices and gaps; returns the c bytes for
+// determinism checks.
+void run_reduce_case(Random &rng, const ReduceCase &rc, cudaStream_t stream, std::vector<double> *result = nullptr) {
+    const int nb_dims = static_cast<int>(rc.a_dims.size());
+    DeviceTensor a(make_geometry(rng, rc.a_type, rc.a_dims, rc.a_layout), rng.chance(0.2) ? 1 : 0);
+    DeviceTensor c(make_geometry(rng, rc.c_type, rc.c_dims, rc.c_layout));
+    ASSERT_TRUE(a.allocated() && c.allocated());
+    const bool product = rc.op == CUDNN_REDUCE_TENSOR_MUL || rc.op == CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS;
+    a.fill([&](const int64_t *) {
+        if (rc.integers) return static_cast<double>(rng.integer(-3, 3));
+        if (rng.chance(rc.propagate ? 0.002 : 0.001)) return std::nan("");
+        if (product) return rng.chance(0.05) ? 0.0 : rng.uniform(0.8, 1.25) * (rng.chance(0.5) ? 1 : -1);
+        return rng.chance(0.02) ? 0.5 : rng.uniform(-2.0, 2.0);  // repeated values exercise ties
+    });
+    a.upload();
+    const std::vector<double> before = prepare_output(rng, c, rc.beta);
+    const TensorGeometry &ag = a.geometry(), &cg = c.geometry();
+    const int64_t c_count = cg.element_count();
+    librednn::cuda::ReduceSpec spec;
+    spec.op = rc.op;
+    spec.nan = rc.propagate ? CUDNN_PROPAGATE_NAN : CUDNN_NOT_PROPAGATE_NAN;
+    spec.compute_indices = rc.indices;
+    const size_t workspace_bytes = rc.workspace ? librednn::cuda::reduce_workspace_bytes(spec, ag, cg) : 0;
+    void *workspace = nullptr, *indices = nullptr;
+    if (workspace_bytes) {
+        ASSERT_EQ(cudaMalloc(&workspace, workspace_bytes), cudaSuccess);
+    }
+    ASSERT_EQ(cudaMalloc(&indices, static_cast<size_t>(c_count) * 4), cudaSuccess);
+    ASSERT_EQ(cudaMemset(indices, 0xff, static_cast<size_t>(c_count) * 4), cudaSuccess);
+    const std::string problem = "reduce op " + std::to_string(rc.op) + (rc.propagate ? " propagate" : "") +
+                                (rc.indices ? " indices" : "") + " alpha " + std::to_string(rc.alpha) + " beta " +
+                                std::to_string(rc.beta) + " workspace " + std::to_string(workspace_bytes) + " a " +
+                                describe(ag) + " c " + describe(cg);
+    const librednn::Status status =
+        librednn::cuda::reduce_tensor(stream, spec, workspace, workspace_bytes, static_cast<uint32_t *>(indices),
+                                      rc.alpha, ag, a.data(), rc.beta, cg, c.data());
+    EXPECT_EQ(status, CUDNN_STATUS_SUCCESS) << problem;
+    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    c.download();
+    std::vector<uint32_t> got_indices(static_cast<size_t>(c_count));
+    EXPECT_EQ(cudaMemcpy(got_indices.data(), indices, got_indices.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    cudaFree(workspace);
+    cudaFree(indices);
+    if (status != CUDNN_STATUS_SUCCESS) return;
+
+    int64_t slice_dims[kMaxDims];
+    for (int d = 0; d < nb_dims; ++d) slice_dims[d] = cg.dims[d] == 1 ? ag.dims[d] : 1;
+    Checker check(rc.c_type, problem);
+    int64_t element = 0;
+    int64_t index_failures = 0;
+    for_each_index(cg.dims, nb_dims, [&](const int64_t *i) {
+        std::vector<double> values;
+        for_each_index(slice_dims, nb_dims, [&](const int64_t *s) {
+            int64_t ai[kMaxDims];
+            for (int d = 0; d < nb_dims; ++d) ai[d] = cg.dims[d] == 1 ? s[d] : i[d];
+            values.push_back(a.at(ai));
+        });
+        const HostReduction r = reduce_host(rc.op, rc.propagate, values);
+        const double old = rc.beta != 0.0 ? before[static_cast<size_t>(element)] : 0.0;
+        const double want = rounded_to(rc.c_type, rc.alpha * r.value + rc.beta * old);
+        const double n = static_cast<double>(values.size());
+        // Summation error: at most (n - 1) float ulps of the sum of |terms| (the tolerance header's (3)).
+        const double compute = rc.a_type == CUDNN_DATA_DOUBLE ? 0x1p-53 : 0x1p-24;
+        const double sum_error = rc.integers ? 0.0 : (n - 1) * compute * std::fabs(rc.alpha) * r.magnitude * 2;
+        if (rc.integers) {
+            check.expect_exact(i, nb_dims, c.at(i), want);
+        } else {
+            check.expect(i, nb_dims, c.at(i), want, std::fabs(rc.alpha * r.value) + std::fabs(rc.beta * old),
+                         sum_error);
+        }
+        if (result) result->push_back(c.at(i));
+        if (rc.indices && has_indices(rc.op) && got_indices[static_cast<size_t>(element)] != r.index &&
+            index_failures++ < 5) {
+            ADD_FAILURE() << problem << ": output " << element << " index " << got_indices[static_cast<size_t>(element)]
+                          << ", want " << r.index;
+        }
+        ++element;
+    });
+    EXPECT_EQ(c.touched_gaps(), 0) << problem;
+}
+
+TEST_F(TensorKernels, ReduceMatchesHostForEveryOpOnRandomShapes) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 90; ++trial) {
+        ReduceCase rc;
+        rc.op = kReduceOps[static_cast<size_t>(trial % 9)];
+        rc.propagate = rng.chance(0.5);
+        rc.indices = has_indices(rc.op) && rng.chance(0.7);
+        rc.integers = false;
+        rc.a_type = rng.pick(kFloatingTypes);
+        rc.c_type = rng.chance(0.7) ? rc.a_type : rng.pick(kFloatingTypes);
+        const int nb_dims = static_cast<int>(rng.integer(4, 5));
+        // Products of long slices leave float's range where double's does not: keep them short.
+        const bool product = rc.op == CUDNN_REDUCE_TENSOR_MUL || rc.op == CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS;
+        rc.a_dims = random_dims(rng, nb_dims, product ? 5 : trial % 5 == 0 ? 40 : 9);
+        rc.c_dims = rc.a_dims;
+        for (int d = 0; d < nb_dims; ++d) {
+            if (rng.chance(0.5)) rc.c_dims[static_cast<size_t>(d)] = 1;
+        }
+        rc.a_layout = random_layout(rng);
+        rc.c_layout = random_layout(rng);
+        rc.alpha = rng.pick<double>({1.0, -0.5, 2.0});
+        rc.beta = random_beta(rng);
+        rc.workspace = rng.chance(0.7);
+        run_reduce_case(rng, rc, stream());
+    }
+}
+
+TEST_F(TensorKernels, ReduceSplitsLongReductionsWithoutLosingElements) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Few outputs, long slices: the reduction is split over blocks through the workspace. Integer data
+    // makes float sums exact, so one lost or doubled element fails.
+    const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> shapes = {
+        {{4, 64, 96, 96}, {1, 1, 1, 1}},    // everything to one value: row kernel, split
+        {{32, 64, 40, 40}, {1, 64, 1, 1}},  // per-channel sums
+        {{256, 8, 8, 16}, {1, 8, 8, 16}},   // over N: column kernel, split
+        {{3, 5, 7, 20000}, {3, 5, 7, 1}},   // long rows
+    };
+    for (const auto &shape : shapes) {
+        for (Layout layout : {Layout::nchw, Layout::nhwc}) {
+            for (cudnnReduceTensorOp_t op :
+                 {CUDNN_REDUCE_TENSOR_ADD, CUDNN_REDUCE_TENSOR_MAX, CUDNN_REDUCE_TENSOR_NORM1}) {
+                ReduceCase rc{op,
+                              false,
+                              op == CUDNN_REDUCE_TENSOR_MAX,
+                              true,
+                              CUDNN_DATA_FLOAT,
+                              CUDNN_DATA_FLOAT,
+                              shape.first,
+                              shape.second,
+                              layout,
+                              Layout::nchw,
+                              1.0,
+                              0.0,
+                              true};
+                run_reduce_case(rng, rc, stream());
+            }
+        }
+    }
+    // Half data, accumulated in float.
+    ReduceCase rc{CUDNN_REDUCE_TENSOR_ADD,
+                  false,
+                  false,
+                  true,
+                  CUDNN_DATA_HALF,
+                  CUDNN_DATA_FLOAT,
+                  {8, 32, 64, 64},
+                  {1, 32, 1, 1},
+                  Layout::nhwc,
+                  Layout::nchw,
+                  1.0,
+                  0.0,
+                  true};
+    run_reduce_case(rng, rc, stream());
+}
+
+TEST_F(TensorKernels, ReduceGivesTheSameBitsEveryRun) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    const uint64_t seed = rng.seed();
+    std::vector<double> first, second;
+    for (std::vector<double> *result : {&first, &second}) {
+        Random same;  // same seed: same data
+        same.engine().seed(seed);
+        ReduceCase rc{CUDNN_REDUCE_TENSOR_ADD,
+                      false,
+                      false,
+                      false,
+                      CUDNN_DATA_FLOAT,
+                      CUDNN_DATA_FLOAT,
+                      {16, 64, 64, 64},
+                      {1, 64, 1, 1},
+                      Layout::nchw,
+                      Layout::nchw,
+                      1.0,
+                      0.0,
+                      true};
+        run_reduce_case(same, rc, stream(), result);
+    }
+    ASSERT_EQ(first.size(), second.size());
+    EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(double)), 0);
+}
+
+// --- softmax --------------------------------------------------------------------------------------
+
+struct SoftmaxCase {
+    cudnnSoftmaxAlgorithm_t algorithm;
+    cudnnSoftmaxMode_t mode;
+    bool backward;
+    cudnnDataType_t type;
+    std::vector<int64_t> dims;
+    Layout layouts[3];  // output, input 0, input 1
+    double alpha, beta;
+    bool in_place;
+};
+
+void run_softmax_case(Random &rng, const SoftmaxCase &sc, cudaStream_t stream, std::vector<double> *result = nullptr) {
+    const int nb_dims = static_cast<int>(sc.dims.size());
+    DeviceTensor in0(make_geometry(rng, sc.type, sc.dims, sc.layouts[1]), rng.chance(0.2) ? 1 : 0);
+    DeviceTensor in1(make_geometry(rng, sc.type, sc.dims, sc.layouts[2]));
+    DeviceTensor out_own(make_geometry(rng, sc.type, sc.dims, sc.layouts[0]), rng.chance(0.2) ? 1 : 0);
+    ASSERT_TRUE(in0.allocated() && in1.allocated() && out_own.allocated());
+    // Forward: in0 is x. Backward: in0 is y (a softmax output), in1 is dy; in place means dx is dy.
+    int64_t row_dims[kMaxDims], batch_dims[kMaxDims];
+    for (int d = 0; d < nb_dims; ++d) {
+        const bool in_row = sc.mode == CUDNN_SOFTMAX_MODE_INSTANCE ? d >= 1 : d == 1;
+        row_dims[d] = in_row ? sc.dims[static_cast<size_t>(d)] : 1;
+        batch_dims[d] = in_row ? 1 : sc.dims[static_cast<size_t>(d)];
+    }
+    double row_length = 1;
+    for (int d = 0; d < nb_dims; ++d) row_length *= static_cast<double>(row_dims[d]);
+    const bool log = sc.algorithm == CUDNN_SOFTMAX_LOG;
+    if (!sc.backward) {
+        in0.fill([&](const int64_t *) { return rng.chance(0.001) ? 30.0 : rng.uniform(-8.0, 8.0); });
+    } else {
+        // y: positive values summing to about one per row (log: their logarithms); dy random.
+        in0.fill([&](const int64_t *) {
+            const double p = rng.uniform(0.2, 1.8) / row_length;
+            return log ? std::log(p) : p;
+        });
+        in1.fill_random(rng, -1.0, 1.0);
+    }
+    in0.upload();
+    in1.upload();
+    DeviceTensor &out = sc.in_place ? (sc.backward ? in1 : in0) : out_own;
+    std::vector<std::vector<double>> inputs(2);
+    const TensorGeometry og = out.geometry();
+    for_each_index(og.dims, nb_dims, [&](const int64_t *i) {
+        inputs[0].push_back(in0.at(i));
+        inputs[1].push_back(in1.at(i));
+    });
+    const std::vector<double> before = sc.in_place ? std::vector<double>() : prepare_output(rng, out, sc.beta);
+    const std::string problem = std::string("softmax ") + (sc.backward ? "backward" : "forward") + " algorithm " +
+                                std::to_string(sc.algorithm) + " mode " + std::to_string(sc.mode) + " alpha " +
+                                std::to_string(sc.alpha) + " beta " + std::to_string(sc.beta) + " in0 " +
+                                describe(in0.geometry()) + " in1 " + describe(in1.geometry()) + " out " +
+                                (sc.in_place ? "in place" : describe(og));
+    const librednn::Status status =
+        sc.backward ? librednn::cuda::softmax_backward(stream, sc.algorithm, sc.mode, sc.alpha, in0.geometry(),
+                                                       in0.data(), in1.geometry(), in1.data(), sc.beta, og, out.data())
+                    : librednn::cuda::softmax_forward(stream, sc.algorithm, sc.mode, sc.alpha, in0.geometry(),
+                                                      in0.data(), sc.beta, og, out.data());
+    ASSERT_EQ(status, CUDNN_STATUS_SUCCESS) << problem;
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    out.download();
+
+    // Position of each element in the row-major order of all dims, for the host arrays.
+    int64_t weight[kMaxDims];
+    int64_t next = 1;
+    for (int d = nb_dims - 1; d >= 0; --d) weight[d] = next, next *= sc.dims[static_cast<size_t>(d)];
+    Checker check(sc.type, problem);
+    for_each_index(batch_dims, nb_dims, [&](const int64_t *b) {
+        std::vector<int64_t> positions;
+        std::vector<std::vector<int64_t>> indices;
+        for_each_index(row_dims, nb_dims, [&](const int64_t *r) {
+            std::vector<int64_t> index(static_cast<size_t>(nb_dims));
+            int64_t position = 0;
+            for (int d = 0; d < nb_dims; ++d)
+                index[static_cast<size_t>(d)] = b[d] + r[d], position += (b[d] + r[d]) * weight[d];
+            positions.push_back(position);
+            indices.push_back(index);
+        });
+        double max = -INFINITY, sum = 0.0, magnitude_sum = 0.0;
+        for (int64_t p : positions) max = std::max(max, inputs[0][static_cast<size_t>(p)]);
+        if (sc.algorithm == CUDNN_SOFTMAX_FAST && !sc.backward) max = 0.0;
+        for (int64_t p : positions) {
+            const double v0 = inputs[0][static_cast<size_t>(p)], v1 = inputs[1][static_cast<size_t>(p)];
+            const double term = !sc.backward ? std::exp(v0 - max) : log ? v1 : v0 * v1;
+            sum += term;
+            magnitude_sum += std::fabs(term);
+        }
+        const double n = static_cast<double>(positions.size());
+        for (size_t e = 0; e < positions.size(); ++e) {
+            const size_t p = static_cast<size_t>(positions[e]);
+            const double v0 = inputs[0][p], v1 = inputs[1][p];
+            // The row sum errs by up to (n - 1) ulps of the sum of its |terms| (tolerances.hpp, (3)), and
+            // every element of the row carries that error: relatively (forward, backward) or absolutely
+            // through the logarithm (LOG forward).
+            const double compute = sc.type == CUDNN_DATA_DOUBLE ? 0x1p-53 : 0x1p-24;
+            const double sum_relative = 2 * (n - 1) * compute;
+            double value, magnitude, sum_error;
+            if (!sc.backward) {
+                value = log ? v0 - max - std::log(sum) : std::exp(v0 - max) / sum;
+                magnitude = log ? std::fabs(v0) + std::fabs(max) + std::fabs(std::log(sum)) : std::fabs(value);
+                sum_error = log ? sum_relative : sum_relative * std::fabs(value);
+            } else {
+                value = log ? v1 - std::exp(v0) * sum : v0 * (v1 - sum);
+                magnitude = log ? std::fabs(v1) + std::exp(v0) * magnitude_sum
+                                : std::fabs(v0) * (std::fabs(v1) + magnitude_sum);
+                sum_error = sum_relative * (log ? std::exp(v0) : std::fabs(v0)) * magnitude_sum;
+            }
+            const double old = sc.beta != 0.0 ? before[p] : 0.0;
+            const double want = rounded_to(sc.type, sc.alpha * value + sc.beta * old);
+            check.expect(indices[e].data(), nb_dims, out.at(indices[e].data()), want,
+                         std::fabs(sc.alpha) * magnitude + std::fabs(sc.beta * old), std::fabs(sc.alpha) * sum_error);
+            if (result) result->push_back(out.at(indices[e].data()));
+        }
+    });
+    EXPECT_EQ(out.touched_gaps(), 0) << problem;
+}
+
+const std::vector<cudnnSoftmaxAlgorithm_t> kSoftmaxAlgorithms = {CUDNN_SOFTMAX_FAST, CUDNN_SOFTMAX_ACCURATE,
+                                                                 CUDNN_SOFTMAX_LOG};
+
+TEST_F(TensorKernels, SoftmaxForwardMatchesHostOnRandomShapes) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 60; ++trial) {
+        SoftmaxCase sc;
+        sc.algorithm = kSoftmaxAlgorithms[static_cast<size_t>(trial % 3)];
+        sc.mode = trial % 2 ? CUDNN_SOFTMAX_MODE_CHANNEL : CUDNN_SOFTMAX_MODE_INSTANCE;
+        sc.backward = false;
+        sc.type = rng.pick(kFloatingTypes);
+        sc.dims = random_dims(rng, static_cast<int>(rng.integer(4, 5)), trial % 4 == 0 ? 40 : 12);
+        if (trial % 6 == 5) sc.dims[1] = rng.integer(100, 1500);  // long channel rows
+        for (Layout &layout : sc.layouts) layout = random_layout(rng);
+        sc.in_place = rng.chance(0.15);
+        if (sc.in_place) sc.layouts[0] = sc.layouts[1];
+        sc.alpha = rng.pick<double>({1.0, 0.5, -2.0});
+        sc.beta = sc.in_place ? 0.0 : random_beta(rng);
+        run_softmax_case(rng, sc, stream());
+    }
+}
+
+TEST_F(TensorKernels, SoftmaxBackwardMatchesHostOnRandomShapes) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 60; ++trial) {
+        SoftmaxCase sc;
+        sc.algorithm = kSoftmaxAlgorithms[static_cast<size_t>(trial % 3)];
+        sc.mode = trial % 2 ? CUDNN_SOFTMAX_MODE_CHANNEL : CUDNN_SOFTMAX_MODE_INSTANCE;
+        sc.backward = true;
+        sc.type = rng.pick(kFloatingTypes);
+        sc.dims = random_dims(rng, static_cast<int>(rng.integer(4, 5)), trial % 4 == 0 ? 40 : 12);
+        if (trial % 6 == 5) sc.dims[1] = rng.integer(100, 1500);
+        for (Layout &layout : sc.layouts) layout = random_layout(rng);
+        sc.in_place = rng.chance(0.15);
+        if (sc.in_place) sc.layouts[0] = sc.layouts[2];
+        sc.alpha = rng.pick<double>({1.0, 0.5, -2.0});
+        sc.beta = sc.in_place ? 0.0 : random_beta(rng);
+        run_softmax_case(rng, sc, stream());
+    }
+}
+
+TEST_F(TensorKernels, SoftmaxHandlesLongContiguousRows) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Rows from a warp each up to a 1024-thread block each, cached in shared memory or (too long to
+    // cache: double backward) read twice; packed NCHW INSTANCE rows and NHWC CHANNEL rows.
+    const std::vector<std::vector<int64_t>> shapes = {{64, 1000, 1, 1}, {16, 3000, 1, 1}, {8, 12000, 1, 1},
+                                                      {4, 32000, 1, 1}, {2, 33, 7, 7},    {3, 2, 1, 40000}};
+    for (const auto &dims : shapes) {
+        for (cudnnDataType_t type : kFloatingTypes) {
+            for (bool backward : {false, true}) {
+                SoftmaxCase sc{rng.pick(kSoftmaxAlgorithms),
+                               CUDNN_SOFTMAX_MODE_INSTANCE,
+                               backward,
+                               type,
+                               dims,
+                               {Layout::nchw, Layout::nchw, Layout::nchw},
+                               1.0,
+                               0.0,
+                               false};
+                run_softmax_case(rng, sc, stream());
+                SoftmaxCase channel{rng.pick(kSoftmaxAlgorithms),
+                                    CUDNN_SOFTMAX_MODE_CHANNEL,
+                                    backward,
+                                    type,
+                                    {dims[0], dims[1], 2, 3},
+                                    {Layout::nhwc, Layout::nhwc, Layout::nhwc},
+                                    0.5,
+                                    1.0,
+                                    false};
+                if (dims[1] <= 12000) run_softmax_case(rng, channel, stream());
+            }
+        }
+    }
+}
+
+TEST_F(TensorKernels, SoftmaxGivesTheSameBitsEveryRun) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    const uint64_t seed = rng.seed();
+    std::vector<double> first, second;
+    for (std::vector<double> *result : {&first, &second}) {
+        Random same;
+        same.engine().seed(seed);
+        SoftmaxCase sc{CUDNN_SOFTMAX_ACCURATE,
+                       CUDNN_SOFTMAX_MODE_INSTANCE,
+                       false,
+                       CUDNN_DATA_FLOAT,
+                       {8, 5000, 1, 1},
+                       {Layout::nchw, Layout::nchw, Layout::nchw},
+                       1.0,
+                       0.0,
+                       false};
+        run_softmax_case(same, sc, stream(), result);
+    }
+    ASSERT_EQ(first.size(), second.size());
+    EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(double)), 0);
+}
+
+// --- rejections -----------------------------------------------------------------------------------
+
+TEST_F(TensorKernels, UnsupportedCombinationsAreRejectedWithAReason) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    const int64_t dims[4] = {2, 3, 4, 5};
+    const TensorGeometry f = librednn::packed_geometry(CUDNN_DATA_FLOAT, 4, dims, librednn::PackedLayout::nchw);
+    const TensorGeometry i8 = librednn::packed_geometry(CUDNN_DATA_INT8, 4, dims, librednn::PackedLayout::nchw);
+    const TensorGeometry i64 = librednn::packed_geometry(CUDNN_DATA_INT64, 4, dims, librednn::PackedLayout::nchw);
+    const int64_t other_dims[4] = {2, 3, 4, 6};
+    const TensorGeometry other =
+        librednn::packed_geometry(CUDNN_DATA_FLOAT, 4, other_dims, librednn::PackedLayout::nchw);
+    librednn::cuda::ActivationSpec spec;
+    EXPECT_EQ(librednn::cuda::activation_forward(stream(), spec, 1.0, i8, nullptr, 0.0, i8, nullptr),
+              CUDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(librednn::cuda::transform_tensor(stream(), 1.0, i64, nullptr, 0.0, f, nullptr),
+              CUDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(librednn::cuda::transform_tensor(stream(), 1.0, other, nullptr, 0.0, f, nullptr), CUDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(librednn::cuda::softmax_forward(stream(), CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, 1.0, i8,
+                                              nullptr, 0.0, i8, nullptr),
+              CUDNN_STATUS_NOT_SUPPORTED);
+    librednn::cuda::ReduceSpec reduce;
+    EXPECT_EQ(
+        librednn::cuda::reduce_tensor(stream(), reduce, nullptr, 0, nullptr, 1.0, f, nullptr, 0.0, other, nullptr),
+        CUDNN_STATUS_BAD_PARAM);
+    finish();
+}
+
+}  // namespace

@@ -1,0 +1,75 @@
+// Dispatch: the solver of the handle's backend runs; without one the call answers NOT_SUPPORTED and
+// says why; LIBREDNN_DISABLE_SOLVERS switches solvers off.
+#include "ops/common/dispatch.hpp"
+#include "ops/activation/solvers.hpp"
+#include "ops/reduce/solvers.hpp"
+#include "ops/softmax/solvers.hpp"
+#include "ops/tensor/solvers.hpp"
+#include "ops/transform/solvers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace {
+
+using namespace librednn;
+
+ActivationProblem small_problem() {
+    const int64_t dims[] = {1, 2, 3, 4};
+    ActivationProblem p;
+    p.x = p.y = packed_geometry(CUDNN_DATA_FLOAT, 4, dims, PackedLayout::nchw);
+    return p;
+}
+
+TEST(OpDispatch, EveryFamilyHasAHostSolver) {
+    auto has_host = [](const auto &solvers) {
+        for (const auto *solver : solvers) {
+            if (solver->backend() == Backend::host) return true;
+        }
+        return false;
+    };
+    EXPECT_TRUE(has_host(activation_solvers()));
+    EXPECT_TRUE(has_host(softmax_solvers()));
+    EXPECT_TRUE(has_host(add_tensor_solvers()));
+    EXPECT_TRUE(has_host(op_tensor_solvers()));
+    EXPECT_TRUE(has_host(set_tensor_solvers()));
+    EXPECT_TRUE(has_host(reduce_solvers()));
+    EXPECT_TRUE(has_host(transform_solvers()));
+}
+
+TEST(OpDispatch, PicksTheFirstApplicableHostSolver) {
+    const ActivationSolver *chosen = nullptr;
+    ASSERT_EQ(select_solver(activation_solvers(), Backend::host, small_problem(), "activation", &chosen),
+              CUDNN_STATUS_SUCCESS);
+    ASSERT_NE(chosen, nullptr);
+    EXPECT_STREQ(chosen->name(), "host_activation_packed");
+}
+
+TEST(OpDispatch, ABackendWithoutSolversAnswersNotSupportedWithAReason) {
+    bool any_cuda = false;
+    for (const ActivationSolver *solver : activation_solvers())
+        any_cuda = any_cuda || solver->backend() == Backend::cuda;
+    if (any_cuda) GTEST_SKIP() << "the CUDA activation solvers exist";
+    clear_failure_reason();
+    const ActivationSolver *chosen = nullptr;
+    EXPECT_EQ(select_solver(activation_solvers(), Backend::cuda, small_problem(), "activation", &chosen),
+              CUDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(chosen, nullptr);
+    EXPECT_NE(last_failure_reason().find("no cuda solver for activation"), std::string::npos) << last_failure_reason();
+}
+
+TEST(OpDispatch, SwitchedOffSolversAreSkippedWithTheirReason) {
+    setenv("LIBREDNN_DISABLE_SOLVERS", "host_activation_packed,host_activation_strided", 1);
+    clear_failure_reason();
+    const ActivationSolver *chosen = nullptr;
+    const Status status = select_solver(activation_solvers(), Backend::host, small_problem(), "activation", &chosen);
+    unsetenv("LIBREDNN_DISABLE_SOLVERS");
+    EXPECT_EQ(status, CUDNN_STATUS_NOT_SUPPORTED);
+    const std::string &reason = last_failure_reason();
+    EXPECT_NE(reason.find("host_activation_strided: switched off by LIBREDNN_DISABLE_SOLVERS"), std::string::npos)
+        << reason;
+    EXPECT_NE(reason.find("op=act"), std::string::npos) << reason;
+}
+
+}  // namespace

@@ -1,0 +1,201 @@
+// The op tests' helpers: backend selection, buffers, random geometries and data, comparison.
+#include "op_test_util.hpp"
+
+#include "core/data_type.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <sstream>
+
+namespace librednn::test {
+
+TestBackend test_backend() {
+    const char *value = std::getenv("LIBREDNN_OP_TEST_BACKEND");
+    return value != nullptr && std::strcmp(value, "cuda") == 0 ? TestBackend::cuda : TestBackend::host;
+}
+
+const char *test_backend_name() { return test_backend() == TestBackend::cuda ? "cuda" : "host"; }
+
+Handle::Handle() {
+    setenv("LIBREDNN_BACKEND", test_backend_name(), 1);
+    const cudnnStatus_t status = cudnnCreate(&handle_);
+    if (status != CUDNN_STATUS_SUCCESS) {
+        ADD_FAILURE() << "cudnnCreate on the " << test_backend_name()
+                      << " backend failed: " << cudnnGetErrorString(status);
+    }
+}
+
+Handle::~Handle() {
+    if (handle_ != nullptr) cudnnDestroy(handle_);
+}
+
+DeviceBuffer::DeviceBuffer(const std::vector<uint8_t> &contents) : bytes_(contents.size()) {
+    if (test_backend() == TestBackend::host) {
+        host_ = contents;
+        data_ = host_.data();
+        return;
+    }
+    // TODO(cuda backend): cudaMalloc(&data_, bytes_) and cudaMemcpy the contents to the device here;
+    // free it in the destructor and copy it back in download(). Until then the CUDA variant of the op
+    // tests cannot run.
+    ADD_FAILURE() << "DeviceBuffer: the CUDA branch of the op test buffers is not written yet";
+    host_ = contents;
+    data_ = host_.data();
+}
+
+DeviceBuffer::~DeviceBuffer() {
+    // TODO(cuda backend): cudaFree(data_) when the buffer is device memory.
+}
+
+std::vector<uint8_t> DeviceBuffer::download() const {
+    // TODO(cuda backend): cudaMemcpy device to host when the buffer is device memory.
+    return host_;
+}
+
+HostTensor::HostTensor(const TensorGeometry &g)
+    : geometry(g), bytes(static_cast<size_t>(g.span_elements()) * scalar_size_of(g.dtype), uint8_t{0x5a}) {}
+
+Random::Random() {
+    const char *fixed = std::getenv("LIBREDNN_TEST_SEED");
+    seed_ = fixed != nullptr ? std::strtoull(fixed, nullptr, 10)
+                             : (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+    engine_.seed(seed_);
+}
+
+const std::vector<LayoutKind> &all_layout_kinds() {
+    static const std::vector<LayoutKind> kinds = {LayoutKind::nchw, LayoutKind::nhwc, LayoutKind::padded,
+                                                  LayoutKind::permuted};
+    return kinds;
+}
+
+std::vector<int64_t> random_dims(Random &rng, int nb_dims, int64_t max_extent, int vector) {
+    std::vector<int64_t> dims(static_cast<size_t>(nb_dims));
+    for (int64_t &d : dims) d = rng.integer(1, max_extent);
+    if (nb_dims > 1) dims[1] = rng.integer(1, std::max<int64_t>(1, max_extent / vector)) * vector;
+    return dims;
+}
+
+TensorGeometry make_geometry(Random &rng, cudnnDataType_t dtype, const std::vector<int64_t> &dims, LayoutKind kind) {
+    const int nb_dims = static_cast<int>(dims.size());
+    const int lanes = vector_count(dtype);
+    if (lanes > 1 && (kind == LayoutKind::nhwc)) kind = LayoutKind::nchw;
+    if (kind == LayoutKind::nchw || kind == LayoutKind::nhwc) {
+        return packed_geometry(dtype, nb_dims, dims.data(),
+                               lanes > 1 ? PackedLayout::nchw_vect_c
+                                         : (kind == LayoutKind::nhwc ? PackedLayout::nhwc : PackedLayout::nchw));
+    }
+    // Memory order of the dims, innermost last: NCHW for padded, shuffled for permuted.
+    std::vector<int> order(static_cast<size_t>(nb_dims));
+    std::iota(order.begin(), order.end(), 0);
+    if (kind == LayoutKind::permuted) std::shuffle(order.begin(), order.end(), rng.engine());
+    TensorGeometry geometry;
+    geometry.dtype = dtype;
+    geometry.nb_dims = nb_dims;
+    for (int i = 0; i < nb_dims; ++i) geometry.dims[i] = dims[static_cast<size_t>(i)];
+    // The innermost dim may itself be strided; every dim leaves a gap of 0 to 3 elements after it.
+    int64_t next = kind == LayoutKind::permuted ? rng.integer(1, 2) : 1;
+    for (int position = nb_dims - 1; position >= 0; --position) {
+        const int dim = order[static_cast<size_t>(position)];
+        const int64_t extent = dim == 1 ? geometry.dims[1] / lanes : geometry.dims[dim];
+        geometry.strides[dim] = next;
+        next = next * extent + rng.integer(0, 3);
+    }
+    return geometry;
+}
+
+void fill_uniform(HostTensor &tensor, Random &rng, double low, double high) {
+    std::fill(tensor.bytes.begin(), tensor.bytes.end(), uint8_t{0x5a});
+    const TensorGeometry &g = tensor.geometry;
+    int64_t index[kMaxDims] = {};
+    do {
+        tensor.set(index, rng.uniform(low, high));
+    } while (next_index(index, g.dims, g.nb_dims));
+}
+
+void poison(HostTensor &tensor) { std::fill(tensor.bytes.begin(), tensor.bytes.end(), uint8_t{0xff}); }
+
+TensorDescriptor::TensorDescriptor(const TensorGeometry &geometry) {
+    EXPECT_EQ(cudnnCreateTensorDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
+    int dims[kMaxDims], strides[kMaxDims];
+    for (int i = 0; i < geometry.nb_dims; ++i) {
+        dims[i] = static_cast<int>(geometry.dims[i]);
+        strides[i] = static_cast<int>(geometry.strides[i]);
+    }
+    EXPECT_EQ(cudnnSetTensorNdDescriptor(desc_, geometry.dtype, geometry.nb_dims, dims, strides), CUDNN_STATUS_SUCCESS)
+        << geometry_to_string(geometry);
+}
+
+TensorDescriptor::~TensorDescriptor() { cudnnDestroyTensorDescriptor(desc_); }
+
+namespace {
+
+template <class Magnitude>
+::testing::AssertionResult compare(const HostTensor &out, const HostTensor &ref, Magnitude &&magnitude_of,
+                                   const std::string &problem) {
+    const TensorGeometry &g = ref.geometry;
+    const Tolerance tolerance = tolerance_for(g.dtype);
+    const size_t scalar = scalar_size_of(g.dtype);
+    std::vector<bool> is_element(ref.bytes.size(), false);
+    std::ostringstream failures;
+    int64_t mismatches = 0, element = 0;
+    int64_t index[kMaxDims] = {};
+    do {
+        const double magnitude = magnitude_of(element++);
+        const int64_t offset = g.offset(index);
+        for (size_t b = 0; b < scalar; ++b) is_element[static_cast<size_t>(offset) * scalar + b] = true;
+        const double o = out.at(index), r = ref.at(index);
+        bool ok = false;
+        if (std::isnan(r)) {
+            ok = std::isnan(o);
+        } else if (std::isinf(r)) {
+            ok = o == r;
+        } else {
+            ok = std::fabs(o - r) <= allowed_error(tolerance, r, magnitude);
+        }
+        if (!ok && mismatches++ < 5) {
+            failures << "\n  at [" << join_dims(index, g.nb_dims) << "]: got " << o << ", reference " << r
+                     << " (allowed error " << allowed_error(tolerance, r, magnitude) << ")";
+        }
+    } while (next_index(index, g.dims, g.nb_dims));
+    int64_t touched = 0;
+    for (size_t b = 0; b < ref.bytes.size(); ++b) {
+        if (!is_element[b] && out.bytes[b] != ref.bytes[b]) ++touched;
+    }
+    if (mismatches == 0 && touched == 0) return ::testing::AssertionSuccess();
+    auto result = ::testing::AssertionFailure() << problem << ": ";
+    if (mismatches) result << mismatches << " of " << g.element_count() << " elements differ" << failures.str();
+    if (touched) result << "\n  " << touched << " bytes between elements were written";
+    return result;
+}
+
+}  // namespace
+
+::testing::AssertionResult matches_reference(const HostTensor &out, const HostTensor &ref, double magnitude,
+                                             const std::string &problem) {
+    return compare(
+        out, ref, [&](int64_t) { return magnitude; }, problem);
+}
+
+::testing::AssertionResult matches_reference(const HostTensor &out, const HostTensor &ref,
+                                             const std::vector<double> &magnitudes, const std::string &problem) {
+    return compare(
+        out, ref, [&](int64_t element) { return magnitudes[static_cast<size_t>(element)]; }, problem);
+}
+
+double random_alpha(Random &rng) {
+    const double choices[] = {1.0, -1.0, 0.5, 2.0};
+    return rng.coin() ? choices[rng.integer(0, 3)] : rng.uniform(-2.0, 2.0);
+}
+
+double random_beta(Random &rng) {
+    switch (rng.integer(0, 2)) {
+        case 0: return 0.0;
+        case 1: return rng.coin() ? 1.0 : -0.5;
+        default: return rng.uniform(-2.0, 2.0);
+    }
+}
+
+}  // namespace librednn::test

@@ -1,0 +1,234 @@
+// cudnnSoftmaxForward and cudnnSoftmaxBackward against the reference, and their rejections.
+#include "reference/softmax.hpp"
+#include "api/api_test_util.hpp"
+#include "op_test_util.hpp"
+
+#include <cudnn.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace {
+
+using namespace librednn;
+using namespace librednn::test;
+
+const std::vector<cudnnDataType_t> kTypes = {CUDNN_DATA_FLOAT, CUDNN_DATA_DOUBLE, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16};
+const std::vector<cudnnSoftmaxAlgorithm_t> kAlgorithms = {CUDNN_SOFTMAX_FAST, CUDNN_SOFTMAX_ACCURATE,
+                                                          CUDNN_SOFTMAX_LOG};
+const std::vector<cudnnSoftmaxMode_t> kModes = {CUDNN_SOFTMAX_MODE_INSTANCE, CUDNN_SOFTMAX_MODE_CHANNEL};
+
+SoftmaxProblem random_problem(Random &rng, Direction direction) {
+    SoftmaxProblem p;
+    p.direction = direction;
+    p.algorithm = rng.pick(kAlgorithms);
+    p.mode = rng.pick(kModes);
+    const cudnnDataType_t dtype = rng.pick(kTypes);
+    const auto dims = random_dims(rng, static_cast<int>(rng.integer(3, 5)), 7);
+    p.y = make_geometry(rng, dtype, dims, rng.pick(all_layout_kinds()));
+    if (direction == Direction::forward) {
+        p.x = rng.coin() ? p.y : make_geometry(rng, dtype, dims, rng.pick(all_layout_kinds()));
+    } else {
+        p.dy = make_geometry(rng, dtype, dims, rng.pick(all_layout_kinds()));
+        p.dx = rng.coin() ? p.y : make_geometry(rng, dtype, dims, rng.pick(all_layout_kinds()));
+    }
+    const bool in_double = dtype == CUDNN_DATA_DOUBLE;
+    p.alpha = Scalar(random_alpha(rng), in_double).value();
+    p.beta = Scalar(random_beta(rng), in_double).value();
+    return p;
+}
+
+int64_t group_size(const SoftmaxProblem &p) {
+    const TensorGeometry &g = p.result();
+    return p.mode == CUDNN_SOFTMAX_MODE_CHANNEL ? g.dims[1] : g.element_count() / g.dims[0];
+}
+
+// A packed double copy of `geometry`'s dims, for exact intermediate values.
+TensorGeometry double_geometry(const TensorGeometry &geometry) {
+    return packed_geometry(CUDNN_DATA_DOUBLE, geometry.nb_dims, geometry.dims, PackedLayout::nchw);
+}
+
+void check_against_reference(Random &rng, const SoftmaxProblem &p) {
+    const std::string text = to_problem_string(p).to_string();
+    SCOPED_TRACE(text);
+    const bool forward = p.direction == Direction::forward;
+    const TensorGeometry &g = p.result();
+    HostTensor x, y, dy;
+    if (forward) {
+        x = HostTensor(p.x);
+        fill_uniform(x, rng, -4.0, 4.0);
+    } else {
+        // y from the forward pass of random x, so that it is a softmax (or log-softmax) output.
+        HostTensor source(double_geometry(g));
+        fill_uniform(source, rng, -4.0, 4.0);
+        y = HostTensor(p.y);
+        SoftmaxProblem make_y;
+        make_y.algorithm = p.algorithm;
+        make_y.mode = p.mode;
+        make_y.x = source.geometry;
+        make_y.y = p.y;
+        SoftmaxBuffers b;
+        b.x = source.data();
+        b.result = y.data();
+        reference::softmax(make_y, b);
+        dy = HostTensor(p.dy);
+        fill_uniform(dy, rng, -2.0, 2.0);
+    }
+    HostTensor out(g);
+    if (p.beta == 0.0) {
+        poison(out);
+    } else {
+        fill_uniform(out, rng, -2.0, 2.0);
+    }
+    HostTensor ref = out;
+    SoftmaxBuffers host_buffers;
+    host_buffers.x = forward ? x.data() : nullptr;
+    host_buffers.y = forward ? nullptr : y.data();
+    host_buffers.dy = forward ? nullptr : dy.data();
+    host_buffers.result = ref.data();
+    reference::softmax(p, host_buffers);
+
+    // The unblended values in double, for the error bounds.
+    SoftmaxProblem unblended = p;
+    unblended.alpha = 1.0;
+    unblended.beta = 0.0;
+    HostTensor value(double_geometry(g));
+    (forward ? unblended.y : unblended.dx) = value.geometry;
+    SoftmaxBuffers value_buffers = host_buffers;
+    value_buffers.result = value.data();
+    reference::softmax(unblended, value_buffers);
+
+    Handle handle;
+    const bool in_double = g.dtype == CUDNN_DATA_DOUBLE;
+    const Scalar alpha(p.alpha, in_double), beta(p.beta, in_double);
+    DeviceBuffer out_buffer(out.bytes);
+    TensorDescriptor out_desc(g);
+    if (forward) {
+        DeviceBuffer x_buffer(x.bytes);
+        TensorDescriptor x_desc(p.x);
+        ASSERT_EQ(cudnnSoftmaxForward(handle, p.algorithm, p.mode, alpha.get(), x_desc, x_buffer.get(), beta.get(),
+                                      out_desc, out_buffer.get()),
+                  CUDNN_STATUS_SUCCESS);
+    } else {
+        DeviceBuffer y_buffer(y.bytes), dy_buffer(dy.bytes);
+        TensorDescriptor y_desc(p.y), dy_desc(p.dy);
+        ASSERT_EQ(cudnnSoftmaxBackward(handle, p.algorithm, p.mode, alpha.get(), y_desc, y_buffer.get(), dy_desc,
+                                       dy_buffer.get(), beta.get(), out_desc, out_buffer.get()),
+                  CUDNN_STATUS_SUCCESS);
+    }
+    HostTensor result(g);
+    result.bytes = out_buffer.download();
+
+    // Each element's error bound grows with the group's sum of n terms (tolerances.hpp): forward the
+    // sum scales every value (relative), LOG subtracts its logarithm (absolute); backward the dot
+    // product of dy (|dy| <= 2) with y (|y| <= 1, exp(y) <= 1 for LOG) enters every element.
+    const double n = static_cast<double>(group_size(p));
+    std::vector<double> magnitudes;
+    int64_t index[kMaxDims] = {};
+    do {
+        const double v = std::fabs(value.at(index));
+        const double old = p.beta == 0.0 ? 0.0 : std::fabs(p.beta * out.at(index));
+        double term = 0.0;
+        if (forward) {
+            term = p.algorithm == CUDNN_SOFTMAX_LOG ? v + n + 4.0 : v * (n + 4.0);
+        } else {
+            const double yi = y.at(index), dyi = std::fabs(dy.at(index));
+            term = p.algorithm == CUDNN_SOFTMAX_LOG ? dyi + std::exp(yi) * 2.0 * (n + 4.0)
+                                                    : std::fabs(yi) * (dyi + 2.0 * (n + 4.0));
+        }
+        magnitudes.push_back(std::fabs(p.alpha) * term + old);
+    } while (next_index(index, g.dims, g.nb_dims));
+    EXPECT_TRUE(matches_reference(result, ref, magnitudes, text));
+}
+
+TEST(Softmax, ForwardMatchesReferenceOnRandomShapesLayoutsAndTypes) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 150; ++trial) check_against_reference(rng, random_problem(rng, Direction::forward));
+}
+
+TEST(Softmax, BackwardMatchesReferenceOnRandomShapesLayoutsAndTypes) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 150; ++trial) check_against_reference(rng, random_problem(rng, Direction::backward));
+}
+
+TEST(Softmax, LongRowsMatchReference) {
+    // One instance of a few thousand classes, as a classifier head: the sums are long.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 6; ++trial) {
+        SoftmaxProblem p = random_problem(rng, trial % 2 ? Direction::forward : Direction::backward);
+        const int64_t dims[] = {2, rng.integer(1000, 5000), 1, 1};
+        for (TensorGeometry *g : {&p.x, &p.y, &p.dy, &p.dx}) {
+            if (g->nb_dims)
+                *g = packed_geometry(g->dtype, 4, dims, rng.coin() ? PackedLayout::nchw : PackedLayout::nhwc);
+        }
+        check_against_reference(rng, p);
+    }
+}
+
+TEST(Softmax, InPlaceForwardMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 20; ++trial) {
+        SoftmaxProblem p = random_problem(rng, Direction::forward);
+        p.x = p.y;
+        const std::string text = to_problem_string(p).to_string();
+        SCOPED_TRACE(text);
+        HostTensor data(p.y);
+        fill_uniform(data, rng, -4.0, 4.0);
+        HostTensor ref = data;
+        SoftmaxBuffers b;
+        b.x = ref.data();
+        b.result = ref.data();
+        reference::softmax(p, b);
+
+        Handle handle;
+        const bool in_double = p.y.dtype == CUDNN_DATA_DOUBLE;
+        const Scalar alpha(p.alpha, in_double), beta(p.beta, in_double);
+        DeviceBuffer buffer(data.bytes);
+        TensorDescriptor d(p.y);
+        ASSERT_EQ(
+            cudnnSoftmaxForward(handle, p.algorithm, p.mode, alpha.get(), d, buffer.get(), beta.get(), d, buffer.get()),
+            CUDNN_STATUS_SUCCESS);
+        HostTensor result(p.y);
+        result.bytes = buffer.download();
+        const double n = static_cast<double>(group_size(p));
+        EXPECT_TRUE(matches_reference(result, ref, std::fabs(p.alpha) * (n + 8.0) + std::fabs(p.beta) * 4.0, text));
+    }
+}
+
+TEST(SoftmaxRejects, DocumentedMisuse) {
+    Handle handle;
+    const int64_t dims[] = {2, 3, 4, 5}, other[] = {2, 3, 4, 6};
+    TensorDescriptor x(packed_geometry(CUDNN_DATA_FLOAT, 4, dims, PackedLayout::nchw));
+    TensorDescriptor wide(packed_geometry(CUDNN_DATA_FLOAT, 4, other, PackedLayout::nchw));
+    TensorDescriptor half(packed_geometry(CUDNN_DATA_HALF, 4, dims, PackedLayout::nchw));
+    TensorDescriptor ints(packed_geometry(CUDNN_DATA_INT32, 4, dims, PackedLayout::nchw));
+    std::vector<float> a(200, 0.0f), b(200, 0.0f);
+    float one = 1.0f, zero = 0.0f;
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnSoftmaxForward(handle, static_cast<cudnnSoftmaxAlgorithm_t>(3), CUDNN_SOFTMAX_MODE_INSTANCE,
+                                        &one, x, a.data(), &zero, x, b.data()),
+                    "algo is 3");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnSoftmaxForward(handle, CUDNN_SOFTMAX_ACCURATE, static_cast<cudnnSoftmaxMode_t>(7), &one, x,
+                                        a.data(), &zero, x, b.data()),
+                    "mode is 7");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnSoftmaxForward(handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, &one, x, a.data(),
+                                        &zero, wide, b.data()),
+                    "same dims");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnSoftmaxForward(handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, &one, x, a.data(),
+                                        &zero, half, b.data()),
+                    "same data type");
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnSoftmaxForward(handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, &one, ints,
+                                        a.data(), &zero, ints, b.data()),
+                    "CUDNN_DATA_INT32");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnSoftmaxBackward(handle, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, &one, x, a.data(),
+                                         x, nullptr, &zero, x, b.data()),
+                    "dy is NULL");
+}
+
+}  // namespace

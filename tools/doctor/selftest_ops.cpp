@@ -1,0 +1,549 @@
+// The self-test's operation checks and the timed ResNet stem (see selftest_ops.hpp).
+#include "selftest_ops.hpp"
+
+#include "selftest_reference.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <memory>
+
+namespace librednn::doctor {
+namespace {
+
+using reference::Conv2d;
+using reference::Pool2d;
+using reference::Shape4;
+
+std::string scientific(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2g", value);
+    return text;
+}
+
+std::vector<float> random_values(std::mt19937 &random, int64_t count, float low = -1, float high = 1) {
+    std::uniform_real_distribution<float> distribution(low, high);
+    std::vector<float> values(static_cast<size_t>(count));
+    for (float &value : values) value = distribution(random);
+    return values;
+}
+
+// One check's resources and its first failure. Every step returns false after recording why, so a
+// check reads as a list of TRY(step) lines.
+class Op {
+public:
+    explicit Op(OpEnvironment &environment) : env_(environment), api_(environment.api) {}
+    ~Op() {
+        for (auto action = cleanup_.rbegin(); action != cleanup_.rend(); ++action) (*action)();
+    }
+    Op(const Op &) = delete;
+    Op &operator=(const Op &) = delete;
+
+    const OpResult &result() const { return result_; }
+    CudnnApi &api() { return api_; }
+    cudnnHandle_t handle() { return env_.handle; }
+
+    bool fail(std::string detail) {
+        result_ = {OpResult::Kind::failed, std::move(detail)};
+        return false;
+    }
+    // A status from the library: success, "not provided" (NOT_SUPPORTED), or a failure.
+    bool call(cudnnStatus_t status, const char *function) {
+        if (status == CUDNN_STATUS_SUCCESS) return true;
+        const OpResult::Kind kind = api_.not_supported(status) ? OpResult::Kind::not_supported : OpResult::Kind::failed;
+        result_ = {kind, std::string(function) + ": " + api_.describe(status)};
+        return false;
+    }
+    bool has(const void *function, const char *name) {
+        return function != nullptr || fail(std::string("the library does not export ") + name);
+    }
+
+    bool tensor(const Shape4 &shape, cudnnTensorDescriptor_t *descriptor) {
+        if (!has(reinterpret_cast<void *>(api_.cudnnCreateTensorDescriptor), "cudnnCreateTensorDescriptor") ||
+            !call(api_.cudnnCreateTensorDescriptor(descriptor), "cudnnCreateTensorDescriptor")) {
+            return false;
+        }
+        const cudnnTensorDescriptor_t created = *descriptor;
+        cleanup_.push_back([this, created] { api_.cudnnDestroyTensorDescriptor(created); });
+        return call(api_.cudnnSetTensor4dDescriptor(created, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, shape.n, shape.c,
+                                                    shape.h, shape.w),
+                    "cudnnSetTensor4dDescriptor");
+    }
+    bool filter(const Shape4 &shape, cudnnFilterDescriptor_t *descriptor) {
+        if (!call(api_.cudnnCreateFilterDescriptor(descriptor), "cudnnCreateFilterDescriptor")) return false;
+        const cudnnFilterDescriptor_t created = *descriptor;
+        cleanup_.push_back([this, created] { api_.cudnnDestroyFilterDescriptor(created); });
+        return call(api_.cudnnSetFilter4dDescriptor(created, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, shape.n, shape.c,
+                                                    shape.h, shape.w),
+                    "cudnnSetFilter4dDescriptor");
+    }
+    bool convolution(const Conv2d &conv, cudnnConvolutionDescriptor_t *descriptor) {
+        if (!call(api_.cudnnCreateConvolutionDescriptor(descriptor), "cudnnCreateConvolutionDescriptor")) return false;
+        const cudnnConvolutionDescriptor_t created = *descriptor;
+        cleanup_.push_back([this, created] { api_.cudnnDestroyConvolutionDescriptor(created); });
+        if (!call(api_.cudnnSetConvolution2dDescriptor(created, conv.pad_h, conv.pad_w, conv.stride_h, conv.stride_w,
+                                                       conv.dilation_h, conv.dilation_w, CUDNN_CROSS_CORRELATION,
+                                                       CUDNN_DATA_FLOAT),
+                  "cudnnSetConvolution2dDescriptor")) {
+            return false;
+        }
+        // Plain fp32 arithmetic: TF32 tensor cores (the default on Ampere and later) round inputs
+        // to 10 mantissa bits, beyond the tolerance this test holds fp32 to.
+        return api_.cudnnSetConvolutionMathType == nullptr ||
+               call(api_.cudnnSetConvolutionMathType(created, CUDNN_FMA_MATH), "cudnnSetConvolutionMathType");
+    }
+    bool activation(cudnnActivationDescriptor_t *descriptor) {
+        if (!has(reinterpret_cast<void *>(api_.cudnnCreateActivationDescriptor), "cudnnCreateActivationDescriptor") ||
+            !call(api_.cudnnCreateActivationDescriptor(descriptor), "cudnnCreateActivationDescriptor")) {
+            return false;
+        }
+        const cudnnActivationDescriptor_t created = *descriptor;
+        cleanup_.push_back([this, created] { api_.cudnnDestroyActivationDescriptor(created); });
+        return call(api_.cudnnSetActivationDescriptor(created, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0),
+                    "cudnnSetActivationDescriptor");
+    }
+    bool pooling(const Pool2d &pool, cudnnPoolingDescriptor_t *descriptor) {
+        if (!has(reinterpret_cast<void *>(api_.cudnnCreatePoolingDescriptor), "cudnnCreatePoolingDescriptor") ||
+            !call(api_.cudnnCreatePoolingDescriptor(descriptor), "cudnnCreatePoolingDescriptor")) {
+            return false;
+        }
+        const cudnnPoolingDescriptor_t created = *descriptor;
+        cleanup_.push_back([this, created] { api_.cudnnDestroyPoolingDescriptor(created); });
+        return call(
+            api_.cudnnSetPooling2dDescriptor(created, CUDNN_POOLING_MAX, CUDNN_NOT_PROPAGATE_NAN, pool.window_h,
+                                             pool.window_w, pool.pad_h, pool.pad_w, pool.stride_h, pool.stride_w),
+            "cudnnSetPooling2dDescriptor");
+    }
+
+    // A buffer holding `values`, or (output) `count` floats poisoned with NaN, so that a result the
+    // library never writes cannot pass.
+    bool input(const std::vector<float> &values, void **data) { return buffer(values.size(), &values, data); }
+    bool output(size_t count, void **data) {
+        const std::vector<float> poison(count, std::numeric_limits<float>::quiet_NaN());
+        return buffer(count, &poison, data);
+    }
+    bool workspace(size_t bytes, void **data) {
+        if (bytes == 0) {
+            *data = nullptr;
+            return true;
+        }
+        return buffer((bytes + sizeof(float) - 1) / sizeof(float), nullptr, data);
+    }
+    bool read(void *data, std::vector<float> *values) {
+        for (const auto &buffer : buffers_) {
+            if (buffer->data() == data) {
+                return buffer->read(values) || fail("copying a result back from the GPU failed");
+            }
+        }
+        return fail("internal error: unknown buffer");
+    }
+
+    // Picks the first algorithm the heuristic finds usable; when the heuristic is missing or
+    // fails, a fixed deterministic algorithm (the call itself then says whether it is provided).
+    cudnnConvolutionFwdAlgo_t forward_algorithm(cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w,
+                                                cudnnConvolutionDescriptor_t conv, cudnnTensorDescriptor_t y) {
+        cudnnConvolutionFwdAlgoPerf_t results[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+        int returned = 0;
+        if (api_.cudnnGetConvolutionForwardAlgorithm_v7 &&
+            api_.cudnnGetConvolutionForwardAlgorithm_v7(handle(), x, w, conv, y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT,
+                                                        &returned, results) == CUDNN_STATUS_SUCCESS) {
+            for (int i = 0; i < returned; ++i) {
+                if (results[i].status == CUDNN_STATUS_SUCCESS) return results[i].algo;
+            }
+        }
+        return CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+    }
+    cudnnConvolutionBwdDataAlgo_t backward_data_algorithm(cudnnFilterDescriptor_t w, cudnnTensorDescriptor_t dy,
+                                                          cudnnConvolutionDescriptor_t conv,
+                                                          cudnnTensorDescriptor_t dx) {
+        cudnnConvolutionBwdDataAlgoPerf_t results[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+        int returned = 0;
+        if (api_.cudnnGetConvolutionBackwardDataAlgorithm_v7 &&
+            api_.cudnnGetConvolutionBackwardDataAlgorithm_v7(handle(), w, dy, conv, dx,
+                                                             CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &returned,
+                                                             results) == CUDNN_STATUS_SUCCESS) {
+            for (int i = 0; i < returned; ++i) {
+                if (results[i].status == CUDNN_STATUS_SUCCESS) return results[i].algo;
+            }
+        }
+        return CUDNN_CONVOLUTION_BWD_DATA_ALGO_1;
+    }
+    cudnnConvolutionBwdFilterAlgo_t backward_filter_algorithm(cudnnTensorDescriptor_t x, cudnnTensorDescriptor_t dy,
+                                                              cudnnConvolutionDescriptor_t conv,
+                                                              cudnnFilterDescriptor_t dw) {
+        cudnnConvolutionBwdFilterAlgoPerf_t results[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
+        int returned = 0;
+        if (api_.cudnnGetConvolutionBackwardFilterAlgorithm_v7 &&
+            api_.cudnnGetConvolutionBackwardFilterAlgorithm_v7(handle(), x, dy, conv, dw,
+                                                               CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &returned,
+                                                               results) == CUDNN_STATUS_SUCCESS) {
+            for (int i = 0; i < returned; ++i) {
+                if (results[i].status == CUDNN_STATUS_SUCCESS) return results[i].algo;
+            }
+        }
+        return CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1;
+    }
+
+    // Sets the result to pass or mismatch; returns whether it passed.
+    bool compare(const char *what, const std::vector<float> &out, const std::vector<double> &ref, double tolerance) {
+        const double error = reference::relative_error(out, ref);
+        std::string detail = std::string(what) + ": relative error " + scientific(error) + " (tolerance " +
+                             (tolerance == 0 ? std::string("0, exact") : scientific(tolerance)) + ")";
+        if (error <= tolerance) {
+            if (result_.kind != OpResult::Kind::mismatch) {
+                result_.kind = OpResult::Kind::pass;
+                result_.detail += (result_.detail.empty() ? "" : "; ") + detail;
+            }
+            return true;
+        }
+        // Name the worst element, so that a wrong index pattern shows.
+        size_t worst = 0;
+        double worst_difference = -1;
+        for (size_t i = 0; i < out.size() && i < ref.size(); ++i) {
+            const double difference =
+                std::isfinite(out[i]) ? std::fabs(out[i] - ref[i]) : std::numeric_limits<double>::infinity();
+            if (difference > worst_difference) {
+                worst_difference = difference;
+                worst = i;
+            }
+        }
+        if (worst < out.size() && worst < ref.size()) {
+            detail += "; worst at element " + std::to_string(worst) + ": got " + std::to_string(out[worst]) +
+                      ", expected " + std::to_string(ref[worst]);
+        }
+        result_ = {OpResult::Kind::mismatch, detail};
+        return false;
+    }
+
+private:
+    bool buffer(size_t count, const std::vector<float> *values, void **data) {
+        auto made = std::make_unique<Buffer>(env_.memory, count);
+        if (!made->ok()) return fail("allocating " + std::to_string(count * sizeof(float)) + " bytes failed");
+        if (values != nullptr && !made->write(*values)) return fail("copying an input to the GPU failed");
+        *data = made->data();
+        buffers_.push_back(std::move(made));
+        return true;
+    }
+
+    OpEnvironment &env_;
+    CudnnApi &api_;
+    OpResult result_;
+    std::vector<std::function<void()>> cleanup_;
+    std::vector<std::unique_ptr<Buffer>> buffers_;
+};
+
+#define TRY(step)                        \
+    do {                                 \
+        if (!(step)) return op.result(); \
+    } while (0)
+
+const float kOne = 1.0f, kZero = 0.0f;
+
+OpResult check_convolution(OpEnvironment &env) {
+    Op op(env);
+    const Shape4 xs{2, 3, 13, 11}, ws{4, 3, 3, 3};
+    const Conv2d conv{1, 1, 2, 2, 1, 1};
+    const Shape4 ys = conv.output(xs, ws);
+    const std::vector<float> x = random_values(env.random, xs.count()), w = random_values(env.random, ws.count());
+    CudnnApi &api = op.api();
+    TRY(op.has(reinterpret_cast<void *>(api.cudnnConvolutionForward), "cudnnConvolutionForward"));
+    cudnnTensorDescriptor_t x_desc, y_desc;
+    cudnnFilterDescriptor_t w_desc;
+    cudnnConvolutionDescriptor_t conv_desc;
+    TRY(op.tensor(xs, &x_desc) && op.tensor(ys, &y_desc) && op.filter(ws, &w_desc) && op.convolution(conv, &conv_desc));
+    void *x_data, *w_data, *y_data, *workspace;
+    TRY(op.input(x, &x_data) && op.input(w, &w_data) && op.output(ys.count(), &y_data));
+    const cudnnConvolutionFwdAlgo_t algo = op.forward_algorithm(x_desc, w_desc, conv_desc, y_desc);
+    size_t bytes = 0;
+    TRY(op.call(
+        api.cudnnGetConvolutionForwardWorkspaceSize(op.handle(), x_desc, w_desc, conv_desc, y_desc, algo, &bytes),
+        "cudnnGetConvolutionForwardWorkspaceSize"));
+    TRY(op.workspace(bytes, &workspace));
+    TRY(op.call(api.cudnnConvolutionForward(op.handle(), &kOne, x_desc, x_data, w_desc, w_data, conv_desc, algo,
+                                            workspace, bytes, &kZero, y_desc, y_data),
+                "cudnnConvolutionForward"));
+    std::vector<float> y;
+    TRY(op.read(y_data, &y));
+    op.compare("y", y, reference::convolution_forward(conv, xs, x, ws, w), reference::kConvolutionTolerance);
+    return op.result();
+}
+
+OpResult check_batch_norm(OpEnvironment &env) {
+    Op op(env);
+    const Shape4 xs{2, 4, 5, 5}, ps{1, 4, 1, 1};
+    const double epsilon = 1e-5;
+    const std::vector<float> x = random_values(env.random, xs.count(), -2, 2);
+    const std::vector<float> scale = random_values(env.random, 4, 0.5f, 1.5f), bias = random_values(env.random, 4);
+    const std::vector<float> mean = random_values(env.random, 4), variance = random_values(env.random, 4, 0.1f, 2.0f);
+    CudnnApi &api = op.api();
+    TRY(op.has(reinterpret_cast<void *>(api.cudnnBatchNormalizationForwardInference),
+               "cudnnBatchNormalizationForwardInference"));
+    cudnnTensorDescriptor_t x_desc, p_desc;
+    TRY(op.tensor(xs, &x_desc) && op.tensor(ps, &p_desc));
+    void *x_data, *y_data, *scale_data, *bias_data, *mean_data, *variance_data;
+    TRY(op.input(x, &x_data) && op.output(xs.count(), &y_data) && op.input(scale, &scale_data) &&
+        op.input(bias, &bias_data) && op.input(mean, &mean_data) && op.input(variance, &variance_data));
+    TRY(op.call(api.cudnnBatchNormalizationForwardInference(op.handle(), CUDNN_BATCHNORM_SPATIAL, &kOne, &kZero, x_desc,
+                                                            x_data, x_desc, y_data, p_desc, scale_data, bias_data,
+                                                            mean_data, variance_data, epsilon),
+                "cudnnBatchNormalizationForwardInference"));
+    std::vector<float> y;
+    TRY(op.read(y_data, &y));
+    op.compare("y", y, reference::batch_norm_inference(xs, x, scale, bias, mean, variance, epsilon),
+               reference::kElementwiseTolerance);
+    return op.result();
+}
+
+OpResult check_pooling(OpEnvironment &env) {
+    Op op(env);
+    const Shape4 xs{2, 3, 9, 9};
+    const Pool2d pool{3, 3, 1, 1, 2, 2};
+    const Shape4 ys = pool.output(xs);
+    const std::vector<float> x = random_values(env.random, xs.count());
+    CudnnApi &api = op.api();
+    TRY(op.has(reinterpret_cast<void *>(api.cudnnPoolingForward), "cudnnPoolingForward"));
+    cudnnTensorDescriptor_t x_desc, y_desc;
+    cudnnPoolingDescriptor_t pool_desc;
+    TRY(op.tensor(xs, &x_desc) && op.tensor(ys, &y_desc) && op.pooling(pool, &pool_desc));
+    void *x_data, *y_data;
+    TRY(op.input(x, &x_data) && op.output(ys.count(), &y_data));
+    TRY(op.call(api.cudnnPoolingForward(op.handle(), pool_desc, &kOne, x_desc, x_data, &kZero, y_desc, y_data),
+                "cudnnPoolingForward"));
+    std::vector<float> y;
+    TRY(op.read(y_data, &y));
+    op.compare("y", y, reference::max_pooling(pool, xs, x), reference::kPoolingTolerance);
+    return op.result();
+}
+
+OpResult check_softmax(OpEnvironment &env) {
+    Op op(env);
+    const Shape4 xs{2, 10, 3, 3};
+    const std::vector<float> x = random_values(env.random, xs.count(), -4, 4);
+    CudnnApi &api = op.api();
+    TRY(op.has(reinterpret_cast<void *>(api.cudnnSoftmaxForward), "cudnnSoftmaxForward"));
+    cudnnTensorDescriptor_t x_desc;
+    TRY(op.tensor(xs, &x_desc));
+    void *x_data, *y_data;
+    TRY(op.input(x, &x_data) && op.output(xs.count(), &y_data));
+    // Two cases: the accurate softmax over channels, and the log softmax over whole instances.
+    TRY(op.call(api.cudnnSoftmaxForward(op.handle(), CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_CHANNEL, &kOne, x_desc,
+                                        x_data, &kZero, x_desc, y_data),
+                "cudnnSoftmaxForward (accurate, channel)"));
+    std::vector<float> y;
+    TRY(op.read(y_data, &y));
+    TRY(op.compare("accurate/channel", y, reference::softmax(xs, x, true, false), reference::kElementwiseTolerance));
+    void *log_data;
+    TRY(op.output(xs.count(), &log_data));
+    TRY(op.call(api.cudnnSoftmaxForward(op.handle(), CUDNN_SOFTMAX_LOG, CUDNN_SOFTMAX_MODE_INSTANCE, &kOne, x_desc,
+                                        x_data, &kZero, x_desc, log_data),
+                "cudnnSoftmaxForward (log, instance)"));
+    TRY(op.read(log_data, &y));
+    op.compare("log/instance", y, reference::softmax(xs, x, false, true), reference::kElementwiseTolerance);
+    return op.result();
+}
+
+// One SGD step of a one-layer network: a = relu(conv(x, w)), loss = sum (a - t)^2 / 2, then
+// dy = relu'(conv(x, w)) * (a - t), dw = conv_backward_filter(x, dy), dx = conv_backward_data(w, dy)
+// and w' = w - rate * dw. The library does every step but the loss gradient and the update.
+OpResult check_training_step(OpEnvironment &env) {
+    Op op(env);
+    const Shape4 xs{2, 3, 8, 8}, ws{4, 3, 3, 3};
+    const Conv2d conv{1, 1, 1, 1, 1, 1};
+    const Shape4 ys = conv.output(xs, ws);
+    const float rate = 0.01f;
+    const std::vector<float> x = random_values(env.random, xs.count()), w = random_values(env.random, ws.count());
+    const std::vector<float> target = random_values(env.random, ys.count());
+    CudnnApi &api = op.api();
+    for (const auto &[function, name] :
+         {std::pair<const void *, const char *>{reinterpret_cast<void *>(api.cudnnConvolutionForward),
+                                                "cudnnConvolutionForward"},
+          {reinterpret_cast<void *>(api.cudnnActivationForward), "cudnnActivationForward"},
+          {reinterpret_cast<void *>(api.cudnnActivationBackward), "cudnnActivationBackward"},
+          {reinterpret_cast<void *>(api.cudnnConvolutionBackwardData), "cudnnConvolutionBackwardData"},
+          {reinterpret_cast<void *>(api.cudnnConvolutionBackwardFilter), "cudnnConvolutionBackwardFilter"}}) {
+        TRY(op.has(function, name));
+    }
+    cudnnTensorDescriptor_t x_desc, y_desc;
+    cudnnFilterDescriptor_t w_desc;
+    cudnnConvolutionDescriptor_t conv_desc;
+    cudnnActivationDescriptor_t relu_desc;
+    TRY(op.tensor(xs, &x_desc) && op.tensor(ys, &y_desc) && op.filter(ws, &w_desc) &&
+        op.convolution(conv, &conv_desc) && op.activation(&relu_desc));
+    void *x_data, *w_data, *y_data, *a_data, *da_data, *dy_data, *dw_data, *dx_data, *workspace;
+    TRY(op.input(x, &x_data) && op.input(w, &w_data) && op.output(ys.count(), &y_data) &&
+        op.output(ys.count(), &a_data));
+
+    // Forward: y = conv(x, w), a = relu(y).
+    const cudnnConvolutionFwdAlgo_t forward = op.forward_algorithm(x_desc, w_desc, conv_desc, y_desc);
+    size_t bytes = 0;
+    TRY(op.call(
+        api.cudnnGetConvolutionForwardWorkspaceSize(op.handle(), x_desc, w_desc, conv_desc, y_desc, forward, &bytes),
+        "cudnnGetConvolutionForwardWorkspaceSize"));
+    TRY(op.workspace(bytes, &workspace));
+    TRY(op.call(api.cudnnConvolutionForward(op.handle(), &kOne, x_desc, x_data, w_desc, w_data, conv_desc, forward,
+                                            workspace, bytes, &kZero, y_desc, y_data),
+                "cudnnConvolutionForward"));
+    TRY(op.call(api.cudnnActivationForward(op.handle(), relu_desc, &kOne, y_desc, y_data, &kZero, y_desc, a_data),
+                "cudnnActivationForward"));
+    std::vector<float> y, a;
+    TRY(op.read(y_data, &y) && op.read(a_data, &a));
+    TRY(op.compare("forward", a, reference::relu(y), reference::kElementwiseTolerance));
+    const std::vector<double> y_ref = reference::convolution_forward(conv, xs, x, ws, w);
+    TRY(op.compare("convolution", y, y_ref, reference::kConvolutionTolerance));
+
+    // The loss gradient, on the host, from the library's own activations.
+    std::vector<float> da(a.size());
+    for (size_t i = 0; i < a.size(); ++i) da[i] = a[i] - target[i];
+    TRY(op.input(da, &da_data) && op.output(ys.count(), &dy_data));
+    TRY(op.call(api.cudnnActivationBackward(op.handle(), relu_desc, &kOne, y_desc, a_data, y_desc, da_data, y_desc,
+                                            y_data, &kZero, y_desc, dy_data),
+                "cudnnActivationBackward"));
+    std::vector<float> dy;
+    TRY(op.read(dy_data, &dy));
+    TRY(op.compare("relu backward", dy, reference::relu_backward(y, da), reference::kElementwiseTolerance));
+
+    // Backward: dw and dx from the library's dy, compared with the reference's from the same dy.
+    TRY(op.output(ws.count(), &dw_data) && op.output(xs.count(), &dx_data));
+    const cudnnConvolutionBwdFilterAlgo_t filter_algo = op.backward_filter_algorithm(x_desc, y_desc, conv_desc, w_desc);
+    TRY(op.call(api.cudnnGetConvolutionBackwardFilterWorkspaceSize(op.handle(), x_desc, y_desc, conv_desc, w_desc,
+                                                                   filter_algo, &bytes),
+                "cudnnGetConvolutionBackwardFilterWorkspaceSize"));
+    TRY(op.workspace(bytes, &workspace));
+    TRY(op.call(api.cudnnConvolutionBackwardFilter(op.handle(), &kOne, x_desc, x_data, y_desc, dy_data, conv_desc,
+                                                   filter_algo, workspace, bytes, &kZero, w_desc, dw_data),
+                "cudnnConvolutionBackwardFilter"));
+    const cudnnConvolutionBwdDataAlgo_t data_algo = op.backward_data_algorithm(w_desc, y_desc, conv_desc, x_desc);
+    TRY(op.call(api.cudnnGetConvolutionBackwardDataWorkspaceSize(op.handle(), w_desc, y_desc, conv_desc, x_desc,
+                                                                 data_algo, &bytes),
+                "cudnnGetConvolutionBackwardDataWorkspaceSize"));
+    TRY(op.workspace(bytes, &workspace));
+    TRY(op.call(api.cudnnConvolutionBackwardData(op.handle(), &kOne, w_desc, w_data, y_desc, dy_data, conv_desc,
+                                                 data_algo, workspace, bytes, &kZero, x_desc, dx_data),
+                "cudnnConvolutionBackwardData"));
+    std::vector<float> dw, dx;
+    TRY(op.read(dw_data, &dw) && op.read(dx_data, &dx));
+    const std::vector<double> dw_ref = reference::convolution_backward_filter(conv, xs, x, ws, dy);
+    TRY(op.compare("dw", dw, dw_ref, reference::kTrainingTolerance));
+    TRY(op.compare("dx", dx, reference::convolution_backward_data(conv, xs, ws, w, dy), reference::kTrainingTolerance));
+
+    // The update, checked as the weights a training step would produce.
+    std::vector<float> updated(w.size());
+    std::vector<double> updated_ref(w.size());
+    for (size_t i = 0; i < w.size(); ++i) {
+        updated[i] = w[i] - rate * dw[i];
+        updated_ref[i] = w[i] - rate * dw_ref[i];
+    }
+    op.compare("updated weights", updated, updated_ref, reference::kTrainingTolerance);
+    return op.result();
+}
+
+#undef TRY
+#define TRY(step)                        \
+    do {                                 \
+        if (!(step)) {                   \
+            timing.result = op.result(); \
+            return timing;               \
+        }                                \
+    } while (0)
+
+}  // namespace
+
+const char *op_result_name(OpResult::Kind kind) {
+    switch (kind) {
+        case OpResult::Kind::pass: return "pass";
+        case OpResult::Kind::mismatch: return "mismatch";
+        case OpResult::Kind::not_supported: return "not_supported";
+        case OpResult::Kind::failed: return "failed";
+    }
+    return "failed";
+}
+
+OpResult::Kind op_result_kind(const std::string &name) {
+    if (name == "pass") return OpResult::Kind::pass;
+    if (name == "mismatch") return OpResult::Kind::mismatch;
+    if (name == "not_supported") return OpResult::Kind::not_supported;
+    return OpResult::Kind::failed;
+}
+
+const std::vector<OpCheck> &op_checks() {
+    static const std::vector<OpCheck> checks = {
+        {"convolution", "convolution forward (x 2x3x13x11, w 4x3x3x3, pad 1, stride 2)", check_convolution},
+        {"batch_norm", "batch norm inference (spatial, x 2x4x5x5)", check_batch_norm},
+        {"pooling", "max pooling (3x3, pad 1, stride 2, x 2x3x9x9)", check_pooling},
+        {"softmax", "softmax forward (accurate/channel and log/instance, x 2x10x3x3)", check_softmax},
+        {"training_step", "a training step (conv, ReLU, their backward passes, SGD update)", check_training_step},
+    };
+    return checks;
+}
+
+StemTiming time_resnet_stem(OpEnvironment &env, int batch, int warmups, int runs) {
+    StemTiming timing;
+    Op op(env);
+    const Shape4 xs{batch, 3, 224, 224}, ws{64, 3, 7, 7}, ps{1, 64, 1, 1};
+    const Conv2d conv{3, 3, 2, 2, 1, 1};
+    const Pool2d pool{3, 3, 1, 1, 2, 2};
+    const Shape4 ys = conv.output(xs, ws), zs = pool.output(ys);
+    timing.flops = 2.0 * ys.count() * ws.c * ws.h * ws.w;
+    CudnnApi &api = op.api();
+    TRY(op.has(reinterpret_cast<void *>(api.cudnnConvolutionForward), "cudnnConvolutionForward") &&
+        op.has(reinterpret_cast<void *>(api.cudnnBatchNormalizationForwardInference),
+               "cudnnBatchNormalizationForwardInference") &&
+        op.has(reinterpret_cast<void *>(api.cudnnActivationForward), "cudnnActivationForward") &&
+        op.has(reinterpret_cast<void *>(api.cudnnPoolingForward), "cudnnPoolingForward"));
+    cudnnTensorDescriptor_t x_desc, y_desc, p_desc, z_desc;
+    cudnnFilterDescriptor_t w_desc;
+    cudnnConvolutionDescriptor_t conv_desc;
+    cudnnActivationDescriptor_t relu_desc;
+    cudnnPoolingDescriptor_t pool_desc;
+    TRY(op.tensor(xs, &x_desc) && op.tensor(ys, &y_desc) && op.tensor(ps, &p_desc) && op.tensor(zs, &z_desc) &&
+        op.filter(ws, &w_desc) && op.convolution(conv, &conv_desc) && op.activation(&relu_desc) &&
+        op.pooling(pool, &pool_desc));
+    void *x_data, *w_data, *y_data, *b_data, *z_data, *scale, *bias, *mean, *variance, *workspace;
+    TRY(op.input(random_values(env.random, xs.count()), &x_data) &&
+        op.input(random_values(env.random, ws.count(), -0.1f, 0.1f), &w_data) && op.output(ys.count(), &y_data) &&
+        op.output(ys.count(), &b_data) && op.output(zs.count(), &z_data) &&
+        op.input(random_values(env.random, 64, 0.5f, 1.5f), &scale) && op.input(random_values(env.random, 64), &bias) &&
+        op.input(random_values(env.random, 64), &mean) &&
+        op.input(random_values(env.random, 64, 0.5f, 2.0f), &variance));
+    const cudnnConvolutionFwdAlgo_t algo = op.forward_algorithm(x_desc, w_desc, conv_desc, y_desc);
+    size_t bytes = 0;
+    TRY(op.call(
+        api.cudnnGetConvolutionForwardWorkspaceSize(op.handle(), x_desc, w_desc, conv_desc, y_desc, algo, &bytes),
+        "cudnnGetConvolutionForwardWorkspaceSize"));
+    TRY(op.workspace(bytes, &workspace));
+    auto stem = [&]() {
+        return op.call(api.cudnnConvolutionForward(op.handle(), &kOne, x_desc, x_data, w_desc, w_data, conv_desc, algo,
+                                                   workspace, bytes, &kZero, y_desc, y_data),
+                       "cudnnConvolutionForward") &&
+               op.call(api.cudnnBatchNormalizationForwardInference(op.handle(), CUDNN_BATCHNORM_SPATIAL, &kOne, &kZero,
+                                                                   y_desc, y_data, y_desc, b_data, p_desc, scale, bias,
+                                                                   mean, variance, 1e-5),
+                       "cudnnBatchNormalizationForwardInference") &&
+               op.call(
+                   api.cudnnActivationForward(op.handle(), relu_desc, &kOne, y_desc, b_data, &kZero, y_desc, b_data),
+                   "cudnnActivationForward") &&
+               op.call(api.cudnnPoolingForward(op.handle(), pool_desc, &kOne, y_desc, b_data, &kZero, z_desc, z_data),
+                       "cudnnPoolingForward");
+    };
+    for (int i = 0; i < warmups; ++i) TRY(stem());
+    TRY(env.memory.synchronize() || op.fail("waiting for the GPU failed"));
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        TRY(stem());
+        TRY(env.memory.synchronize() || op.fail("waiting for the GPU failed"));
+        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(times.begin(), times.end());
+    timing.milliseconds = times.empty() ? 0 : times[times.size() / 2];
+    std::vector<float> z;
+    TRY(op.read(z_data, &z));
+    for (float value : z) timing.output_sum += value;
+    timing.result = {OpResult::Kind::pass, ""};
+    return timing;
+}
+
+}  // namespace librednn::doctor
