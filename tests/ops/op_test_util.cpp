@@ -1,7 +1,12 @@
 // The op tests' helpers: backend selection, buffers, random geometries and data, comparison.
 #include "op_test_util.hpp"
 
+#include "core/backend.hpp"
 #include "core/data_type.hpp"
+
+#if LIBREDNN_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -38,22 +43,63 @@ DeviceBuffer::DeviceBuffer(const std::vector<uint8_t> &contents) : bytes_(conten
         data_ = host_.data();
         return;
     }
-    // TODO(cuda backend): cudaMalloc(&data_, bytes_) and cudaMemcpy the contents to the device here;
-    // free it in the destructor and copy it back in download(). Until then the CUDA variant of the op
-    // tests cannot run.
-    ADD_FAILURE() << "DeviceBuffer: the CUDA branch of the op test buffers is not written yet";
-    host_ = contents;
-    data_ = host_.data();
+#if LIBREDNN_HAVE_CUDA
+    if (bytes_ == 0) return;  // an empty buffer is a null pointer, as on the host
+    cudaError_t err = cudaMalloc(&data_, bytes_);
+    if (err == cudaSuccess) err = cudaMemcpy(data_, contents.data(), bytes_, cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) {
+        ADD_FAILURE() << "DeviceBuffer: copying " << bytes_ << " bytes to the GPU failed: " << cudaGetErrorString(err);
+        cudaGetLastError();
+    }
+#else
+    ADD_FAILURE() << "DeviceBuffer: LIBREDNN_OP_TEST_BACKEND=cuda, but this build has no CUDA backend";
+#endif
 }
 
 DeviceBuffer::~DeviceBuffer() {
-    // TODO(cuda backend): cudaFree(data_) when the buffer is device memory.
+#if LIBREDNN_HAVE_CUDA
+    if (test_backend() == TestBackend::cuda && data_ != nullptr) cudaFree(data_);
+#endif
 }
 
 std::vector<uint8_t> DeviceBuffer::download() const {
-    // TODO(cuda backend): cudaMemcpy device to host when the buffer is device memory.
-    return host_;
+    if (test_backend() == TestBackend::host) return host_;
+    std::vector<uint8_t> contents(bytes_);
+#if LIBREDNN_HAVE_CUDA
+    if (bytes_ == 0 || data_ == nullptr) return contents;
+    // The library queues work on the handle's stream and never waits; wait for all of it, so that a
+    // fault in a kernel shows here, at the test that caused it.
+    cudaError_t err = cudaDeviceSynchronize();
+    if (err == cudaSuccess) err = cudaMemcpy(contents.data(), data_, bytes_, cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) {
+        ADD_FAILURE() << "DeviceBuffer: copying " << bytes_
+                      << " bytes from the GPU failed: " << cudaGetErrorString(err);
+        cudaGetLastError();
+    }
+#endif
+    return contents;
 }
+
+namespace {
+
+// With LIBREDNN_OP_TEST_BACKEND=cuda on a machine without a usable GPU (or a build without the CUDA
+// backend) every test is skipped, with one line saying why (CTest's OpsCuda test matches it).
+class CudaBackendEnvironment : public ::testing::Environment {
+public:
+    void SetUp() override {
+        if (test_backend() != TestBackend::cuda) return;
+        if (!cuda_compiled_in()) GTEST_SKIP() << kNoCudaDevice << " (this build has no CUDA backend)";
+        if (cuda_device_count() == 0) GTEST_SKIP() << kNoCudaDevice << " (no GPU, or no driver libcuda.so.1)";
+    }
+
+    static constexpr const char *kNoCudaDevice =
+        "LIBREDNN_OP_TEST_BACKEND=cuda, but no CUDA device is usable: every op test SKIPPED";
+};
+
+::testing::Environment *const cuda_backend_environment =
+    ::testing::AddGlobalTestEnvironment(new CudaBackendEnvironment);
+
+}  // namespace
 
 HostTensor::HostTensor(const TensorGeometry &g)
     : geometry(g), bytes(static_cast<size_t>(g.span_elements()) * scalar_size_of(g.dtype), uint8_t{0x5a}) {}

@@ -3,7 +3,7 @@
 //
 // The same tests run on every backend: LIBREDNN_OP_TEST_BACKEND=host (the default) or cuda picks the
 // backend of the handles (through LIBREDNN_BACKEND) and of the buffers the API sees. The reference
-// always runs on host copies.
+// always runs on host copies. With cuda and no usable GPU every test reports as skipped.
 #pragma once
 
 #include "ops/common/element_access.hpp"
@@ -41,7 +41,8 @@ private:
     cudnnHandle_t handle_ = nullptr;
 };
 
-// Memory of the backend under test holding a copy of host bytes: host memory for the host backend.
+// Memory of the backend under test holding a copy of host bytes: host memory for the host backend,
+// device memory (cudaMalloc) for the CUDA backend. download() waits for the device's queued work first.
 class DeviceBuffer {
 public:
     explicit DeviceBuffer(const std::vector<uint8_t> &contents);

@@ -1,0 +1,55 @@
+// The CUDA reduction solver: hands the problem to the reduction kernels on the handle's stream, with
+// the workspace cudnnGetReductionWorkspaceSize asked for.
+#include "cuda/tensor_ops/reduce_solver.hpp"
+
+#include "cuda/tensor_ops/common_solver.hpp"
+#include "cuda/tensor_ops/reduce.hpp"
+
+namespace librednn {
+
+namespace {
+
+cuda::ReduceSpec spec_of(const ReduceProblem &problem) {
+    cuda::ReduceSpec spec;
+    spec.op = problem.op;
+    spec.nan = problem.nan_opt;
+    spec.compute_indices = problem.indices;
+    return spec;
+}
+
+class CudaReduce final : public ReduceSolver {
+public:
+    const char *name() const override { return "cuda_reduce"; }
+    Backend backend() const override { return Backend::cuda; }
+    // Partial results combine in split order, without atomics: same inputs and workspace size, same bits.
+    bool deterministic() const override { return true; }
+
+    Applicability applicable(const ReduceProblem &problem) const override {
+        // int8 A or C passes validation (cuDNN takes it) but has no kernel: it runs on the host backend.
+        Applicability answer = cuda::require_floating(problem.a, "aDesc");
+        if (!answer.ok()) return answer;
+        return cuda::require_floating(problem.c, "cDesc");
+    }
+
+    size_t workspace_bytes(const ReduceProblem &problem) const override {
+        return cuda::reduce_workspace_bytes(spec_of(problem), problem.a, problem.c);
+    }
+
+    Status run(const ExecutionContext &context, const ReduceProblem &problem,
+               const ReduceBuffers &buffers) const override {
+        // A null workspace with a size is no workspace (cuDNN callers pass that when none is needed).
+        const size_t workspace_bytes = context.workspace != nullptr ? context.workspace_bytes : 0;
+        return cuda::reduce_tensor(context.stream, spec_of(problem), context.workspace, workspace_bytes,
+                                   static_cast<uint32_t *>(buffers.indices), problem.alpha, problem.a, buffers.a,
+                                   problem.beta, problem.c, buffers.c);
+    }
+};
+
+}  // namespace
+
+const ReduceSolver &cuda_reduce_solver() {
+    static const CudaReduce solver;
+    return solver;
+}
+
+}  // namespace librednn

@@ -1,0 +1,203 @@
+// Whole runs on the host (host memory, wall-clock timing), as CI runs them: against LibreDNN's own
+// libcudnn.so.8 (whose operations answer NOT_SUPPORTED until they land) and against test doubles that
+// compute a few operations, for the timing, the side-by-side ratio, check mode and the result files.
+#include "bench_test_util.hpp"
+#include "problem.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <set>
+
+namespace librednn::bench {
+namespace {
+
+using test::contains;
+using test::read_file;
+using test::run_bench;
+using test::TempDir;
+
+const std::string kSets = LIBREDNN_BENCH_SETS;
+
+// One problem of every op family, small enough for any machine.
+const std::vector<std::string> kEveryOp = {
+    "--problem", "op=conv dir=fwd n=2 c=8 h=8 w=8 k=8 r=3 s=3 pad=1x1",
+    "--problem", "op=conv dir=bwd_data n=2 c=8 h=8 w=8 k=8 r=3 s=3 pad=1x1 algo=1",
+    "--problem", "op=conv dir=bwd_filter n=2 c=8 h=8 w=8 k=8 r=1 algo=find",
+    "--problem", "op=bn phase=train_fwd n=2 c=8 h=4 w=4",
+    "--problem", "op=act mode=relu dir=bwd n=2 c=8 h=4 w=4",
+    "--problem", "op=softmax n=2 c=8 h=1 w=1",
+    "--problem", "op=pool mode=max dir=bwd n=2 c=8 h=4 w=4",
+    "--problem", "op=op_tensor tensor_op=add n=2 c=8 h=4 w=4",
+    "--problem", "op=add_tensor adims=1x8x1x1 n=2 c=8 h=4 w=4",
+    "--problem", "op=transform from=nchw to=nhwc n=2 c=8 h=4 w=4",
+};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string> &more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+// The number after `"key": ` in a JSON text, or NaN.
+double json_number(const std::string &json, const std::string &key) {
+    std::smatch match;
+    if (!std::regex_search(json, match, std::regex("\"" + key + "\": ([-0-9.e+]+)"))) return NAN;
+    return std::stod(match[1]);
+}
+
+// Operations LibreDNN does not implement yet answer NOT_SUPPORTED: each is reported on its own line and
+// the run still succeeds. Those it implements run; none may fail.
+TEST(BenchHostRun, LibreDNNRunsOrDeclinesEveryOpCleanlyAndTheRunExitsZero) {
+    TempDir dir;
+    const auto result = run_bench(with({"--lib", LIBREDNN_BENCH_CUDNN, "--host", "--runs", "3", "--warmup", "1",
+                                        "--json", dir.file("r.json"), "--csv", dir.file("r.csv")},
+                                       kEveryOp));
+    ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+    EXPECT_TRUE(contains(result.out, "lib: LibreDNN (cuDNN API 8.9.7) at ")) << result.out;
+    EXPECT_TRUE(contains(result.out, "host memory, wall-clock timing")) << result.out;
+    EXPECT_TRUE(contains(result.out, "problem 10 (fwd): op=transform dtype=float dims=2x8x4x4")) << result.out;
+    const std::string json = read_file(dir.file("r.json"));
+    EXPECT_TRUE(contains(json, "\"librednn\": true")) << json;
+    EXPECT_TRUE(contains(json, "\"problem\": \"op=bn mode=spatial phase=train_fwd")) << json;
+    const std::regex status("\"status\": \"(ok|unsupported|failed)\"");
+    int ran_or_declined = 0;
+    for (auto it = std::sregex_iterator(json.begin(), json.end(), status); it != std::sregex_iterator(); ++it) {
+        EXPECT_NE((*it)[1], "failed") << json;
+        ++ran_or_declined;
+    }
+    EXPECT_EQ(ran_or_declined, 10) << json;
+    // A declined problem names the call and the status, or the function the library lacks.
+    const std::regex unsupported("\"status\": \"unsupported\", \"message\": \"([^\"]*)\"");
+    const std::regex reason(
+        "not supported: cudnn[A-Za-z_0-9]+ returned CUDNN_STATUS_NOT_SUPPORTED.*|"
+        "not provided by this library: it has no cudnn[A-Za-z_0-9]+");
+    for (auto it = std::sregex_iterator(json.begin(), json.end(), unsupported); it != std::sregex_iterator(); ++it)
+        EXPECT_TRUE(std::regex_match((*it)[1].str(), reason)) << (*it)[1];
+    const std::string csv = read_file(dir.file("r.csv"));
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 11) << csv;  // header + 10 problems
+}
+
+// Dispatch log -> bench -> same problem: every problem string LibreDNN logs while the bench runs parses
+// in the bench and prints back unchanged, and every problem LibreDNN ran is logged as the bench prints it.
+TEST(BenchHostRun, TheDispatchLogPrintsTheBenchsOwnProblemStrings) {
+    TempDir dir;
+    const auto result = run_bench(
+        with({"--lib", LIBREDNN_BENCH_CUDNN, "--host", "--runs", "1", "--warmup", "0", "--json", dir.file("r.json")},
+             kEveryOp),
+        "LIBREDNN_LOG_DISPATCH=1");
+    ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+    std::set<std::string> logged;
+    const std::regex line("LibreDNN dispatch \\([a-z_ ,]+\\): (op=[^\n]*)");
+    for (auto it = std::sregex_iterator(result.err.begin(), result.err.end(), line); it != std::sregex_iterator(); ++it)
+        logged.insert((*it)[1].str());
+    for (const std::string &text : logged) {
+        std::unique_ptr<Problem> problem;
+        std::string error;
+        ASSERT_EQ(parse_problem(text, ProblemDefaults{}, &problem, &error), ParseResult::ok) << text << ": " << error;
+        EXPECT_EQ(problem->text(), text);
+    }
+    const std::string json = read_file(dir.file("r.json"));
+    const std::regex ran("\"problem\": \"([^\"]*)\"[^\n]*\n *\"lib\": \\{\"status\": \"ok\"");
+    int ran_count = 0;
+    for (auto it = std::sregex_iterator(json.begin(), json.end(), ran); it != std::sregex_iterator(); ++it, ++ran_count)
+        EXPECT_TRUE(logged.count((*it)[1].str())) << (*it)[1] << "\nlogged:\n" << result.err.substr(0, 2000);
+    if (ran_count == 0) GTEST_SKIP() << "LibreDNN runs none of these problems on the host yet";
+}
+
+// Whole sets in every direction and check mode, on a small convolution set (host convolutions are slow).
+TEST(BenchHostRun, LibreDNNRunsWholeSetsInEveryDirection) {
+    TempDir dir;
+    const std::string set = dir.file("conv.tsv");
+    std::ofstream(set) << "name\tcount\tc\th\tw\tk\tr\ts\tpad_h\tpad_w\tstride_h\tstride_w\tdil_h\tdil_w\tgroups\n"
+                          "a\t2\t8\t8\t8\t8\t3\t3\t1\t1\t1\t1\t1\t1\t1\n"
+                          "b.s2\t1\t8\t9\t9\t16\t1\t1\t0\t0\t2\t2\t1\t1\t1\n"
+                          "c.dw\t1\t8\t8\t8\t8\t3\t3\t1\t1\t1\t1\t1\t1\t8\n";
+    const auto conv = run_bench({"--lib", LIBREDNN_BENCH_CUDNN, "--host", "--set", set, "--n", "2", "--dir",
+                                 "fwd,bwd_data,bwd_filter", "--runs", "2", "--warmup", "0"});
+    ASSERT_EQ(conv.exit_code, 0) << conv.out << conv.err;
+    EXPECT_TRUE(contains(conv.out, "bwd_filter  c.dw")) << conv.out;
+    EXPECT_TRUE(contains(conv.out, "summary per direction")) << conv.out;
+    const auto check = run_bench({"--lib", LIBREDNN_BENCH_CUDNN, "--host", "--check", "--set", set, "--n", "1"});
+    ASSERT_EQ(check.exit_code, 0) << check.out << check.err;
+    EXPECT_TRUE(contains(check.out, "librednn-bench check")) << check.out;
+}
+
+TEST(BenchHostRun, TimesARunningOperationAndReportsItsBandwidth) {
+    TempDir dir;
+    const auto result =
+        run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8, "--host", "--problem", "op=act mode=relu n=4 c=16 h=32 w=32",
+                   "--runs", "21", "--json", dir.file("r.json")});
+    ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+    EXPECT_TRUE(contains(result.out, "GB/s")) << result.out;
+    EXPECT_TRUE(contains(result.out, "median of 21 runs")) << result.out;
+    const std::string json = read_file(dir.file("r.json"));
+    EXPECT_TRUE(contains(json, "\"status\": \"ok\"")) << json;
+    EXPECT_GT(json_number(json, "median_ms"), 0) << json;
+    EXPECT_GT(json_number(json, "gbps"), 0) << json;
+    EXPECT_EQ(json_number(json, "runs"), 21) << json;
+    EXPECT_GE(json_number(json, "copies"), 1) << json;
+    EXPECT_DOUBLE_EQ(json_number(json, "bytes"), 2.0 * 4 * 16 * 32 * 32 * 4) << json;
+}
+
+TEST(BenchHostRun, SideBySidePrintsBothFiguresTheRatioAndTheWholeSetTimes) {
+    TempDir dir;
+    const std::string set = dir.file("ops.tsv");
+    std::ofstream(set) << "op\tname\tcount\tc\th\tw\tparams\nrelu\tr1\t3\t16\t16\t16\t\nrelu\tr2\t1\t32\t8\t8\t\n"
+                          "maxpool\tp\t1\t16\t16\t16\twindow=2x2\n";
+    const auto result = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8, "--vs", LIBREDNN_BENCH_FAKE_V8_SCALED, "--host",
+                                   "--set", set, "--n", "2", "--dir", "fwd,bwd", "--runs", "20", "--json",
+                                   dir.file("r.json"), "--markdown", dir.file("r.md")});
+    ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+    for (const char *column : {"lib us", "lib rate", "vs us", "vs rate", "lib/vs", "geomean lib/vs", "total lib/vs"})
+        EXPECT_TRUE(contains(result.out, column)) << column << "\n" << result.out;
+    // The pooling problem is missing from both libraries: reported, not fatal.
+    EXPECT_TRUE(contains(result.out, "not provided by this library: it has no cudnnCreatePoolingDescriptor"))
+        << result.out;
+    const std::string json = read_file(dir.file("r.json"));
+    EXPECT_GT(json_number(json, "ratio"), 0) << json;
+    EXPECT_GT(json_number(json, "geomean_ratio"), 0) << json;
+    EXPECT_TRUE(contains(json, "\"group\": \"bwd\", \"problems\": 3")) << json;
+    const std::string markdown = read_file(dir.file("r.md"));
+    EXPECT_TRUE(contains(markdown, "| dir | problems |")) << markdown;
+    EXPECT_TRUE(contains(markdown, "`op=act dir=bwd mode=relu")) << markdown;
+}
+
+TEST(BenchHostRun, CheckModeMeasuresHowFarLibIsFromVs) {
+    TempDir dir;
+    const auto off =
+        run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8_SCALED, "--vs", LIBREDNN_BENCH_FAKE_V8, "--host", "--check",
+                   "--problem", "op=act mode=sigmoid n=2 c=8 h=8 w=8", "--json", dir.file("off.json")});
+    ASSERT_EQ(off.exit_code, 0) << off.out << off.err;
+    const std::string json = read_file(dir.file("off.json"));
+    const double relative = json_number(json, "relative_error");
+    EXPECT_GT(relative, 0.9e-3) << json;  // the scaled double is 0.1% off
+    EXPECT_LT(relative, 1.1e-3) << json;
+    EXPECT_TRUE(contains(json, "\"worst\": \"y\"")) << json;
+    const auto same = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8, "--vs", LIBREDNN_BENCH_FAKE_V8, "--host", "--check",
+                                 "--problem", "op=act mode=relu dir=bwd n=2 c=8 h=8 w=8", "--problem",
+                                 "op=add_tensor adims=1x8x1x1 n=2 c=8 h=3 w=3", "--json", dir.file("same.json")});
+    ASSERT_EQ(same.exit_code, 0) << same.out << same.err;
+    EXPECT_TRUE(contains(same.out, "0.00e+00")) << same.out;
+    EXPECT_EQ(json_number(read_file(dir.file("same.json")), "relative_error"), 0);
+    const auto alone =
+        run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8, "--host", "--check", "--problem", "op=act n=2 c=8 h=8 w=8"});
+    ASSERT_EQ(alone.exit_code, 0) << alone.out << alone.err;
+    EXPECT_TRUE(contains(alone.out, "no reference yet")) << alone.out;
+}
+
+TEST(BenchHostRun, CudaNineNumberedStatusesAreNamedAndAFailureExitsOne) {
+    const auto result = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V9, "--host", "--problem",
+                                   "op=transform n=1 c=2 h=3 w=4", "--problem", "op=act mode=tanh n=1 c=2 h=3 w=4"});
+    EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+    EXPECT_TRUE(contains(result.out, "not supported: cudnnTransformTensor returned CUDNN_STATUS_NOT_SUPPORTED"))
+        << result.out;
+    EXPECT_TRUE(contains(result.out,
+                         "cudnnActivationForward returned CUDNN_STATUS_BAD_PARAM (the fake knows relu and "
+                         "sigmoid)"))
+        << result.out;
+}
+
+}  // namespace
+}  // namespace librednn::bench
