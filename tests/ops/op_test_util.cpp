@@ -24,7 +24,25 @@ TestBackend test_backend() {
 
 const char *test_backend_name() { return test_backend() == TestBackend::cuda ? "cuda" : "host"; }
 
+namespace {
+
+// Why the backend under test cannot run here (nullptr when it can): the CUDA backend needs a build with
+// it and a usable device. Asked once.
+const char *why_backend_cannot_run() {
+    static const char *const reason = []() -> const char * {
+        if (test_backend() != TestBackend::cuda) return nullptr;
+        if (!cuda_compiled_in()) return "this build has no CUDA backend: every op test SKIPPED";
+        if (cuda_device_count() == 0) return "no CUDA device is usable: every op test SKIPPED";
+        return nullptr;
+    }();
+    return reason;
+}
+
+}  // namespace
+
 Handle::Handle() {
+    // Every test is skipped then (SkipWithoutCudaDevice); a failure here would turn the skip into one.
+    if (why_backend_cannot_run() != nullptr) return;
     setenv("LIBREDNN_BACKEND", test_backend_name(), 1);
     const cudnnStatus_t status = cudnnCreate(&handle_);
     if (status != CUDNN_STATUS_SUCCESS) {
@@ -38,7 +56,8 @@ Handle::~Handle() {
 }
 
 DeviceBuffer::DeviceBuffer(const std::vector<uint8_t> &contents) : bytes_(contents.size()) {
-    if (test_backend() == TestBackend::host) {
+    // Without a usable device the test is skipped; host memory keeps a fixture's buffers harmless.
+    if (test_backend() == TestBackend::host || why_backend_cannot_run() != nullptr) {
         host_ = contents;
         data_ = host_.data();
         return;
@@ -46,27 +65,25 @@ DeviceBuffer::DeviceBuffer(const std::vector<uint8_t> &contents) : bytes_(conten
 #if LIBREDNN_HAVE_CUDA
     if (bytes_ == 0) return;  // an empty buffer is a null pointer, as on the host
     cudaError_t err = cudaMalloc(&data_, bytes_);
+    on_device_ = err == cudaSuccess;
     if (err == cudaSuccess) err = cudaMemcpy(data_, contents.data(), bytes_, cudaMemcpyHostToDevice);
     if (err != cudaSuccess) {
         ADD_FAILURE() << "DeviceBuffer: copying " << bytes_ << " bytes to the GPU failed: " << cudaGetErrorString(err);
         cudaGetLastError();
     }
-#else
-    ADD_FAILURE() << "DeviceBuffer: LIBREDNN_OP_TEST_BACKEND=cuda, but this build has no CUDA backend";
 #endif
 }
 
 DeviceBuffer::~DeviceBuffer() {
 #if LIBREDNN_HAVE_CUDA
-    if (test_backend() == TestBackend::cuda && data_ != nullptr) cudaFree(data_);
+    if (on_device_) cudaFree(data_);
 #endif
 }
 
 std::vector<uint8_t> DeviceBuffer::download() const {
-    if (test_backend() == TestBackend::host) return host_;
+    if (!on_device_) return host_;
     std::vector<uint8_t> contents(bytes_);
 #if LIBREDNN_HAVE_CUDA
-    if (bytes_ == 0 || data_ == nullptr) return contents;
     // The library queues work on the handle's stream and never waits; wait for all of it, so that a
     // fault in a kernel shows here, at the test that caused it.
     cudaError_t err = cudaDeviceSynchronize();
@@ -83,21 +100,20 @@ std::vector<uint8_t> DeviceBuffer::download() const {
 namespace {
 
 // With LIBREDNN_OP_TEST_BACKEND=cuda on a machine without a usable GPU (or a build without the CUDA
-// backend) every test is skipped, with one line saying why (CTest's OpsCuda test matches it).
-class CudaBackendEnvironment : public ::testing::Environment {
+// backend) every test is skipped before its body runs, each with the line CTest's OpsCuda test matches.
+class SkipWithoutCudaDevice : public ::testing::EmptyTestEventListener {
 public:
-    void SetUp() override {
-        if (test_backend() != TestBackend::cuda) return;
-        if (!cuda_compiled_in()) GTEST_SKIP() << kNoCudaDevice << " (this build has no CUDA backend)";
-        if (cuda_device_count() == 0) GTEST_SKIP() << kNoCudaDevice << " (no GPU, or no driver libcuda.so.1)";
+    void OnTestStart(const ::testing::TestInfo &) override {
+        const char *reason = why_backend_cannot_run();
+        if (reason != nullptr) GTEST_SKIP() << "LIBREDNN_OP_TEST_BACKEND=cuda, but " << reason;
     }
-
-    static constexpr const char *kNoCudaDevice =
-        "LIBREDNN_OP_TEST_BACKEND=cuda, but no CUDA device is usable: every op test SKIPPED";
 };
 
-::testing::Environment *const cuda_backend_environment =
-    ::testing::AddGlobalTestEnvironment(new CudaBackendEnvironment);
+// Registered before main() (gtest_main), so that it sees every test.
+const bool skip_listener_registered = [] {
+    ::testing::UnitTest::GetInstance()->listeners().Append(new SkipWithoutCudaDevice);
+    return true;
+}();
 
 }  // namespace
 

@@ -57,6 +57,7 @@ private:
     void *data_ = nullptr;
     size_t bytes_ = 0;
     std::vector<uint8_t> host_;  // the storage on the host backend
+    bool on_device_ = false;     // data_ came from cudaMalloc
 };
 
 // The bytes of a vector of values, and back: for small hand-written cases that go through DeviceBuffer.
