@@ -88,7 +88,7 @@ inline std::string read_file(const std::string &path) {
 }
 
 inline void link_to(const std::string &target, const std::string &path) {
-    (void)::symlink(target.c_str(), path.c_str());
+    ASSERT_EQ(::symlink(target.c_str(), path.c_str()), 0) << "cannot link " << path << " -> " << target;
 }
 
 inline void copy_file(const std::string &from, const std::string &to) { write_file(to, read_file(from)); }

@@ -285,6 +285,10 @@ public:
         ++checked_;
         if (std::isnan(want) && std::isnan(got)) return;
         if (std::isinf(want) && got == want) return;
+        // A NaN term (an input NaN the op maps to a number, or beta * poisoned y with beta == 0, which the
+        // kernel never reads) contributes no rounding: the bound stays a number.
+        if (std::isnan(magnitude)) magnitude = 0.0;
+        if (std::isnan(extra)) extra = 0.0;
         const double allowed = allowed_error(tolerance_for(type_), want, magnitude) + extra;
         if (std::fabs(got - want) <= allowed) return;
         if (failures_++ < 5) {

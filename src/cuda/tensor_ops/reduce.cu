@@ -332,7 +332,9 @@ Status plan_reduce(const ReduceSpec &spec, const TensorGeometry &a, const void *
     int64_t chunk = (p.length + splits - 1) / splits;
     chunk = (chunk + granule - 1) / granule * granule;
     splits = (p.length + chunk - 1) / chunk;
-    const size_t acc_bytes = p.a_type == ScalarType::f64 ? sizeof(ReduceAcc<double>) : sizeof(ReduceAcc<float>);
+    // Double accumulation when either side is double (a double c asks for double precision).
+    const bool in_double = p.a_type == ScalarType::f64 || p.c_type == ScalarType::f64;
+    const size_t acc_bytes = in_double ? sizeof(ReduceAcc<double>) : sizeof(ReduceAcc<float>);
     const size_t workspace = splits > 1 ? static_cast<size_t>(splits * p.outputs) * acc_bytes : 0;
     if (workspace > workspace_bytes) {
         splits = 1;
@@ -422,17 +424,27 @@ Status reduce_tensor(cudaStream_t stream, const ReduceSpec &spec, void *workspac
     const bool usable = workspace != nullptr && (reinterpret_cast<uintptr_t>(workspace) & 15u) == 0;
     LIBREDNN_CHECK(plan_reduce(spec, a, a_data, c, usable ? workspace_bytes : 0, &plan));
     if (plan.outputs == 0 || plan.length == 0) return CUDNN_STATUS_SUCCESS;
+    const bool in_double = plan.c_type == ScalarType::f64;  // a double c asks for double precision
     switch (plan.a_type) {
         case ScalarType::f32:
+            if (in_double)
+                return launch_reduce_typed<float, double>(stream, spec, plan, workspace, indices, alpha, a_data, beta,
+                                                          c_data);
             return launch_reduce_typed<float, float>(stream, spec, plan, workspace, indices, alpha, a_data, beta,
                                                      c_data);
         case ScalarType::f64:
             return launch_reduce_typed<double, double>(stream, spec, plan, workspace, indices, alpha, a_data, beta,
                                                        c_data);
         case ScalarType::f16:
+            if (in_double)
+                return launch_reduce_typed<__half, double>(stream, spec, plan, workspace, indices, alpha, a_data,
+                                                           beta, c_data);
             return launch_reduce_typed<__half, float>(stream, spec, plan, workspace, indices, alpha, a_data, beta,
                                                       c_data);
         case ScalarType::bf16:
+            if (in_double)
+                return launch_reduce_typed<__nv_bfloat16, double>(stream, spec, plan, workspace, indices, alpha,
+                                                                  a_data, beta, c_data);
             return launch_reduce_typed<__nv_bfloat16, float>(stream, spec, plan, workspace, indices, alpha, a_data,
                                                              beta, c_data);
         default: break;
