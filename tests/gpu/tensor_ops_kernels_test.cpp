@@ -251,7 +251,11 @@ public:
         });
     }
     void upload() { ASSERT_EQ(cudaMemcpy(data(), host_.data(), host_.size(), cudaMemcpyHostToDevice), cudaSuccess); }
-    void download() { ASSERT_EQ(cudaMemcpy(host_.data(), data(), host_.size(), cudaMemcpyDeviceToHost), cudaSuccess); }
+    // The kernels run on a non-blocking stream, which cudaMemcpy does not wait for: synchronise first.
+    void download() {
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        ASSERT_EQ(cudaMemcpy(host_.data(), data(), host_.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+    }
     // The scalars between the elements still hold the poison (all bytes 0xff); counts the others.
     int64_t touched_gaps() const {
         std::vector<bool> element(static_cast<size_t>(elements_), false);
