@@ -32,9 +32,9 @@ struct Reference {
     std::string unavailable;
 };
 
-// The hook for src/reference/: convolution and tensor-op references are being written there; each
-// one lands here as one case of this function. Until then every problem answers "no reference yet"
-// and check mode compares against the --vs library.
+// The hook for src/reference/: act, softmax, op_tensor, add_tensor and transform run LibreDNN's
+// references (reference_ops.hpp); every other problem answers "no reference yet" and check mode
+// compares against the --vs library only.
 Reference reference_for(const Problem &problem);
 
 }  // namespace librednn::bench

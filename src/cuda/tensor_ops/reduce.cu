@@ -437,14 +437,14 @@ Status reduce_tensor(cudaStream_t stream, const ReduceSpec &spec, void *workspac
                                                        c_data);
         case ScalarType::f16:
             if (in_double)
-                return launch_reduce_typed<__half, double>(stream, spec, plan, workspace, indices, alpha, a_data,
-                                                           beta, c_data);
+                return launch_reduce_typed<__half, double>(stream, spec, plan, workspace, indices, alpha, a_data, beta,
+                                                           c_data);
             return launch_reduce_typed<__half, float>(stream, spec, plan, workspace, indices, alpha, a_data, beta,
                                                       c_data);
         case ScalarType::bf16:
             if (in_double)
-                return launch_reduce_typed<__nv_bfloat16, double>(stream, spec, plan, workspace, indices, alpha,
-                                                                  a_data, beta, c_data);
+                return launch_reduce_typed<__nv_bfloat16, double>(stream, spec, plan, workspace, indices, alpha, a_data,
+                                                                  beta, c_data);
             return launch_reduce_typed<__nv_bfloat16, float>(stream, spec, plan, workspace, indices, alpha, a_data,
                                                              beta, c_data);
         default: break;
