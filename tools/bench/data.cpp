@@ -1,6 +1,8 @@
 // Element types: names, sizes, half/bfloat16 rounding, seeded random values.
 #include "data.hpp"
 
+#include "core/numeric_types.hpp"
+
 #include <cmath>
 #include <cstring>
 
@@ -25,18 +27,6 @@ const TypeInfo *find(cudnnDataType_t type) {
     for (const TypeInfo &info : kTypes)
         if (info.type == type) return &info;
     return nullptr;
-}
-
-uint32_t float_bits(float value) {
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-}
-
-float bits_float(uint32_t bits) {
-    float value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
 }
 
 double saturate_round(double value, double low, double high) {
@@ -72,55 +62,15 @@ bool is_integer_type(cudnnDataType_t type) {
     return info && info->integer;
 }
 
-uint16_t float_to_half(float value) {
-    const uint32_t bits = float_bits(value);
-    const uint32_t sign = (bits >> 16) & 0x8000u;
-    const uint32_t exponent = (bits >> 23) & 0xffu;
-    uint32_t mantissa = bits & 0x7fffffu;
-    if (exponent == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mantissa ? 0x200u : 0));  // inf, NaN
-    const int unbiased = static_cast<int>(exponent) - 127;
-    if (unbiased > 15) return static_cast<uint16_t>(sign | 0x7c00u);  // overflows to infinity
-    if (unbiased >= -14) {
-        // Normal half: keep 10 mantissa bits, round the 13 dropped bits to nearest even.
-        uint32_t half = (static_cast<uint32_t>(unbiased + 15) << 10) | (mantissa >> 13);
-        const uint32_t dropped = mantissa & 0x1fffu;
-        if (dropped > 0x1000u || (dropped == 0x1000u && (half & 1u))) ++half;  // may carry into the exponent
-        return static_cast<uint16_t>(sign | half);
-    }
-    if (unbiased < -25) return static_cast<uint16_t>(sign);  // underflows to zero
-    // Subnormal half: value = mantissa_with_hidden_bit * 2^(unbiased - 23), in units of 2^-24.
-    mantissa |= 0x800000u;
-    const int shift = -unbiased - 1;  // 14..24
-    uint32_t half = mantissa >> shift;
-    const uint32_t dropped = mantissa & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
-    if (dropped > halfway || (dropped == halfway && (half & 1u))) ++half;
-    return static_cast<uint16_t>(sign | half);
-}
+// The 16-bit formats are LibreDNN's own (src/core/numeric_types.hpp), so the bench rounds as the
+// library and its reference do.
+uint16_t float_to_half(float value) { return half_from_float(value).bits; }
 
-float half_to_float(uint16_t bits) {
-    const uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
-    const uint32_t exponent = (bits >> 10) & 0x1fu;
-    uint32_t mantissa = bits & 0x3ffu;
-    if (exponent == 0x1f) return bits_float(sign | 0x7f800000u | (mantissa << 13));
-    if (exponent != 0) return bits_float(sign | ((exponent + 112) << 23) | (mantissa << 13));
-    if (mantissa == 0) return bits_float(sign);
-    // Subnormal: normalise into a float.
-    int shift = 0;
-    while ((mantissa & 0x400u) == 0) {
-        mantissa <<= 1;
-        ++shift;
-    }
-    return bits_float(sign | (static_cast<uint32_t>(113 - shift) << 23) | ((mantissa & 0x3ffu) << 13));
-}
+float half_to_float(uint16_t bits) { return librednn::half_to_float(Half{bits}); }
 
-uint16_t float_to_bfloat16(float value) {
-    const uint32_t bits = float_bits(value);
-    if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x7fffffu)) return static_cast<uint16_t>((bits >> 16) | 0x40u);
-    const uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);
-    return static_cast<uint16_t>((bits + rounding) >> 16);
-}
+uint16_t float_to_bfloat16(float value) { return bfloat16_from_float(value).bits; }
 
-float bfloat16_to_float(uint16_t bits) { return bits_float(static_cast<uint32_t>(bits) << 16); }
+float bfloat16_to_float(uint16_t bits) { return librednn::bfloat16_to_float(BFloat16{bits}); }
 
 void encode(cudnnDataType_t type, const double *values, size_t count, void *out) {
     switch (type) {
