@@ -17,11 +17,6 @@ namespace librednn {
 
 namespace {
 
-bool env_flag(const char *name) {
-    const char *value = std::getenv(name);
-    return value != nullptr && std::strcmp(value, "0") != 0 && value[0] != '\0';
-}
-
 std::mutex &state_mutex() {
     static std::mutex m;
     return m;
@@ -85,10 +80,15 @@ const char *severity_prefix(cudnnSeverity_t severity) {
 
 }  // namespace
 
+bool environment_flag(const char *name) {
+    const char *value = std::getenv(name);
+    return value != nullptr && value[0] != '\0' && std::strcmp(value, "0") != 0;
+}
+
 unsigned environment_log_mask() {
-    static const unsigned mask = (env_flag("CUDNN_LOGERR_DBG") ? CUDNN_SEV_ERROR_EN : 0u) |
-                                 (env_flag("CUDNN_LOGWARN_DBG") ? CUDNN_SEV_WARNING_EN : 0u) |
-                                 (env_flag("CUDNN_LOGINFO_DBG") ? CUDNN_SEV_INFO_EN : 0u);
+    static const unsigned mask = (environment_flag("CUDNN_LOGERR_DBG") ? CUDNN_SEV_ERROR_EN : 0u) |
+                                 (environment_flag("CUDNN_LOGWARN_DBG") ? CUDNN_SEV_WARNING_EN : 0u) |
+                                 (environment_flag("CUDNN_LOGINFO_DBG") ? CUDNN_SEV_INFO_EN : 0u);
     return mask;
 }
 

@@ -24,6 +24,9 @@ void set_callback_state(const CallbackState &state);
 using CallbackSource = CallbackState (*)();
 void set_callback_source(CallbackSource source);
 
+// True when the environment variable `name` is set to something other than "" or "0".
+bool environment_flag(const char *name);
+
 // The mask the environment asks for (CUDNN_LOGERR_DBG=1 etc.), read once per library.
 unsigned environment_log_mask();
 

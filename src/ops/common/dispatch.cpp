@@ -10,15 +10,6 @@
 
 namespace librednn {
 
-namespace {
-
-bool dispatch_logging_requested() {
-    const char *value = std::getenv("LIBREDNN_LOG_DISPATCH");
-    return value != nullptr && value[0] != '\0' && std::strcmp(value, "0") != 0;
-}
-
-}  // namespace
-
 Applicability Applicability::no_format(const char *format, ...) {
     char buffer[512];
     va_list args;
@@ -43,7 +34,7 @@ bool solver_disabled_by_environment(const char *solver) {
 }
 
 DispatchLog::DispatchLog(const char *family)
-    : enabled_(log_enabled(CUDNN_SEV_INFO) || dispatch_logging_requested()), family_(family) {}
+    : enabled_(log_enabled(CUDNN_SEV_INFO) || environment_flag("LIBREDNN_LOG_DISPATCH")), family_(family) {}
 
 void DispatchLog::skipped(const char *solver, const std::string &reason) {
     if (!reasons_.empty()) reasons_ += "; ";
