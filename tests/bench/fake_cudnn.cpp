@@ -1,12 +1,16 @@
 // A tiny host-only stand-in for a cuDNN library, so that the bench's timing, comparison and reporting
 // paths run in CI before LibreDNN's operations exist. It offers handles, tensor and activation
-// descriptors, activation forward/backward (float) and bias add; cudnnTransformTensor answers
-// NOT_SUPPORTED (logging why) and everything else is simply absent. Built in variants:
+// descriptors, activation forward/backward (float), bias add, and a max reduction over the last dim
+// that asks for a workspace and index memory (also without indices) and breaks ties as LibreDNN does
+// not (the last maximum, not the first);
+// cudnnTransformTensor answers NOT_SUPPORTED (logging why) and everything else is simply absent. Built
+// in variants:
 //   FAKE_CUDNN_VERSION       what cudnnGetVersion returns (8907, or 91900 for cuDNN 9's status numbers)
 //   FAKE_CUDNN_OUTPUT_SCALE  every output is multiplied by it (1.001: a library that is slightly off)
 #include <cudnn.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -33,12 +37,18 @@ struct cudnnActivationStruct {
     cudnnActivationMode_t mode;
     double coef;
 };
+struct cudnnReduceTensorStruct {
+    cudnnReduceTensorOp_t op;
+    cudnnReduceTensorIndices_t indices;
+};
 
 namespace {
 
 constexpr bool kVersion9 = FAKE_CUDNN_VERSION >= 10000;
 const cudnnStatus_t kBadParam = static_cast<cudnnStatus_t>(kVersion9 ? 2000 : 3);
 const cudnnStatus_t kNotSupported = static_cast<cudnnStatus_t>(kVersion9 ? 3000 : 9);
+// The scratch memory the fake's reduction insists on, so that the bench's workspace path runs.
+constexpr size_t kReduceWorkspaceBytes = 64;
 
 cudnnCallback_t g_callback = nullptr;
 void *g_callback_data = nullptr;
@@ -171,6 +181,84 @@ cudnnStatus_t cudnnAddTensor(cudnnHandle_t, const void *alpha, const cudnnTensor
     float *out = static_cast<float *>(C);
     for (long i = 0; i < elements(cDesc); ++i)
         out[i] = static_cast<float>(FAKE_CUDNN_OUTPUT_SCALE * (a * in[bias ? channel_of(cDesc, i) : i] + b * out[i]));
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t cudnnCreateReduceTensorDescriptor(cudnnReduceTensorDescriptor_t *desc) {
+    *desc = new (std::nothrow) cudnnReduceTensorStruct{};
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t cudnnSetReduceTensorDescriptor(cudnnReduceTensorDescriptor_t desc, cudnnReduceTensorOp_t op,
+                                             cudnnDataType_t, cudnnNanPropagation_t, cudnnReduceTensorIndices_t indices,
+                                             cudnnIndicesType_t) {
+    desc->op = op;
+    desc->indices = indices;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t cudnnDestroyReduceTensorDescriptor(cudnnReduceTensorDescriptor_t desc) {
+    delete desc;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+// Index memory is wanted even without indices (a library may use it as scratch), so that the bench's
+// path for index memory the problem does not ask for runs.
+cudnnStatus_t cudnnGetReductionIndicesSize(cudnnHandle_t, cudnnReduceTensorDescriptor_t, cudnnTensorDescriptor_t,
+                                           cudnnTensorDescriptor_t cDesc, size_t *bytes) {
+    *bytes = elements(cDesc) * sizeof(uint32_t);
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t cudnnGetReductionWorkspaceSize(cudnnHandle_t, cudnnReduceTensorDescriptor_t, cudnnTensorDescriptor_t,
+                                             cudnnTensorDescriptor_t, size_t *bytes) {
+    *bytes = kReduceWorkspaceBytes;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+// Max over w of NCHW float or int8 tensors; with indices, the position of the last maximum.
+cudnnStatus_t cudnnReduceTensor(cudnnHandle_t, cudnnReduceTensorDescriptor_t desc, void *indices, size_t indicesBytes,
+                                void *workspace, size_t workspaceBytes, const void *alpha,
+                                cudnnTensorDescriptor_t aDesc, const void *A, const void *beta,
+                                cudnnTensorDescriptor_t cDesc, void *C) {
+    if (desc->op != CUDNN_REDUCE_TENSOR_MAX)
+        return refuse("cudnnReduceTensor", kNotSupported, "CUDNN_STATUS_NOT_SUPPORTED",
+                      "the fake reduces with max only");
+    const bool float_data = aDesc->type == CUDNN_DATA_FLOAT;
+    if ((!float_data && aDesc->type != CUDNN_DATA_INT8) || cDesc->type != aDesc->type ||
+        aDesc->format != CUDNN_TENSOR_NCHW || cDesc->format != CUDNN_TENSOR_NCHW || cDesc->n != aDesc->n ||
+        cDesc->c != aDesc->c || cDesc->h != aDesc->h || cDesc->w != 1)
+        return refuse("cudnnReduceTensor", kNotSupported, "CUDNN_STATUS_NOT_SUPPORTED",
+                      "the fake reduces the w dim of NCHW float or int8 tensors");
+    if (workspace == nullptr || workspaceBytes < kReduceWorkspaceBytes)
+        return refuse("cudnnReduceTensor", kBadParam, "CUDNN_STATUS_BAD_PARAM", "the workspace is too small");
+    const bool with_indices = desc->indices == CUDNN_REDUCE_TENSOR_FLATTENED_INDICES;
+    if (indices == nullptr || indicesBytes < elements(cDesc) * sizeof(uint32_t))
+        return refuse("cudnnReduceTensor", kBadParam, "CUDNN_STATUS_BAD_PARAM", "the index memory is too small");
+    const float a = *static_cast<const float *>(alpha), b = *static_cast<const float *>(beta);
+    const auto load = [&](const void *data, long i) {
+        return float_data ? static_cast<const float *>(data)[i]
+                          : static_cast<float>(static_cast<const int8_t *>(data)[i]);
+    };
+    for (long row = 0; row < elements(cDesc); ++row) {
+        float best = load(A, row * aDesc->w);
+        uint32_t chosen = 0;
+        for (int j = 1; j < aDesc->w; ++j) {
+            const float value = load(A, row * aDesc->w + j);
+            if (value >= best) {
+                best = value;
+                chosen = static_cast<uint32_t>(j);
+            }
+        }
+        const float result =
+            static_cast<float>(FAKE_CUDNN_OUTPUT_SCALE * (a * best + (b != 0 ? b * load(C, row) : 0.0f)));
+        if (float_data)
+            static_cast<float *>(C)[row] = result;
+        else
+            static_cast<int8_t *>(C)[row] =
+                static_cast<int8_t>(std::fmax(-128.0f, std::fmin(127.0f, std::nearbyint(result))));
+        if (with_indices) static_cast<uint32_t *>(indices)[row] = chosen;
+    }
     return CUDNN_STATUS_SUCCESS;
 }
 

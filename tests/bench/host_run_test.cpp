@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <regex>
 #include <set>
 
@@ -33,6 +34,10 @@ const std::vector<std::string> kEveryOp = {
     "--problem", "op=op_tensor tensor_op=add n=2 c=8 h=4 w=4",
     "--problem", "op=add_tensor adims=1x8x1x1 n=2 c=8 h=4 w=4",
     "--problem", "op=transform from=nchw to=nhwc n=2 c=8 h=4 w=4",
+    "--problem", "op=reduce reduce_op=max indices=1 dtype=half layout=nhwc n=2 c=8 h=4 w=4 cdims=1x8x1x1",
+    "--problem", "op=set_tensor dtype=half n=2 c=8 h=4 w=4 value=0.5",
+    "--problem", "op=scale_tensor layout=nhwc n=2 c=8 h=4 w=4 alpha=0.5",
+    "--problem", "op=transform dims=2x3x5x5 to=nhwc pad_before=0x0x1x1 pad_after=0x5x0x0 fold=2x2",
 };
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string> &more) {
@@ -67,7 +72,7 @@ TEST(BenchHostRun, LibreDNNRunsOrDeclinesEveryOpCleanlyAndTheRunExitsZero) {
         EXPECT_NE((*it)[1], "failed") << json;
         ++ran_or_declined;
     }
-    EXPECT_EQ(ran_or_declined, 10) << json;
+    EXPECT_EQ(ran_or_declined, 14) << json;
     // A declined problem names the call and the status, or the function the library lacks.
     const std::regex unsupported("\"status\": \"unsupported\", \"message\": \"([^\"]*)\"");
     const std::regex reason(
@@ -76,7 +81,7 @@ TEST(BenchHostRun, LibreDNNRunsOrDeclinesEveryOpCleanlyAndTheRunExitsZero) {
     for (auto it = std::sregex_iterator(json.begin(), json.end(), unsupported); it != std::sregex_iterator(); ++it)
         EXPECT_TRUE(std::regex_match((*it)[1].str(), reason)) << (*it)[1];
     const std::string csv = read_file(dir.file("r.csv"));
-    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 11) << csv;  // header + 10 problems
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 15) << csv;  // header + 14 problems
 }
 
 // Dispatch log -> bench -> same problem: every problem string LibreDNN logs while the bench runs parses
@@ -187,6 +192,52 @@ TEST(BenchHostRun, CheckModeMeasuresHowFarLibIsFromVs) {
     // Alone, lib is checked against LibreDNN's host reference (relu: exact on both sides).
     EXPECT_FALSE(contains(alone.out, "no reference yet")) << alone.out;
     EXPECT_TRUE(contains(alone.out, "0.00e+00")) << alone.out;
+}
+
+// The test double's max reduction over w asks for a workspace and index memory (the bench allocates
+// what the library asks for) and writes indices; check mode compares them with LibreDNN's reference,
+// which takes the first of equal maxima where the double takes the last: on int8 data, full of ties,
+// the indices differ.
+TEST(BenchHostRun, ReductionsGetTheirWorkspaceAndCheckModeComparesTheirIndices) {
+    TempDir dir;
+    const std::string argmax = "op=reduce reduce_op=max indices=1 dims=2x4x3x50 cdims=2x4x3x1";
+    const auto perf = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8, "--host", "--runs", "3", "--problem", argmax,
+                                 "--json", dir.file("perf.json")});
+    ASSERT_EQ(perf.exit_code, 0) << perf.out << perf.err;
+    const std::string perf_json = read_file(dir.file("perf.json"));
+    EXPECT_TRUE(contains(perf_json, "\"status\": \"ok\"")) << perf_json;
+    EXPECT_EQ(json_number(perf_json, "workspace"), 64) << perf_json;
+    EXPECT_DOUBLE_EQ(json_number(perf_json, "bytes"), (2 * 4 * 3 * 50 + 2 * 4 * 3 * 2) * 4.0) << perf_json;
+
+    // Without indices=1 the double still wants index memory: a buffer of its own, said in the algo column.
+    const auto scratch = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8, "--host", "--runs", "3", "--problem",
+                                    "op=reduce reduce_op=max dims=2x4x3x50 cdims=2x4x3x1"});
+    ASSERT_EQ(scratch.exit_code, 0) << scratch.out << scratch.err;
+    EXPECT_TRUE(contains(scratch.out, "indices in a separate buffer of 96 bytes (not read back)")) << scratch.out;
+
+    const std::string seed = std::to_string(std::random_device{}() % 1000000 + 1);
+    const auto exact = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8, "--host", "--check", "--seed", seed, "--problem",
+                                  argmax, "--json", dir.file("exact.json")});
+    ASSERT_EQ(exact.exit_code, 0) << exact.out << exact.err;
+    const std::string exact_json = read_file(dir.file("exact.json"));
+    EXPECT_TRUE(contains(exact_json, "\"against\": \"reference\", \"compared\": true")) << exact_json;
+    EXPECT_EQ(json_number(exact_json, "relative_error"), 0) << "seed " << seed << "\n" << exact_json;
+
+    const auto ties = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8, "--host", "--check", "--seed", seed, "--problem",
+                                 "op=reduce reduce_op=max indices=1 dtype=int8 dims=2x4x3x50 cdims=2x4x3x1", "--json",
+                                 dir.file("ties.json")});
+    ASSERT_EQ(ties.exit_code, 0) << ties.out << ties.err;
+    const std::string ties_json = read_file(dir.file("ties.json"));
+    EXPECT_TRUE(contains(ties_json, "\"worst\": \"indices\"")) << "seed " << seed << "\n" << ties_json;
+    EXPECT_GT(json_number(ties_json, "relative_error"), 0) << "seed " << seed << "\n" << ties_json;
+
+    const auto scaled = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8_SCALED, "--vs", LIBREDNN_BENCH_FAKE_V8, "--host",
+                                   "--check", "--seed", seed, "--problem", argmax, "--json", dir.file("scaled.json")});
+    ASSERT_EQ(scaled.exit_code, 0) << scaled.out << scaled.err;
+    const std::string scaled_json = read_file(dir.file("scaled.json"));
+    EXPECT_TRUE(contains(scaled_json, "\"worst\": \"c\"")) << "seed " << seed << "\n" << scaled_json;
+    EXPECT_GT(json_number(scaled_json, "relative_error"), 0.9e-3) << "seed " << seed << "\n" << scaled_json;
+    EXPECT_LT(json_number(scaled_json, "relative_error"), 1.1e-3) << "seed " << seed << "\n" << scaled_json;
 }
 
 TEST(BenchHostRun, CudaNineNumberedStatusesAreNamedAndAFailureExitsOne) {

@@ -51,6 +51,17 @@ const char *const kOneOfEachOp[] = {
     "alpha=1 beta=1",
     "op=transform from=nchw to=nhwc dtype=half n=2 c=3 h=4 w=5",
     "op=transform dtype=float dims=2x3x4x5 xstrides=60x1x15x3 ytype=half ystrides=60x20x5x1",
+    "op=transform dtype=half dims=2x3x5x5 to=nhwc pad_before=0x0x1x1 pad_after=0x5x0x0 fold=2x2",
+    "op=transform dims=2x12x3x3 fold=2x2 fold_dir=unfold pad_before=0x0x-1x0",
+    "op=reduce dims=128x256x56x56 cdims=1x256x1x1",
+    "op=reduce reduce_op=max indices=1 nan=propagate dtype=half layout=nhwc dims=8x16x7x7 cdims=1x16x1x1",
+    "op=reduce reduce_op=norm2 dtype=bfloat16 ctype=float n=4 c=8 h=4 w=4 cdims=4x1x1x1 alpha=0.5 beta=1",
+    "op=reduce reduce_op=avg dtype=double dims=4096x32000x1x1 cdims=4096x1x1x1",
+    "op=set_tensor dtype=half layout=nhwc dims=2x3x4x5 value=0.1",
+    "op=set_tensor dtype=int8 n=2 c=3 h=4 w=5 value=-7",
+    "op=set_tensor dims=2x3x4x5",
+    "op=scale_tensor dtype=double dims=2x3x4x5 alpha=0.1",
+    "op=scale_tensor dtype=bfloat16 layout=nhwc dims=2x3x4x5 alpha=3",
 };
 
 TEST(BenchProblem, EveryOpRoundTripsThroughItsCanonicalString) {
@@ -147,7 +158,17 @@ TEST(BenchProblem, OpStringsAsLibreDNNPrintsThemPrintBackUnchanged) {
           "alpha=1 beta=1",
           "op=op_tensor tensor_op=max compute=float nan=not_propagate dtype=half dims=2x3x4x5 astrides=60x20x5x1 "
           "bdims=1x3x1x1 bstrides=3x1x1x1 cstrides=60x20x5x1 alpha1=1 alpha2=2 beta=0",
-          "op=transform dtype=float dims=2x3x4x5 xstrides=60x20x5x1 ytype=half ystrides=60x1x15x3 alpha=1 beta=0"}) {
+          "op=transform dtype=float dims=2x3x4x5 xstrides=60x20x5x1 ytype=half ystrides=60x1x15x3 alpha=1 beta=0",
+          "op=transform dtype=float dims=2x3x5x5 xstrides=75x25x5x1 ydims=2x32x3x3 ystrides=288x1x96x32 "
+          "pad_before=0x0x1x1 pad_after=0x5x0x0 fold=2x2 fold_dir=fold alpha=1 beta=0",
+          "op=transform dtype=float dims=2x12x3x3 xstrides=108x9x3x1 ydims=2x3x5x6 ystrides=90x30x6x1 "
+          "pad_before=0x0x-1x0 pad_after=0x0x0x0 fold=2x2 fold_dir=unfold alpha=1 beta=0",
+          "op=reduce reduce_op=max compute=float nan=not_propagate indices=1 dtype=half dims=8x1000x1x1 "
+          "astrides=1000x1x1x1 cdims=8x1x1x1 cstrides=1x1x1x1 alpha=1 beta=0",
+          "op=reduce reduce_op=add compute=float nan=not_propagate indices=0 dtype=half dims=2x8x4x4 "
+          "astrides=128x1x32x8 ctype=float cdims=1x8x1x1 cstrides=8x1x1x1 alpha=1 beta=0.5",
+          "op=set_tensor dtype=half dims=2x8x4x4 ystrides=128x16x4x1 value=0.0999755859375",
+          "op=scale_tensor dtype=float dims=2x8x4x4 ystrides=128x1x32x8 alpha=0.10000000149011612"}) {
         const auto problem = parse_ok(logged);
         ASSERT_TRUE(problem) << logged;
         EXPECT_EQ(problem->text(), logged);
@@ -238,6 +259,65 @@ TEST(BenchProblem, MemoryBoundOpsCountEachTensorTheyMustMoveOnce) {
     EXPECT_DOUBLE_EQ(bytes_moved(average_backward->tensors()), (2 * 3 * 2 * 2 + 2 * 3 * 4 * 4) * 4.0);  // dy, dx
 }
 
+TEST(BenchProblem, ReductionsReadAOnceAndWriteCAndTheIndicesTheyAreAskedFor) {
+    const double a = 2 * 3 * 4 * 5 * 4.0;  // float A
+    const auto per_channel = parse_ok("op=reduce dims=2x3x4x5 cdims=1x3x1x1");
+    EXPECT_DOUBLE_EQ(per_channel->flops(), 0);
+    EXPECT_DOUBLE_EQ(bytes_moved(per_channel->tensors()), a + 3 * 4.0);
+    const auto accumulate = parse_ok("op=reduce dims=2x3x4x5 cdims=1x3x1x1 beta=1");
+    EXPECT_DOUBLE_EQ(bytes_moved(accumulate->tensors()), a + 2 * 3 * 4.0);  // C read too
+    const auto argmax = parse_ok("op=reduce reduce_op=max indices=1 dtype=half dims=2x3x4x5 cdims=2x3x4x1");
+    EXPECT_DOUBLE_EQ(bytes_moved(argmax->tensors()), a / 2 + 2 * 3 * 4 * (2 + 4.0));  // half C, 32-bit indices
+    const auto without = parse_ok("op=reduce reduce_op=max dtype=half dims=2x3x4x5 cdims=2x3x4x1");
+    EXPECT_DOUBLE_EQ(bytes_moved(without->tensors()), a / 2 + 2 * 3 * 4 * 2.0);
+    ASSERT_EQ(argmax->tensors().size(), 3u);
+    EXPECT_EQ(argmax->tensors()[2].name, "indices");
+    EXPECT_EQ(argmax->tensors()[2].role, Role::output);
+}
+
+TEST(BenchProblem, SetWritesYOnlyAndScaleReadsAndWritesIt) {
+    const double y = 2 * 3 * 4 * 5 * 2.0;  // half
+    const auto set = parse_ok("op=set_tensor dtype=half dims=2x3x4x5 value=1");
+    ASSERT_EQ(set->tensors().size(), 1u);
+    EXPECT_EQ(set->tensors()[0].role, Role::output);
+    EXPECT_DOUBLE_EQ(bytes_moved(set->tensors()), y);
+    const auto scale = parse_ok("op=scale_tensor dtype=half dims=2x3x4x5 alpha=2");
+    EXPECT_EQ(scale->tensors()[0].role, Role::inout);
+    EXPECT_DOUBLE_EQ(bytes_moved(scale->tensors()), 2 * y);
+}
+
+TEST(BenchProblem, PaddedAndFoldedTransformsWriteAllOfYAndReadWhatCroppingKeepsOfX) {
+    // 2x3x5x5 padded to 2x8x6x6, folded 2x2: y is 2x32x3x3, all written (padding too).
+    const auto folded = parse_ok("op=transform dims=2x3x5x5 pad_before=0x0x1x1 pad_after=0x5x0x0 fold=2x2");
+    EXPECT_NE(folded->text().find(" ydims=2x32x3x3 "), std::string::npos) << folded->text();
+    EXPECT_DOUBLE_EQ(bytes_moved(folded->tensors()), (2 * 3 * 5 * 5 + 2 * 32 * 3 * 3) * 4.0);
+    // Folding rounds spatial dims up to whole blocks: 5x5 folded 2x2 is 3x3.
+    const auto rounded = parse_ok("op=transform dims=1x1x5x5 fold=2x2");
+    EXPECT_NE(rounded->text().find(" ydims=1x4x3x3 "), std::string::npos) << rounded->text();
+    // Cropping one row and one column of 4x4 reads 3x3 of x.
+    const auto cropped = parse_ok("op=transform dims=1x2x4x4 pad_before=0x0x-1x0 pad_after=0x0x0x-1");
+    EXPECT_DOUBLE_EQ(bytes_moved(cropped->tensors()), (2 * 3 * 3 + 2 * 3 * 3) * 4.0);
+    // Unfolding 2x12x3x3 by 2x2 gives 2x3x6x6.
+    const auto unfolded = parse_ok("op=transform dims=2x12x3x3 fold=2x2 fold_dir=unfold");
+    EXPECT_NE(unfolded->text().find(" ydims=2x3x6x6 "), std::string::npos) << unfolded->text();
+    // Without padding or folding the string stays the plain transform's.
+    const auto plain = parse_ok("op=transform dims=1x2x4x4 fold=1x1 fold_dir=unfold pad_before=0x0x0x0");
+    EXPECT_EQ(plain->text(),
+              "op=transform dtype=float dims=1x2x4x4 xstrides=32x16x4x1 ystrides=32x16x4x1 alpha=1 beta=0");
+}
+
+TEST(BenchProblem, SetAndScaleValuesPrintAsTheLibraryReceivesThem) {
+    // cudnnSetTensor takes the value in y's type; cudnnScaleTensor takes alpha as a float (double data: a double).
+    EXPECT_NE(parse_ok("op=set_tensor dtype=half dims=1x1x1x4 value=0.1")->text().find("value=0.0999755859375"),
+              std::string::npos);
+    EXPECT_NE(parse_ok("op=set_tensor dtype=double dims=1x1x1x4 value=0.1")->text().find("value=0.1"),
+              std::string::npos);
+    EXPECT_NE(parse_ok("op=scale_tensor dtype=half dims=1x1x1x4 alpha=0.1")->text().find("alpha=0.10000000149011612"),
+              std::string::npos);
+    EXPECT_NE(parse_ok("op=scale_tensor dtype=double dims=1x1x1x4 alpha=0.1")->text().find("alpha=0.1"),
+              std::string::npos);
+}
+
 TEST(BenchProblem, RejectsUnknownKeysByName) {
     const std::string error = parse_error("op=conv n=1 c=2 h=3 w=4 k=2 pda=1x1");
     EXPECT_NE(error.find("unknown key 'pda'"), std::string::npos) << error;
@@ -279,9 +359,51 @@ TEST(BenchProblem, RejectsShapesThatDoNotMakeAnOperation) {
     EXPECT_NE(parse_error("op=act n=100000 c=1000 h=100 w=100").find("2^31-1"), std::string::npos);
 }
 
+TEST(BenchProblem, RejectsReductionsSetsAndTransformsThatDoNotMakeAnOperation) {
+    EXPECT_NE(parse_error("op=reduce dims=2x3x4x5").find("cdims must give C extent 1 in the dims to reduce"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=reduce dims=2x3x4x5 cdims=1x2x1x1").find("cdims must equal dims or be 1"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=reduce indices=1 dims=2x3x4x5 cdims=1x3x1x1").find("indices=1 needs reduce_op=min"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=reduce reduce_op=sum dims=2x3x4x5 cdims=1x3x1x1").find("key 'reduce_op' must be one of"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=reduce indices=2 reduce_op=max dims=2x3x4x5 cdims=1x3x1x1").find("key 'indices'"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=scale_tensor dims=2x3x4x5").find("missing key 'alpha'"), std::string::npos);
+    EXPECT_NE(parse_error("op=set_tensor dtype=int8 dims=2x3x4x5 value=0.5").find("whole number from -128 to 127"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=set_tensor dtype=int8 dims=2x3x4x5 value=300").find("got '300'"), std::string::npos);
+    EXPECT_NE(parse_error("op=set_tensor dtype=half dims=2x3x4x5 value=70000").find("a number half holds"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=scale_tensor dims=2x3x4x5 alpha=1e39").find("beyond the range of a float"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=set_tensor dims=2x3x4x5 alpha=2").find("unknown key 'alpha'"), std::string::npos);
+    EXPECT_NE(parse_error("op=scale_tensor dims=2x3x4x5 alpha=2 value=1").find("unknown key 'value'"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=transform dims=2x3x4x5 pad_before=1x1").find("key 'pad_before' must be 4 integers"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=transform dims=2x3x4x5 fold=0x2").find("key 'fold' must be 2 integers"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=transform dims=2x3x4x5 pad_after=0x-3x0x0").find("leave dim 1 of y empty"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=transform dims=2x6x4x4 fold=2x2 fold_dir=unfold").find("divisible by the product"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=transform dims=2x3x4x4 fold=2x2 ydims=2x3x4x4").find("ydims must be x's dims padded"),
+              std::string::npos);
+    // Reductions, sets and scales have no backward direction.
+    ProblemDefaults backward;
+    backward.dir = "bwd";
+    std::unique_ptr<Problem> problem;
+    std::string error;
+    for (const char *text :
+         {"op=reduce dims=2x3x4x5 cdims=1x3x1x1", "op=set_tensor dims=2x3x4x5", "op=scale_tensor dims=2x3x4x5 alpha=2"})
+        EXPECT_EQ(parse_problem(text, backward, &problem, &error), ParseResult::not_applicable) << text;
+}
+
 TEST(BenchProblem, KnownOpsAreTheDocumentedOnes) {
     EXPECT_EQ(known_ops(), (std::vector<std::string>{"conv", "bn", "act", "softmax", "pool", "op_tensor", "add_tensor",
-                                                     "transform"}));
+                                                     "transform", "reduce", "set_tensor", "scale_tensor"}));
 }
 
 }  // namespace

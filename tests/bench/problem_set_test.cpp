@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <set>
 
 namespace librednn::bench {
 namespace {
@@ -113,6 +115,34 @@ TEST(BenchSet, EverySetShippedWithTheProjectParsesAndRoundTrips) {
             EXPECT_EQ(again->text(), entry.problem->text());
         }
     }
+}
+
+// bench/sets/tensor-ops-large.problems (one problem string a line, for tools/bench/compare_problems.sh):
+// every line parses and round-trips, and its header's promise holds: each problem moves a tensor of at
+// least 256 MiB.
+TEST(BenchSet, TheLargeTensorOpSetParsesAndIsAsLargeAsItsHeaderSays) {
+    std::ifstream in(kSets + "/tensor-ops-large.problems");
+    ASSERT_TRUE(in) << "cannot read tensor-ops-large.problems";
+    std::string line;
+    std::set<std::string> ops;
+    int problems = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        ++problems;
+        std::unique_ptr<Problem> problem, again;
+        std::string error;
+        ASSERT_EQ(parse_problem(line, ProblemDefaults{}, &problem, &error), ParseResult::ok) << line << ": " << error;
+        ASSERT_EQ(parse_problem(problem->text(), ProblemDefaults{}, &again, &error), ParseResult::ok) << error;
+        EXPECT_EQ(again->text(), problem->text());
+        ops.insert(problem->describe().entries().front().second);
+        size_t largest = 0;
+        for (const TensorSpec &tensor : problem->tensors()) largest = std::max(largest, tensor.bytes());
+        EXPECT_GE(largest, size_t{256} << 20) << line;
+    }
+    EXPECT_GE(problems, 21);
+    for (const char *op :
+         {"act", "add_tensor", "op_tensor", "transform", "softmax", "reduce", "set_tensor", "scale_tensor"})
+        EXPECT_TRUE(ops.count(op)) << op;
 }
 
 TEST(BenchSet, ProblemStringsAreMeasuredOnceAndNamedInOrder) {

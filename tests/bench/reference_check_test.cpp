@@ -1,6 +1,6 @@
-// Check mode against LibreDNN's host references (no --vs): the tensor-op families run src/reference/
-// on the inputs the library read, LibreDNN's own library agrees with them, and a library 0.1% off is
-// reported 0.1% off; families without a reference say so.
+// Check mode against LibreDNN's host references (no --vs): the tensor-op families (reductions, sets and
+// scales among them) run src/reference/ on the inputs the library read, LibreDNN's own library agrees
+// with them, and a library 0.1% off is reported 0.1% off; families without a reference say so.
 #include "bench_test_util.hpp"
 #include "check.hpp"
 #include "problem.hpp"
@@ -68,6 +68,46 @@ TEST(BenchReferenceCheck, BroadcastAddTensorReferenceAddsTheBiasPerChannel) {
     EXPECT_EQ(tensors[1], (std::vector<double>{11, 12, 23, 24}));
 }
 
+TEST(BenchReferenceCheck, MaxReductionReferenceWritesTheMaximumAndTheFirstPositionOfIt) {
+    const auto problem = parsed("op=reduce reduce_op=max indices=1 n=1 c=2 h=1 w=4 cdims=1x2x1x1 alpha=2");
+    ASSERT_TRUE(problem);
+    const Reference reference = reference_for(*problem);
+    ASSERT_TRUE(reference.compute) << reference.unavailable;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    HostTensors tensors = {{1, 5, -2, 5, -1, -3, -0.5, -4}, {nan, nan}, {77, 77}};
+    ASSERT_TRUE(reference.compute(&tensors).ok());
+    EXPECT_EQ(tensors[1], (std::vector<double>{10, -1}));
+    EXPECT_EQ(tensors[2], (std::vector<double>{1, 2}));  // the first of the two 5s; -0.5
+}
+
+TEST(BenchReferenceCheck, PerChannelSumReferenceBlendsWithC) {
+    const auto problem = parsed("op=reduce n=2 c=2 h=1 w=2 cdims=1x2x1x1 beta=1");
+    ASSERT_TRUE(problem);
+    const Reference reference = reference_for(*problem);
+    ASSERT_TRUE(reference.compute) << reference.unavailable;
+    HostTensors tensors = {{1, 2, 10, 20, 3, 4, 30, 40}, {100, 200}};
+    ASSERT_TRUE(reference.compute(&tensors).ok());
+    EXPECT_EQ(tensors[1], (std::vector<double>{110, 300}));
+}
+
+TEST(BenchReferenceCheck, SetReferenceOverwritesYAndScaleReferenceScalesIt) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto set = parsed("op=set_tensor n=1 c=1 h=1 w=3 value=-2.5");
+    ASSERT_TRUE(set);
+    const Reference set_reference = reference_for(*set);
+    ASSERT_TRUE(set_reference.compute) << set_reference.unavailable;
+    HostTensors y = {{nan, 7, nan}};
+    ASSERT_TRUE(set_reference.compute(&y).ok());
+    EXPECT_EQ(y[0], (std::vector<double>{-2.5, -2.5, -2.5}));
+    const auto scale = parsed("op=scale_tensor n=1 c=1 h=1 w=3 alpha=-2");
+    ASSERT_TRUE(scale);
+    const Reference scale_reference = reference_for(*scale);
+    ASSERT_TRUE(scale_reference.compute) << scale_reference.unavailable;
+    HostTensors x = {{1, -0.5, 3}};
+    ASSERT_TRUE(scale_reference.compute(&x).ok());
+    EXPECT_EQ(x[0], (std::vector<double>{-2, 1, -6}));
+}
+
 TEST(BenchReferenceCheck, FamiliesWithoutAReferenceSaySo) {
     for (const std::string text : {"op=conv dir=fwd n=2 c=8 h=8 w=8 k=8 r=3 s=3 pad=1x1",
                                    "op=bn phase=train_fwd n=2 c=8 h=4 w=4", "op=pool mode=max n=2 c=8 h=4 w=4"}) {
@@ -93,6 +133,18 @@ TEST(BenchReferenceCheck, LibreDNNAgreesWithItsReferencesOnTensorOps) {
         "op=add_tensor adims=1x8x1x1 n=2 c=8 h=4 w=4",
         "op=transform from=nchw to=nhwc n=2 c=8 h=4 w=4",
         "op=transform from=nhwc to=nchw n=2 c=8 h=4 w=4 alpha=2 beta=0.5",
+        "op=transform dtype=half dims=2x3x5x5 to=nhwc pad_before=0x0x1x1 pad_after=0x5x0x0 fold=2x2",
+        "op=transform dims=2x12x3x3 fold=2x2 fold_dir=unfold pad_before=0x0x-1x0",
+        "op=reduce n=2 c=8 h=4 w=4 cdims=1x8x1x1",
+        "op=reduce reduce_op=max indices=1 dtype=half layout=nhwc n=2 c=8 h=4 w=4 cdims=1x8x1x1",
+        "op=reduce reduce_op=amax indices=1 n=16 c=300 h=1 w=1 cdims=16x1x1x1 alpha=0.5 beta=0.5",
+        "op=reduce reduce_op=min indices=1 dtype=int8 n=4 c=8 h=4 w=4 cdims=4x8x1x1",
+        "op=reduce reduce_op=norm2 dtype=bfloat16 ctype=float n=4 c=8 h=4 w=4 cdims=4x1x1x1",
+        "op=reduce reduce_op=avg dtype=double n=2 c=8 h=4 w=4 cdims=2x1x4x4",
+        "op=set_tensor dtype=half layout=nhwc n=2 c=8 h=4 w=4 value=0.1",
+        "op=set_tensor dtype=int8 n=2 c=8 h=4 w=4 value=-3",
+        "op=scale_tensor n=2 c=8 h=4 w=4 alpha=0.1",
+        "op=scale_tensor dtype=bfloat16 layout=nhwc n=2 c=8 h=4 w=4 alpha=-3",
     };
     const std::string seed = fresh_seed();
     for (const std::string &problem : problems) {

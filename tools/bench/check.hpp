@@ -32,9 +32,9 @@ struct Reference {
     std::string unavailable;
 };
 
-// The hook for src/reference/: act, softmax, op_tensor, add_tensor and transform run LibreDNN's
-// references (reference_ops.hpp); every other problem answers "no reference yet" and check mode
-// compares against the --vs library only.
+// The hook for src/reference/: act, softmax, op_tensor, add_tensor, transform, reduce, set_tensor and
+// scale_tensor run LibreDNN's references (reference_ops.hpp); every other problem answers "no reference
+// yet" and check mode compares against the --vs library only.
 Reference reference_for(const Problem &problem);
 
 }  // namespace librednn::bench

@@ -45,7 +45,8 @@ problems
   --dir LIST        comma list of fwd, bwd, bwd_data, bwd_filter, inference (default fwd); each
                     direction is one pass over the problems with its own whole-set total
                     (convolutions: fwd bwd_data bwd_filter; bn: inference, fwd = training forward,
-                    bwd; activation, softmax, pooling: fwd bwd)
+                    bwd; activation, softmax, pooling: fwd bwd; tensor ops, reductions, set and
+                    scale: fwd inference)
   --math M          default, tensor_op, tensor_op_allow_conversion or fma (default: default)
   --find            convolution algorithm from cudnnFind*AlgorithmEx instead of the heuristic's
                     first choice (a string's algo= key names one: algo=heuristic|find|N)

@@ -68,7 +68,19 @@ namespace librednn::bench {
     X(cudnnDestroyOpTensorDescriptor)                     \
     X(cudnnOpTensor)                                      \
     X(cudnnAddTensor)                                     \
-    X(cudnnTransformTensor)
+    X(cudnnTransformTensor)                               \
+    X(cudnnCreateTensorTransformDescriptor)               \
+    X(cudnnSetTensorTransformDescriptor)                  \
+    X(cudnnDestroyTensorTransformDescriptor)              \
+    X(cudnnTransformTensorEx)                             \
+    X(cudnnSetTensor)                                     \
+    X(cudnnScaleTensor)                                   \
+    X(cudnnCreateReduceTensorDescriptor)                  \
+    X(cudnnSetReduceTensorDescriptor)                     \
+    X(cudnnDestroyReduceTensorDescriptor)                 \
+    X(cudnnGetReductionIndicesSize)                       \
+    X(cudnnGetReductionWorkspaceSize)                     \
+    X(cudnnReduceTensor)
 
 // The loaded library's entry points; a function the library lacks stays null.
 struct CudnnApi {

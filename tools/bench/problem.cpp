@@ -13,10 +13,17 @@ struct OpFamily {
 };
 
 const OpFamily kFamilies[] = {
-    {"conv", parse_convolution},      {"bn", parse_batch_norm},
-    {"act", parse_activation},        {"softmax", parse_softmax},
-    {"pool", parse_pooling},          {"op_tensor", parse_op_tensor},
-    {"add_tensor", parse_add_tensor}, {"transform", parse_transform},
+    {"conv", parse_convolution},
+    {"bn", parse_batch_norm},
+    {"act", parse_activation},
+    {"softmax", parse_softmax},
+    {"pool", parse_pooling},
+    {"op_tensor", parse_op_tensor},
+    {"add_tensor", parse_add_tensor},
+    {"transform", parse_transform},
+    {"reduce", parse_reduce},
+    {"set_tensor", parse_set_tensor},
+    {"scale_tensor", parse_scale_tensor},
     {"add", parse_add_tensor},  // the name for cudnnAddTensor; prints as add_tensor
 };
 
@@ -40,8 +47,14 @@ bool parse_layout(const std::string &name, Layout *layout) {
 
 double bytes_moved(const std::vector<TensorSpec> &tensors) {
     double bytes = 0;
-    for (const TensorSpec &tensor : tensors)
-        if (tensor.moved) bytes += static_cast<double>(tensor.bytes()) * (tensor.role == Role::inout ? 2 : 1);
+    for (const TensorSpec &tensor : tensors) {
+        if (!tensor.moved) continue;
+        const double touched =
+            tensor.needed >= 0 && tensor.needed < tensor.elements
+                ? static_cast<double>(tensor.needed) * static_cast<double>(data_type_size(tensor.type))
+                : static_cast<double>(tensor.bytes());
+        bytes += touched * (tensor.role == Role::inout ? 2 : 1);
+    }
     return bytes;
 }
 

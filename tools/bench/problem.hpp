@@ -46,11 +46,15 @@ struct TensorSpec {
     // Counted in bytes_moved(): the operation must read (or write) it. Some arguments are passed but
     // not needed (activation backward's x for ReLU: y and dy determine dx).
     bool moved = true;
+    // Elements the operation must touch when fewer than the tensor holds (a transform that crops x
+    // reads only what it keeps); -1: all of them.
+    int64_t needed = -1;
 
     size_t bytes() const { return static_cast<size_t>(elements) * data_type_size(type); }
 };
 
-// Bytes an operation must move: each moved input read once, each output written once, each inout both.
+// Bytes an operation must move: each moved input read once, each output written once, each inout both
+// (of a tensor the operation touches only in part, the part).
 double bytes_moved(const std::vector<TensorSpec> &tensors);
 
 // One pointer per TensorSpec, in the order Problem::tensors() lists them.

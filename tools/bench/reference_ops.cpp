@@ -4,11 +4,14 @@
 #include "reference_ops.hpp"
 
 #include "ops/activation/problem.hpp"
+#include "ops/reduce/problem.hpp"
 #include "ops/softmax/problem.hpp"
 #include "ops/tensor/add_tensor_problem.hpp"
 #include "ops/tensor/op_tensor_problem.hpp"
+#include "ops/tensor/set_tensor_problem.hpp"
 #include "ops/transform/problem.hpp"
 #include "reference/activation.hpp"
+#include "reference/reduce.hpp"
 #include "reference/softmax.hpp"
 #include "reference/tensor_ops.hpp"
 #include "reference/transform.hpp"
@@ -143,6 +146,28 @@ Reference tensor_op_reference(const Problem &problem) {
             buffers.x = t[0].data();
             buffers.y = t[1].data();
             reference::transform(value, buffers);
+        });
+    }
+    if (op == "reduce") {
+        // Tensors: a c, then indices when the problem asks for them (one uint32 per element of C, which
+        // the bench holds as int32: positions stay far below 2^31).
+        ReduceProblem value;
+        if (!parse_as(text, parse_reduce_problem, &value, &reason)) return unavailable(reason);
+        return reference_over_bytes(specs, [value](TensorBytes &t) {
+            ReduceBuffers buffers;
+            buffers.a = t[0].data();
+            buffers.c = t[1].data();
+            if (value.indices) buffers.indices = t[2].data();
+            reference::reduce(value, buffers);
+        });
+    }
+    if (op == "set_tensor" || op == "scale_tensor") {
+        SetTensorProblem value;
+        if (!parse_as(text, parse_set_tensor_problem, &value, &reason)) return unavailable(reason);
+        return reference_over_bytes(specs, [value](TensorBytes &t) {
+            SetTensorBuffers buffers;
+            buffers.y = t[0].data();
+            reference::set_tensor(value, buffers);
         });
     }
     return unavailable("no reference yet");

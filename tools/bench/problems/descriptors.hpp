@@ -59,6 +59,8 @@ using ConvolutionDescriptor = Descriptor<cudnnConvolutionDescriptor_t>;
 using ActivationDescriptor = Descriptor<cudnnActivationDescriptor_t>;
 using PoolingDescriptor = Descriptor<cudnnPoolingDescriptor_t>;
 using OpTensorDescriptor = Descriptor<cudnnOpTensorDescriptor_t>;
+using ReduceTensorDescriptor = Descriptor<cudnnReduceTensorDescriptor_t>;
+using TensorTransformDescriptor = Descriptor<cudnnTensorTransformDescriptor_t>;
 
 Outcome create(const Library &library, TensorDescriptor *descriptor);
 Outcome create(const Library &library, FilterDescriptor *descriptor);
@@ -66,6 +68,8 @@ Outcome create(const Library &library, ConvolutionDescriptor *descriptor);
 Outcome create(const Library &library, ActivationDescriptor *descriptor);
 Outcome create(const Library &library, PoolingDescriptor *descriptor);
 Outcome create(const Library &library, OpTensorDescriptor *descriptor);
+Outcome create(const Library &library, ReduceTensorDescriptor *descriptor);
+Outcome create(const Library &library, TensorTransformDescriptor *descriptor);
 
 // A packed 4-d tensor descriptor (cudnnSetTensor4dDescriptor with NCHW or NHWC).
 Outcome make_tensor(const Library &library, cudnnDataType_t type, Layout layout, const Shape &shape,

@@ -18,6 +18,10 @@ ParseResult parse_pooling(const ProblemString &, const ProblemDefaults &, std::u
 ParseResult parse_op_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 ParseResult parse_add_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 ParseResult parse_transform(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
+ParseResult parse_reduce(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
+ParseResult parse_set_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
+ParseResult parse_scale_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *,
+                               std::string *);
 
 // The forward/backward direction of an op without a key of its own for it: the problem's `dir` key
 // when present, else --dir mapped (fwd and inference -> "fwd", bwd -> "bwd"). Returns false when --dir

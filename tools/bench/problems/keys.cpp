@@ -115,6 +115,23 @@ std::pair<int64_t, int64_t> KeyReader::pair(const char *key, std::pair<int64_t, 
     return {dims[0], dims[1]};
 }
 
+std::vector<int64_t> KeyReader::integers(const char *key, size_t count, const std::vector<int64_t> &fallback,
+                                         int64_t minimum, const std::string &what) {
+    if (!present(key)) return fallback;
+    std::vector<int64_t> values;
+    std::string error, text;
+    text_.get(key, &text, &error);
+    if (!text_.get_dims(key, &values, &error) || values.size() != count ||
+        *std::min_element(values.begin(), values.end()) < minimum) {
+        fail_value(key,
+                   std::to_string(count) + " integers joined by x, each at least " + std::to_string(minimum) + " (" +
+                       what + ")",
+                   text);
+        return fallback;
+    }
+    return values;
+}
+
 cudnnDataType_t KeyReader::data_type(const char *key, const std::string &fallback) {
     const std::string name = choice(key, {"float", "double", "half", "bfloat16", "int8"}, fallback);
     cudnnDataType_t type = CUDNN_DATA_FLOAT;

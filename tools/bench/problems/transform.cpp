@@ -1,9 +1,14 @@
-// Layout (and type) conversion (cudnnTransformTensor): y = alpha * x + beta * y with x and y in their
-// own packed layouts. Keys as LibreDNN's transform problems print them (docs/PROBLEMS_OPS.md), plus
-// from= and to= as shorthands for x's and y's layouts.
+// Layout (and type) conversion: y = alpha * T(x) + beta * y with x and y in their own packed layouts.
+// Without padding or folding it is cudnnTransformTensor; with them (pad_before, pad_after, fold) it is
+// cudnnTransformTensorEx with a tensor transform descriptor, y's dims following from x's. Keys as
+// LibreDNN's transform problems print them (docs/PROBLEMS_OPS.md), plus from= and to= as shorthands
+// for x's and y's layouts.
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
 #include "problems/keys.hpp"
+
+#include <algorithm>
+#include <cstdint>
 
 namespace librednn::bench {
 
@@ -11,7 +16,39 @@ namespace {
 
 struct TransformParams {
     TensorOperand x, y;  // x is the main tensor
+    // Per dim in NCHW order; negative values crop. Padding applies to the unfolded geometry: pad then
+    // fold, or unfold then pad (as cudnnSetTensorTransformDescriptor defines them).
+    int64_t pad_before[4] = {}, pad_after[4] = {};
+    int64_t fold[2] = {1, 1};  // height, width
+    bool unfold = false;
     double alpha = 1, beta = 0;
+
+    bool folds() const { return fold[0] > 1 || fold[1] > 1; }
+    bool reshapes() const {
+        for (int i = 0; i < 4; ++i)
+            if (pad_before[i] != 0 || pad_after[i] != 0) return true;
+        return folds();
+    }
+    int64_t fold_product() const { return fold[0] * fold[1]; }
+    // x's dims before folding: x's own, or x unfolded.
+    std::vector<int64_t> unfolded_x() const {
+        std::vector<int64_t> dims = {x.shape.n, x.shape.c, x.shape.h, x.shape.w};
+        if (unfold && folds()) {
+            dims[1] /= fold_product();
+            dims[2] *= fold[0];
+            dims[3] *= fold[1];
+        }
+        return dims;
+    }
+    // Elements of x that reach y: all, unless padding crops.
+    int64_t x_needed() const {
+        const std::vector<int64_t> dims = unfolded_x();
+        int64_t needed = 1;
+        for (int i = 0; i < 4; ++i)
+            needed *= std::max<int64_t>(
+                0, dims[i] + std::min<int64_t>(0, pad_before[i]) + std::min<int64_t>(0, pad_after[i]));
+        return needed;
+    }
 };
 
 class TransformOperation : public Operation {
@@ -19,12 +56,26 @@ public:
     TransformOperation(const TransformParams &params, const Context &context) : p_(params), context_(context) {}
 
     Outcome bind() {
-        BENCH_TRY(make_tensor(*context_.library, p_.x, &x_desc_));
-        return make_tensor(*context_.library, p_.y, &y_desc_);
+        const Library &library = *context_.library;
+        BENCH_TRY(make_tensor(library, p_.x, &x_desc_));
+        BENCH_TRY(make_tensor(library, p_.y, &y_desc_));
+        if (!p_.reshapes()) return Outcome::success();
+        int32_t before[4], after[4];
+        for (int i = 0; i < 4; ++i) {
+            before[i] = static_cast<int32_t>(p_.pad_before[i]);
+            after[i] = static_cast<int32_t>(p_.pad_after[i]);
+        }
+        const uint32_t fold[2] = {static_cast<uint32_t>(p_.fold[0]), static_cast<uint32_t>(p_.fold[1])};
+        BENCH_TRY(create(library, &transform_));
+        return BENCH_CALL(library, cudnnSetTensorTransformDescriptor, transform_.get(), 4u, tensor_format(p_.y.layout),
+                          before, after, fold, p_.unfold ? CUDNN_TRANSFORM_UNFOLD : CUDNN_TRANSFORM_FOLD);
     }
 
     Outcome run(const TensorPointers &t, void *, size_t) override {
         const Scalar alpha(p_.alpha, p_.y.type), beta(p_.beta, p_.y.type);
+        if (p_.reshapes())
+            return BENCH_CALL(*context_.library, cudnnTransformTensorEx, context_.handle, transform_.get(), alpha.get(),
+                              x_desc_.get(), t[0], beta.get(), y_desc_.get(), t[1]);
         return BENCH_CALL(*context_.library, cudnnTransformTensor, context_.handle, alpha.get(), x_desc_.get(), t[0],
                           beta.get(), y_desc_.get(), t[1]);
     }
@@ -33,6 +84,7 @@ private:
     TransformParams p_;
     Context context_;
     TensorDescriptor x_desc_, y_desc_;
+    TensorTransformDescriptor transform_;
 };
 
 class TransformProblem : public Problem {
@@ -45,14 +97,24 @@ public:
         write_main_tensor(&text, p_.x);
         write_operand(&text, "x", p_.x, p_.x);
         write_operand(&text, "y", p_.y, p_.x);
+        if (p_.reshapes()) {
+            text.set_dims("pad_before", std::vector<int64_t>(p_.pad_before, p_.pad_before + 4));
+            text.set_dims("pad_after", std::vector<int64_t>(p_.pad_after, p_.pad_after + 4));
+        }
+        if (p_.folds()) {
+            text.set_dims("fold", {p_.fold[0], p_.fold[1]});
+            text.set("fold_dir", p_.unfold ? "unfold" : "fold");
+        }
         text.set("alpha", p_.alpha);
         text.set("beta", p_.beta);
         return text;
     }
 
+    // y is written whole (padding too); of x, what cropping keeps is read.
     std::vector<TensorSpec> tensors() const override {
-        return {{"x", Role::input, p_.x.type, p_.x.shape.elements()},
-                {"y", p_.beta != 0 ? Role::inout : Role::output, p_.y.type, p_.y.shape.elements()}};
+        TensorSpec x{"x", Role::input, p_.x.type, p_.x.shape.elements()};
+        if (p_.x_needed() < x.elements) x.needed = p_.x_needed();
+        return {x, {"y", p_.beta != 0 ? Role::inout : Role::output, p_.y.type, p_.y.shape.elements()}};
     }
 
     std::unique_ptr<Operation> bind(const Context &context, Outcome *outcome) const override {
@@ -66,6 +128,37 @@ private:
     TransformParams p_;
 };
 
+// y's dims: x (unfolded first when unfolding) padded, then folded (spatial dims rounded up to whole
+// blocks). False with the reason when they do not make a tensor.
+bool transformed_shape(const TransformParams &p, Shape *shape, std::string *reason) {
+    if (p.unfold && p.folds() && p.x.shape.c % p.fold_product() != 0) {
+        *reason = "fold_dir=unfold needs c (" + std::to_string(p.x.shape.c) +
+                  ") divisible by the product of the fold factors (" + std::to_string(p.fold_product()) + ")";
+        return false;
+    }
+    std::vector<int64_t> dims = p.unfolded_x();
+    for (int i = 0; i < 4; ++i) {
+        dims[i] += p.pad_before[i] + p.pad_after[i];
+        if (dims[i] < 1) {
+            *reason = "pad_before and pad_after leave dim " + std::to_string(i) + " of y empty";
+            return false;
+        }
+    }
+    if (!p.unfold && p.folds()) {
+        dims[1] *= p.fold_product();
+        dims[2] = (dims[2] + p.fold[0] - 1) / p.fold[0];
+        dims[3] = (dims[3] + p.fold[1] - 1) / p.fold[1];
+    }
+    *shape = Shape{dims[0], dims[1], dims[2], dims[3]};
+    if (shape->elements() > 2147483647LL) {
+        *reason = "y would have more than 2^31-1 elements";
+        return false;
+    }
+    return true;
+}
+
+bool same_extents(const Shape &a, const Shape &b) { return a.n == b.n && a.c == b.c && a.h == b.h && a.w == b.w; }
+
 }  // namespace
 
 ParseResult parse_transform(const ProblemString &text, const ProblemDefaults &defaults,
@@ -77,7 +170,24 @@ ParseResult parse_transform(const ProblemString &text, const ProblemDefaults &de
     const std::string from = keys.choice("from", {"nchw", "nhwc"}, defaults.layout);
     const std::string to = keys.choice("to", {"nchw", "nhwc"}, from);
     p.x = keys.operand("x", main, from);
-    p.y = keys.operand("y", main, to, true);
+    const int64_t kMostNegative = -2147483647LL;
+    const std::vector<int64_t> before =
+        keys.integers("pad_before", 4, {0, 0, 0, 0}, kMostNegative, "padding before each dim, NxCxHxW");
+    const std::vector<int64_t> after =
+        keys.integers("pad_after", 4, {0, 0, 0, 0}, kMostNegative, "padding after each dim, NxCxHxW");
+    const std::vector<int64_t> fold = keys.integers("fold", 2, {1, 1}, 1, "fold factors of height and width");
+    std::copy(before.begin(), before.end(), p.pad_before);
+    std::copy(after.begin(), after.end(), p.pad_after);
+    std::copy(fold.begin(), fold.end(), p.fold);
+    p.unfold = keys.choice("fold_dir", {"fold", "unfold"}, "fold") == "unfold" && p.folds();
+    TensorOperand transformed = p.x;
+    std::string reason;
+    if (!keys.failed() && !transformed_shape(p, &transformed.shape, &reason)) keys.fail(reason);
+    p.y = keys.operand("y", transformed, to, true, true);
+    if (!keys.failed() && !same_extents(p.y.shape, transformed.shape))
+        keys.fail("ydims must be x's dims padded and folded, " + std::to_string(transformed.shape.n) + "x" +
+                  std::to_string(transformed.shape.c) + "x" + std::to_string(transformed.shape.h) + "x" +
+                  std::to_string(transformed.shape.w) + " (or be left out)");
     p.alpha = keys.number("alpha", 1);
     p.beta = keys.number("beta", 0);
     if (!keys.finish(error)) return ParseResult::error;
