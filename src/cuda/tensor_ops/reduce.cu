@@ -1,28 +1,44 @@
 // Reduction kernels. The reduced dims and the kept dims are each walked in a's memory order (dims sorted
 // by a's strides, contiguous neighbours merged); a second "operand" of each layout carries the row-major
-// NCHW numbering that flattened indices and the indices array use. Two kernels:
-//  - row: the reduction runs along contiguous memory (the innermost reduced dim has the smallest stride:
-//    reduce over W, over C*H*W, NCHW per-channel sums): a warp or a block per output, 16-byte loads when
-//    aligned;
-//  - column: the kept dims run along contiguous memory (NHWC per-channel sums, reduce over N): a thread
-//    per output, 8 threads splitting its reduction, consecutive threads on consecutive outputs.
-// Few outputs with long reductions split the reduction over blocks (blockIdx.y) into a workspace of
-// partial results, combined in split order by a finalize kernel: deterministic, no atomics.
+// NCHW numbering that flattened indices and the indices array use. Two main kernels:
+//  - row: the reduction runs along contiguous memory (the innermost reduced dim has the smaller stride:
+//    reduce over W, over C*H*W, argmax of long rows, NCHW per-channel sums over N and H*W). A group of
+//    4..32 lanes of a warp reduces one (output, split) item: it walks the item's runs (the innermost
+//    reduced dim) with 16-byte loads, several per lane in flight;
+//  - column: the kept dims run along contiguous memory (NHWC per-channel sums, reduce over N): a block
+//    takes a slab of reduced positions for up to 32 columns; each thread owns a 16-byte vector of
+//    neighbouring outputs (8 halves, 4 floats) and walks rows of the slab, neighbouring threads on
+//    neighbouring addresses; the block's rows combine through shared memory.
+// Long reductions with few outputs are split into (output, split) items that write partial results to
+// the workspace; a finalize kernel combines each output's partials in split order: deterministic for a
+// given workspace size, no atomics.
 #include "cuda/tensor_ops/device_common.cuh"
 #include "cuda/tensor_ops/launch_util.hpp"
 #include "cuda/tensor_ops/reduce.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
+#include <cstring>
+#include <type_traits>
 
 namespace librednn::cuda {
 
 namespace {
 
 constexpr int kReduceBlock = 256;
-constexpr int kColumnOutputs = 32;                            // threadIdx.x: one output each
-constexpr int kColumnSlices = kReduceBlock / kColumnOutputs;  // threadIdx.y: slices of its reduction
+// Resident blocks per SM the register budget must allow: 4 (64 registers a thread), 3 (85) for int8 data,
+// whose 16-lane vectors need more. The split planning counts on at least this many, so that its items
+// fill the GPU.
+template <class T>
+constexpr int kReduceMinBlocksOf = sizeof(T) == 1 ? 3 : 4;
+int reduce_min_blocks(ScalarType a_type) { return scalar_size(a_type) == 1 ? 3 : 4; }
+constexpr int kColumnMaxWidth = 32;  // threads along the kept dim in a column block
 constexpr uint32_t kNoIndex = 0xffffffffu;
+
+// How a kernel accumulates: sums and products; a max (MIN, MAX, AMAX) of values only; a max that keeps
+// the index of the element it chose (asked for indices). The op's details are runtime flags.
+enum ReduceMode : int { kSumMode, kMaxValueMode, kMaxIndexMode };
 
 template <class C>
 struct ReduceAcc {
@@ -37,34 +53,43 @@ struct ReduceArgs {
     uint32_t *indices;
     ReduceAcc<C> *partials;  // [split][output] when splits > 1
     ScalarType c_type;
-    int64_t outputs, length, chunk;
+    int64_t outputs, length;
+    int64_t chunk;  // reduced positions per split
+    int64_t items;  // splits * (outputs for the row kernel, column groups for the column kernel)
     int splits;
-    int threads_per_output;  // row kernel: 32 or the block
-    int vectorized;
-    int64_t inner_index_weight;  // row kernel, vectorised: flattened-index step between lanes
+    FastDivisor items_per_split;
+    // Row kernel: `reduced` holds the dims outside the innermost reduced one, whose runs of
+    // `run_length` elements lie `run_stride` apart in memory, `run_index_step` apart in flattened index.
+    FastDivisor run_length;
+    int64_t run_stride;
+    uint32_t run_index_step;
+    int group_threads;     // row kernel: lanes per item (4..32, a power of 2)
+    int finalize_threads;  // lanes per output in the finalize (1..32 or 256, a power of 2)
+    // The element-to-thread assignment uses 16-byte vectors (a property of the geometry only, so that the
+    // result does not depend on where a sits); `aligned`: they load as 16-byte vectors, else lane by lane.
+    int vector_shape, aligned;
     // What the op does around a sum/product or a max: MIN is -max(-a); AMAX max |a|; NORM1 sum |a|;
     // NORM2 sqrt(sum a^2); AVG sum / length; MUL_NO_ZEROS multiplies zeros as ones.
     int is_mul, negate, absolute, square, zero_as_one, average, root;
-    int max_kind, propagate_nan, write_indices, blend;
+    int propagate_nan, blend;
+    int write_indices;  // indexed maxima: indices were asked for (double maxima use the indexed kernels anyway)
     C alpha, beta;
     DeviceLayout kept;     // operand 0: a, 1: c, 2: slot in the indices array
     DeviceLayout reduced;  // operand 0: a, 1: flattened index within the slice
 };
 
-template <class C, bool Max>
-__device__ __forceinline__ ReduceAcc<C> identity() {
-    if constexpr (Max) {
-        return {-C(INFINITY), kNoIndex};
-    } else {
-        return {C(0), kNoIndex};  // the product's identity is set by the caller
-    }
-}
+// --- accumulation -----------------------------------------------------------------------------------
 
-template <class C, bool Max>
+template <class C, int Mode>
 __device__ __forceinline__ ReduceAcc<C> start(const ReduceArgs<C> &a) {
-    ReduceAcc<C> acc = identity<C, Max>();
-    if (!Max && a.is_mul) acc.value = C(1);
-    return acc;
+    if constexpr (Mode == kSumMode) {
+        return {a.is_mul ? C(1) : C(0), kNoIndex};
+    } else if constexpr (Mode == kMaxValueMode) {
+        // Without propagation NaN is the identity of fmax, and a slice of only NaNs stays NaN.
+        return {a.propagate_nan ? -C(INFINITY) : C(NAN), kNoIndex};
+    } else {
+        return {-C(INFINITY), kNoIndex};
+    }
 }
 
 // True when (v, k) should replace (current, current_k) in a max: larger, or equal with a smaller index;
@@ -77,46 +102,67 @@ __device__ __forceinline__ bool prefer(C v, uint32_t k, C current, uint32_t curr
     return v > current || (v == current && k < current_k);
 }
 
-template <class C, bool Max>
+// The max of values only: with propagation a NaN wins, without it NaNs are skipped (fmax).
+template <class C>
+__device__ __forceinline__ C max_value(C current, C v, int propagate_nan) {
+    if (propagate_nan) return v > current || math_isnan(v) ? v : current;
+    return math_fmax(current, v);
+}
+
+template <class C, int Mode>
 __device__ __forceinline__ void accumulate(ReduceAcc<C> &acc, C v, uint32_t k, const ReduceArgs<C> &a) {
-    if (a.negate) v = -v;
-    if (a.absolute) v = math_abs(v);
-    if constexpr (Max) {
-        if (prefer(v, k, acc.value, acc.index, a.propagate_nan)) acc = {v, k};
-    } else {
+    if constexpr (Mode == kSumMode) {
+        if (a.absolute) v = math_abs(v);
         if (a.square) v = v * v;
         if (a.zero_as_one && v == C(0)) v = C(1);
         acc.value = a.is_mul ? acc.value * v : acc.value + v;
-    }
-}
-
-template <class C, bool Max>
-__device__ __forceinline__ void combine(ReduceAcc<C> &acc, const ReduceAcc<C> &other, const ReduceArgs<C> &a) {
-    if constexpr (Max) {
-        if (prefer(other.value, other.index, acc.value, acc.index, a.propagate_nan)) acc = other;
     } else {
-        acc.value = a.is_mul ? acc.value * other.value : acc.value + other.value;
+        if (a.negate) v = -v;
+        if (a.absolute) v = math_abs(v);
+        if constexpr (Mode == kMaxValueMode) {
+            acc.value = max_value(acc.value, v, a.propagate_nan);
+        } else if (prefer(v, k, acc.value, acc.index, a.propagate_nan)) {
+            acc = {v, k};
+        }
     }
 }
 
-// Butterfly over the warp: every lane ends with the same result (sums and products commute bit for bit,
-// and the max breaks ties by index), whatever lane it started in.
-template <class C, bool Max>
-__device__ __forceinline__ ReduceAcc<C> warp_reduce(ReduceAcc<C> acc, const ReduceArgs<C> &a) {
+template <class C, int Mode>
+__device__ __forceinline__ void combine(ReduceAcc<C> &acc, const ReduceAcc<C> &other, const ReduceArgs<C> &a) {
+    if constexpr (Mode == kSumMode) {
+        acc.value = a.is_mul ? acc.value * other.value : acc.value + other.value;
+    } else if constexpr (Mode == kMaxValueMode) {
+        acc.value = max_value(acc.value, other.value, a.propagate_nan);
+    } else if (prefer(other.value, other.index, acc.value, acc.index, a.propagate_nan)) {
+        acc = other;
+    }
+}
+
+// Butterfly over the `width` lanes (a power of 2 up to 32) of this thread's group: lane 0 of the group
+// ends with the combination in a fixed order, whatever the visiting order was. Every lane of the group
+// must call it; the other groups of the warp may be elsewhere.
+template <class C, int Mode>
+__device__ __forceinline__ ReduceAcc<C> group_reduce(ReduceAcc<C> acc, const ReduceArgs<C> &a, int width) {
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned mask =
+        width >= 32 ? 0xffffffffu : ((1u << width) - 1u) << (lane & ~static_cast<unsigned>(width - 1));
 #pragma unroll
     for (int offset = 16; offset > 0; offset >>= 1) {
-        ReduceAcc<C> other;
-        other.value = __shfl_xor_sync(0xffffffffu, acc.value, offset);
-        other.index = __shfl_xor_sync(0xffffffffu, acc.index, offset);
-        combine<C, Max>(acc, other, a);
+        if (offset < width) {
+            ReduceAcc<C> other;
+            other.value = __shfl_xor_sync(mask, acc.value, offset);
+            if constexpr (Mode == kMaxIndexMode) other.index = __shfl_xor_sync(mask, acc.index, offset);
+            combine<C, Mode>(acc, other, a);
+        }
     }
     return acc;
 }
 
-template <class C>
+template <class C, int Mode>
 __device__ __forceinline__ void write_result(const ReduceArgs<C> &a, int64_t output, const ReduceAcc<C> &acc) {
-    // A max that chose nothing saw only NaN (without propagation): the result is NaN, the index 0.
-    C result = a.max_kind && acc.index == kNoIndex ? C(NAN) : acc.value;
+    C result = acc.value;
+    // An indexed max that chose nothing saw only NaN (without propagation): the result is NaN, the index 0.
+    if (Mode == kMaxIndexMode && acc.index == kNoIndex) result = C(NAN);
     if (a.negate) result = -result;
     if (a.average) result /= static_cast<C>(a.length);
     if (a.root) result = math_sqrt(result);
@@ -125,105 +171,329 @@ __device__ __forceinline__ void write_result(const ReduceArgs<C> &a, int64_t out
     C value = a.alpha * result;
     if (a.blend) value += a.beta * load_as<C>(a.c, a.c_type, offsets[1]);
     store_as<C>(a.c, a.c_type, offsets[1], value);
-    if (a.write_indices) a.indices[offsets[2]] = acc.index == kNoIndex ? 0u : acc.index;
-}
-
-template <class C, bool Max>
-__device__ __forceinline__ void finish_output(const ReduceArgs<C> &a, int64_t output, const ReduceAcc<C> &acc) {
-    if (a.splits == 1) {
-        write_result(a, output, acc);
-    } else {
-        a.partials[blockIdx.y * a.outputs + output] = acc;
+    if constexpr (Mode == kMaxIndexMode) {
+        if (a.write_indices) a.indices[offsets[2]] = acc.index == kNoIndex ? 0u : acc.index;
     }
 }
 
-template <class T, class C, bool Max>
-__global__ void __launch_bounds__(kReduceBlock) row_reduce_kernel(const __grid_constant__ ReduceArgs<C> a) {
-    __shared__ ReduceAcc<C> warp_results[kReduceBlock / 32];
-    const int per_output = a.threads_per_output;
-    const int groups = blockDim.x / per_output;
-    const int lane = threadIdx.x % per_output;
-    const T *data = static_cast<const T *>(a.a);
-    const int64_t k_begin = blockIdx.y * a.chunk;
-    const int64_t k_end = min(a.length, k_begin + a.chunk);
-    // With a block per output the trip count is the same for the whole block (it syncs below); with a
-    // warp per output each warp runs on its own.
-    for (int64_t output = static_cast<int64_t>(blockIdx.x) * groups + threadIdx.x / per_output; output < a.outputs;
-         output += static_cast<int64_t>(gridDim.x) * groups) {
-        const int64_t base = offset_of(a.kept, 0, output);
-        ReduceAcc<C> acc = start<C, Max>(a);
-        if (a.vectorized) {
-            constexpr int kLanes = Vector16<T>::kLanes;
-#pragma unroll 4
-            for (int64_t k = k_begin + lane * kLanes; k < k_end; k += per_output * kLanes) {
-                int64_t at[2];
-                offsets_of(a.reduced, k, at);
-                const Vector16<T> v = *reinterpret_cast<const Vector16<T> *>(data + base + at[0]);
+template <class C, int Mode>
+__device__ __forceinline__ void finish_item(const ReduceArgs<C> &a, int64_t split, int64_t output,
+                                            const ReduceAcc<C> &acc) {
+    if (a.splits == 1) {
+        write_result<C, Mode>(a, output, acc);
+    } else {
+        a.partials[split * a.outputs + output] = acc;
+    }
+}
+
+// --- programmatic dependent launch (sm_90) ----------------------------------------------------------
+
+// The main kernels let the finalize launch as soon as each of their blocks has started (its blocks then
+// wait below until the partials are complete), so its launch latency hides behind their last blocks.
+__device__ __forceinline__ void allow_dependent_launch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+
+// Waits until the kernel this one depends on has finished and its writes are visible (no-op when it was
+// launched without the programmatic dependency).
+__device__ __forceinline__ void wait_for_prerequisite_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// --- loads ------------------------------------------------------------------------------------------
+
+// `Lanes` neighbouring elements: a 16-byte vector, or one element.
+template <class T, int Lanes>
+struct alignas(Lanes * sizeof(T)) Pack {
+    T lane[Lanes];
+};
+
+// Loads the pack at `p`: one 16-byte streaming load (the data is read once).
+template <class T, int Lanes>
+__device__ __forceinline__ Pack<T, Lanes> load_vector(const T *p) {
+    static_assert(Lanes * sizeof(T) == 16, "a vector is 16 bytes");
+    const uint4 bits = __ldcs(reinterpret_cast<const uint4 *>(p));
+    Pack<T, Lanes> pack;
+    memcpy(&pack, &bits, sizeof bits);
+    return pack;
+}
+
+// Loads the pack at `p` lane by lane (p need not be aligned).
+template <class T, int Lanes>
+__device__ __forceinline__ Pack<T, Lanes> load_lanes(const T *p) {
+    Pack<T, Lanes> pack;
 #pragma unroll
-                for (int j = 0; j < kLanes; ++j) {
-                    accumulate<C, Max>(acc, to_compute<C>(v.lane[j]),
-                                       static_cast<uint32_t>(at[1] + j * a.inner_index_weight), a);
+    for (int j = 0; j < Lanes; ++j) pack.lane[j] = p[j];
+    return pack;
+}
+
+// Lane j of a pack in the compute type. bfloat16 lanes widen by a shift of their bits (the library
+// conversion's inline assembly kept the register allocator from scheduling them well: spills).
+template <class C, class T, int Lanes>
+__device__ __forceinline__ C lane_value(const Pack<T, Lanes> &x, int j) {
+    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+        return static_cast<C>(__uint_as_float(static_cast<uint32_t>(__bfloat16_as_ushort(x.lane[j])) << 16));
+    } else {
+        return to_compute<C>(x.lane[j]);
+    }
+}
+
+// --- row kernel -------------------------------------------------------------------------------------
+
+// 16-byte vectors (or elements, without vectors) each lane has in flight per pass; one for int8, whose
+// 16 lanes a vector otherwise spill.
+template <class T>
+constexpr int kRowUnroll = sizeof(T) == 1 ? 1 : 4;
+
+template <class T, class C, int Mode, int Lanes>
+__device__ __forceinline__ void accumulate_pack(const ReduceArgs<C> &a, ReduceAcc<C> &acc, const Pack<T, Lanes> &x,
+                                                uint32_t index, uint32_t step) {
+#pragma unroll
+    for (int j = 0; j < Lanes; ++j) accumulate<C, Mode>(acc, lane_value<C>(x, j), index + j * step, a);
+}
+
+// Accumulates the `count` (< 2^31) elements of one run from `run`, `stride` apart, their flattened indices
+// from `index` on, a.run_index_step apart. The `width` lanes of the group share them: element by element
+// without vectors; with vectors, a head up to the first element offset (from a) that is a multiple of the
+// vector, then vectors lane by lane, then a tail. Which lane takes which element depends on the offsets
+// only, not on a's alignment: misaligned data loads the same vectors element by element, one at a time.
+template <class T, class C, int Mode>
+__device__ __forceinline__ void reduce_run(const ReduceArgs<C> &a, ReduceAcc<C> &acc, const T *run, int64_t offset,
+                                           int count, int64_t stride, uint32_t index, int lane, int width) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const uint32_t step = a.run_index_step;
+    if (!a.vector_shape) {
+        for (int i = lane; i < count; i += width * kRowUnroll<T>) {
+            T x[kRowUnroll<T>];
+#pragma unroll
+            for (int u = 0; u < kRowUnroll<T>; ++u) {
+                if (i + u * width < count) x[u] = run[(i + u * width) * stride];
+            }
+#pragma unroll
+            for (int u = 0; u < kRowUnroll<T>; ++u) {
+                const int at = i + u * width;
+                if (at < count) accumulate<C, Mode>(acc, to_compute<C>(x[u]), index + at * step, a);
+            }
+        }
+        return;
+    }
+    // Vector shape: stride is 1.
+    const int misalignment = static_cast<int>((offset % kLanes + kLanes) % kLanes);
+    const int head = min(count, (kLanes - misalignment) % kLanes);
+    for (int i = lane; i < head; i += width) accumulate<C, Mode>(acc, to_compute<C>(run[i]), index + i * step, a);
+    const int vectors = (count - head) / kLanes;
+    const T *first = run + head;
+    const uint32_t first_index = index + head * step;
+    const uint32_t vector_step = kLanes * step;
+    if (a.aligned) {
+        for (int v = lane; v < vectors; v += width * kRowUnroll<T>) {
+            Pack<T, kLanes> x[kRowUnroll<T>];
+#pragma unroll
+            for (int u = 0; u < kRowUnroll<T>; ++u) {
+                if (v + u * width < vectors) x[u] = load_vector<T, kLanes>(first + (v + u * width) * kLanes);
+            }
+#pragma unroll
+            for (int u = 0; u < kRowUnroll<T>; ++u) {
+                const int at = v + u * width;
+                if (at < vectors)
+                    accumulate_pack<T, C, Mode, kLanes>(a, acc, x[u], first_index + at * vector_step, step);
+            }
+        }
+    } else {
+        for (int v = lane; v < vectors; v += width) {
+            accumulate_pack<T, C, Mode, kLanes>(a, acc, load_lanes<T, kLanes>(first + v * kLanes),
+                                                first_index + v * vector_step, step);
+        }
+    }
+    for (int i = head + vectors * kLanes + lane; i < count; i += width) {
+        accumulate<C, Mode>(acc, to_compute<C>(run[i]), index + i * step, a);
+    }
+}
+
+template <class T, class C, int Mode>
+__global__ void __launch_bounds__(kReduceBlock, kReduceMinBlocksOf<T>)
+    row_reduce_kernel(const __grid_constant__ ReduceArgs<C> a) {
+    allow_dependent_launch();
+    const int width = a.group_threads;
+    const int lane = static_cast<int>(threadIdx.x) & (width - 1);
+    const int groups_per_block = kReduceBlock / width;
+    const T *data = static_cast<const T *>(a.a);
+    const int64_t run_length = a.run_length.divisor;
+    // Every lane of a group runs the same items and runs, so the group's shuffles meet.
+    for (int64_t item = static_cast<int64_t>(blockIdx.x) * groups_per_block + threadIdx.x / width; item < a.items;
+         item += static_cast<int64_t>(gridDim.x) * groups_per_block) {
+        const int64_t split = divide(a.items_per_split, item);
+        const int64_t output = item - split * a.outputs;
+        const int64_t kept_base = offset_of(a.kept, 0, output);
+        const int64_t k_end = min(a.length, (split + 1) * a.chunk);
+        ReduceAcc<C> acc = start<C, Mode>(a);
+        for (int64_t k = split * a.chunk; k < k_end;) {
+            const int64_t run = divide(a.run_length, k);
+            const int64_t within = k - run * run_length;
+            // Pieces of at most 2^30 elements keep the loops over a run in 32 bits.
+            const int64_t count = min(min(run_length - within, k_end - k), int64_t{1} << 30);
+            int64_t at[2];
+            offsets_of(a.reduced, run, at);
+            const int64_t offset = kept_base + at[0] + within * a.run_stride;
+            reduce_run<T, C, Mode>(a, acc, data + offset, offset, static_cast<int>(count), a.run_stride,
+                                   static_cast<uint32_t>(at[1] + within * a.run_index_step), lane, width);
+            k += count;
+        }
+        acc = group_reduce<C, Mode>(acc, a, width);
+        if (lane == 0) finish_item<C, Mode>(a, split, output, acc);
+    }
+}
+
+// --- column kernel ----------------------------------------------------------------------------------
+
+// Rows each thread has in flight per pass: as many as the registers allow next to its Lanes accumulators
+// (ptxas -v shows no spills with these).
+template <class C, int Mode, int Lanes>
+struct ColumnUnroll {
+    static constexpr int kAccumulatorWords =
+        Lanes * (static_cast<int>(sizeof(C)) / 4 + (Mode == kMaxIndexMode ? 1 : 0));
+    // int8 vectors (16 lanes) one at a time: their conversions otherwise spill.
+    static constexpr int value = Lanes == 1                               ? 8
+                                 : Lanes == 16 || kAccumulatorWords >= 24 ? 1
+                                 : kAccumulatorWords >= 12                ? 2
+                                                                          : 4;
+};
+
+// One thread's share of the column items: `Lanes` neighbouring outputs (a 16-byte vector, or one) over
+// the rows ty, ty + blockDim.y, ... of each item's slab of reduced positions.
+template <class T, class C, int Mode, int Lanes>
+__device__ __forceinline__ void column_items(const ReduceArgs<C> &a, C *shared_values, uint32_t *shared_indices) {
+    constexpr int kUnroll = ColumnUnroll<C, Mode, Lanes>::value;
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int width = blockDim.x, rows = blockDim.y;
+    const int pitch = width * Lanes;  // outputs per group
+    const T *data = static_cast<const T *>(a.a);
+    const bool aligned = a.aligned;
+    for (int64_t item = blockIdx.x; item < a.items; item += gridDim.x) {
+        const int64_t split = divide(a.items_per_split, item);
+        const int64_t group = item - split * a.items_per_split.divisor;
+        const int64_t group_first = group * pitch;
+        const int64_t first_output = group_first + int64_t{tx} * Lanes;
+        ReduceAcc<C> acc[Lanes];
+#pragma unroll
+        for (int j = 0; j < Lanes; ++j) acc[j] = start<C, Mode>(a);
+        if (first_output < a.outputs) {
+            const T *column = data + offset_of(a.kept, 0, first_output);
+            const int64_t r_end = min(a.length, (split + 1) * a.chunk);
+            const int64_t r_begin = split * a.chunk + ty;
+            if (Lanes == 1 || aligned) {
+                for (int64_t r = r_begin; r < r_end; r += int64_t{rows} * kUnroll) {
+                    Pack<T, Lanes> x[kUnroll];
+                    uint32_t k[kUnroll];
+#pragma unroll
+                    for (int u = 0; u < kUnroll; ++u) {
+                        if (r + u * rows < r_end) {
+                            int64_t at[2];
+                            offsets_of(a.reduced, r + u * rows, at);
+                            if constexpr (Lanes == 1) {
+                                x[u].lane[0] = column[at[0]];
+                            } else {
+                                x[u] = load_vector<T, Lanes>(column + at[0]);
+                            }
+                            k[u] = static_cast<uint32_t>(at[1]);
+                        }
+                    }
+#pragma unroll
+                    for (int u = 0; u < kUnroll; ++u) {
+                        if (r + u * rows < r_end) {
+#pragma unroll
+                            for (int j = 0; j < Lanes; ++j)
+                                accumulate<C, Mode>(acc[j], lane_value<C>(x[u], j), k[u], a);
+                        }
+                    }
+                }
+            } else {
+                // Misaligned vectors: the same rows in the same order, element by element.
+                for (int64_t r = r_begin; r < r_end; r += rows) {
+                    int64_t at[2];
+                    offsets_of(a.reduced, r, at);
+                    const Pack<T, Lanes> x = load_lanes<T, Lanes>(column + at[0]);
+#pragma unroll
+                    for (int j = 0; j < Lanes; ++j)
+                        accumulate<C, Mode>(acc[j], lane_value<C>(x, j), static_cast<uint32_t>(at[1]), a);
                 }
             }
-        } else {
-#pragma unroll 4
-            for (int64_t k = k_begin + lane; k < k_end; k += per_output) {
-                int64_t at[2];
-                offsets_of(a.reduced, k, at);
-                accumulate<C, Max>(acc, to_compute<C>(data[base + at[0]]), static_cast<uint32_t>(at[1]), a);
-            }
         }
-        acc = warp_reduce<C, Max>(acc, a);
-        if (per_output > 32) {
-            if (lane % 32 == 0) warp_results[lane / 32] = acc;
+        // The block's rows combine in a fixed tree (row y takes row y + half), ending in row 0.
+        const int slot = ty * pitch + tx * Lanes;
+        int half = 1;
+        while (half * 2 < rows) half *= 2;
+        if (rows == 1) half = 0;
+        for (; half > 0; half >>= 1) {
+#pragma unroll
+            for (int j = 0; j < Lanes; ++j) {
+                shared_values[slot + j] = acc[j].value;
+                if constexpr (Mode == kMaxIndexMode) shared_indices[slot + j] = acc[j].index;
+            }
             __syncthreads();
-            if (lane == 0) {
-                for (int w = 1; w < per_output / 32; ++w) combine<C, Max>(acc, warp_results[w], a);
+            if (ty < half && ty + half < rows) {
+                const int partner = slot + half * pitch;
+#pragma unroll
+                for (int j = 0; j < Lanes; ++j) {
+                    ReduceAcc<C> other = {shared_values[partner + j], kNoIndex};
+                    if constexpr (Mode == kMaxIndexMode) other.index = shared_indices[partner + j];
+                    combine<C, Mode>(acc[j], other, a);
+                }
             }
-            __syncthreads();  // warp_results is reused by the next output
+            __syncthreads();  // before the next level (or item) overwrites the shared arrays
         }
-        if (lane == 0) finish_output<C, Max>(a, output, acc);
+        if (ty == 0 && first_output < a.outputs) {
+#pragma unroll
+            for (int j = 0; j < Lanes; ++j) finish_item<C, Mode>(a, split, first_output + j, acc[j]);
+        }
     }
 }
 
-template <class T, class C, bool Max>
-__global__ void __launch_bounds__(kReduceBlock) column_reduce_kernel(const __grid_constant__ ReduceArgs<C> a) {
-    __shared__ ReduceAcc<C> slices[kColumnSlices][kColumnOutputs];
-    const int tx = threadIdx.x, ty = threadIdx.y;
-    const T *data = static_cast<const T *>(a.a);
-    const int64_t k_begin = blockIdx.y * a.chunk;
-    const int64_t k_end = min(a.length, k_begin + a.chunk);
-    for (int64_t first = static_cast<int64_t>(blockIdx.x) * kColumnOutputs; first < a.outputs;
-         first += static_cast<int64_t>(gridDim.x) * kColumnOutputs) {
-        const int64_t output = first + tx;
-        ReduceAcc<C> acc = start<C, Max>(a);
-        if (output < a.outputs) {
-            const int64_t base = offset_of(a.kept, 0, output);
-#pragma unroll 4
-            for (int64_t k = k_begin + ty; k < k_end; k += kColumnSlices) {
-                int64_t at[2];
-                offsets_of(a.reduced, k, at);
-                accumulate<C, Max>(acc, to_compute<C>(data[base + at[0]]), static_cast<uint32_t>(at[1]), a);
-            }
-        }
-        slices[ty][tx] = acc;
-        __syncthreads();
-        if (ty == 0 && output < a.outputs) {
-            for (int s = 1; s < kColumnSlices; ++s) combine<C, Max>(acc, slices[s][tx], a);
-            finish_output<C, Max>(a, output, acc);
-        }
-        __syncthreads();
+template <class T, class C, int Mode>
+__global__ void __launch_bounds__(kReduceBlock, kReduceMinBlocksOf<T>)
+    column_reduce_kernel(const __grid_constant__ ReduceArgs<C> a) {
+    allow_dependent_launch();
+    constexpr int kLanes = Vector16<T>::kLanes;
+    __shared__ C shared_values[kReduceBlock * kLanes];
+    __shared__ uint32_t shared_indices[Mode == kMaxIndexMode ? kReduceBlock * kLanes : 1];
+    if (a.vector_shape) {
+        column_items<T, C, Mode, kLanes>(a, shared_values, shared_indices);
+    } else {
+        column_items<T, C, Mode, 1>(a, shared_values, shared_indices);
     }
 }
 
-template <class C, bool Max>
+// --- finalize ---------------------------------------------------------------------------------------
+
+// Combines each output's partial results in a fixed order: a group of finalize_threads lanes per output
+// strides over the splits, then a butterfly (and, for groups of a whole block, the warps in order).
+template <class C, int Mode>
 __global__ void __launch_bounds__(kReduceBlock) finalize_reduce_kernel(const __grid_constant__ ReduceArgs<C> a) {
-    const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
-    for (int64_t output = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; output < a.outputs;
-         output += threads) {
-        ReduceAcc<C> acc = a.partials[output];
-        for (int s = 1; s < a.splits; ++s) combine<C, Max>(acc, a.partials[s * a.outputs + output], a);
-        write_result(a, output, acc);
+    __shared__ ReduceAcc<C> warp_results[kReduceBlock / 32];
+    const int width = a.finalize_threads;
+    const int lane = static_cast<int>(threadIdx.x) & (width - 1);
+    const int per_block = kReduceBlock / width;
+    wait_for_prerequisite_grid();
+    // With a block per output the trip count is the same for the whole block (it syncs below).
+    for (int64_t output = static_cast<int64_t>(blockIdx.x) * per_block + threadIdx.x / width; output < a.outputs;
+         output += static_cast<int64_t>(gridDim.x) * per_block) {
+        ReduceAcc<C> acc = start<C, Mode>(a);
+#pragma unroll 4
+        for (int s = lane; s < a.splits; s += width) combine<C, Mode>(acc, a.partials[s * a.outputs + output], a);
+        acc = group_reduce<C, Mode>(acc, a, min(width, 32));
+        if (width > 32) {
+            if (threadIdx.x % 32 == 0) warp_results[threadIdx.x / 32] = acc;
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                for (int w = 1; w < kReduceBlock / 32; ++w) combine<C, Mode>(acc, warp_results[w], a);
+            }
+            __syncthreads();
+        }
+        if (lane == 0) write_result<C, Mode>(a, output, acc);
     }
 }
 
@@ -233,24 +503,88 @@ struct ReducePlan {
     ScalarType a_type = ScalarType::f32, c_type = ScalarType::f32;
     bool row = true;
     int64_t outputs = 1, length = 1;
-    StridedLayout kept, reduced;
-    int threads_per_output = 32;
+    StridedLayout kept, reduced;  // reduced: the row kernel's keeps only the dims outside its runs
+    int64_t run_length = 1, run_stride = 1, run_index_step = 0;
+    bool vector_shape = false;
+    int vector_lanes = 1;
+    int group_threads = 32;         // row kernel
+    int block_x = 32, block_y = 8;  // column kernel
+    int64_t items_per_split = 1;    // outputs (row) or column groups (column)
     int splits = 1;
     int64_t chunk = 1;
-    bool vectorized = false;
-    int grid_x = 1;
+    int finalize_threads = 1;
     size_t workspace = 0;  // for the split
 };
 
-bool is_reduce_type(ScalarType type) { return is_floating(type); }
+// int8 data (cuDNN takes int8 A and C, computing in float) reads through the float kernels' loads and
+// stores (rounded to nearest even, saturated); no other integer type reaches a reduction.
+bool is_reduce_type(ScalarType type) { return is_floating(type) || type == ScalarType::i8; }
 
-Status plan_reduce(const ReduceSpec &spec, const TensorGeometry &a, const void *a_data, const TensorGeometry &c,
-                   size_t workspace_bytes, ReducePlan *plan) {
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t round_up(int64_t a, int64_t multiple) { return ceil_div(a, multiple) * multiple; }
+
+int power_of_two_at_least(int64_t n) {
+    int p = 1;
+    while (p < n && p < (1 << 30)) p *= 2;
+    return p;
+}
+
+// Time estimates for choosing splits, in loads per thread with a few in flight: each item costs its
+// loads plus a fixed cost (reduction, result), each run of a row item a pipeline restart, and a split
+// the finalize launch.
+constexpr int64_t kItemCost = 4;
+constexpr int64_t kRunCost = 2;
+constexpr int64_t kSplitCost = 12;
+
+// Splits the reduction of `per_split` items into chunks so that the items fill the GPU's `slots`
+// (groups that run at once) in whole rounds. `cost(chunk)` estimates one item's time; chunks are
+// rounded by `round_chunk` and never shorter than `min_chunk`; at most `max_splits`.
+template <class Cost, class Round>
+void choose_splits(int64_t length, int64_t per_split, int64_t slots, int64_t min_chunk, int64_t max_splits,
+                   const Cost &cost, const Round &round_chunk, int *splits_out, int64_t *chunk_out) {
+    const int64_t limit =
+        std::max<int64_t>(1, std::min({max_splits, length / std::max<int64_t>(1, min_chunk), int64_t{1} << 20}));
+    int64_t candidates[2 + 2 * 4] = {1};
+    int count = 1;
+    for (int64_t rounds = 1; rounds <= 4; ++rounds) {
+        candidates[count++] = std::max<int64_t>(1, rounds * slots / per_split);
+        candidates[count++] = ceil_div(rounds * slots, per_split);
+    }
+    int best_splits = 1;
+    int64_t best_chunk = length, best_cost = INT64_MAX;
+    for (int i = 0; i < count; ++i) {
+        const int64_t wanted = std::min(candidates[i], limit);
+        const int64_t chunk = wanted <= 1 ? length : round_chunk(ceil_div(length, wanted));
+        const int64_t splits = ceil_div(length, chunk);
+        const int64_t rounds = ceil_div(splits * per_split, slots);
+        const int64_t total = rounds * cost(chunk) + (splits > 1 ? kSplitCost : 0);
+        if (total < best_cost || (total == best_cost && splits < best_splits)) {
+            best_cost = total;
+            best_splits = static_cast<int>(splits);
+            best_chunk = chunk;
+        }
+    }
+    *splits_out = best_splits;
+    *chunk_out = best_chunk;
+}
+
+// Builds the layouts, picks the kernel and the split. `workspace_bytes` caps the split (SIZE_MAX to ask
+// what the problem wants). The plan depends on the geometry, the device's SM count and the workspace
+// only, never on where the data sits: same inputs and workspace size, same bits.
+Status plan_reduce(const ReduceSpec &spec, const TensorGeometry &a, const TensorGeometry &c, size_t workspace_bytes,
+                   ReducePlan *plan) {
     ReducePlan p;
     if (a.vector() != 1 || c.vector() != 1 || !scalar_type_of(a.dtype, &p.a_type) ||
         !scalar_type_of(c.dtype, &p.c_type) || !is_reduce_type(p.a_type) || !is_reduce_type(p.c_type)) {
         return fail(CUDNN_STATUS_NOT_SUPPORTED,
-                    "the CUDA reduction kernels handle float, double, half and bfloat16 tensors, got %s and %s",
+                    "the CUDA reduction kernels handle float, double, half, bfloat16 and int8 tensors, got %s and %s",
+                    data_type_short_name(a.dtype), data_type_short_name(c.dtype));
+    }
+    if ((p.a_type == ScalarType::i8 && p.c_type == ScalarType::f64) ||
+        (p.a_type == ScalarType::f64 && p.c_type == ScalarType::i8)) {
+        return fail(CUDNN_STATUS_NOT_SUPPORTED,
+                    "int8 reductions compute in float and double ones in double: a %s and c %s do not mix",
                     data_type_short_name(a.dtype), data_type_short_name(c.dtype));
     }
     if (spec.op < CUDNN_REDUCE_TENSOR_ADD || spec.op > CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS) {
@@ -302,67 +636,143 @@ Status plan_reduce(const ReduceSpec &spec, const TensorGeometry &a, const void *
     }
     p.outputs = p.kept.element_count();
     p.length = p.reduced.element_count();
+    if (p.outputs == 0 || p.length == 0) {
+        *plan = p;
+        return CUDNN_STATUS_SUCCESS;
+    }
 
     const DeviceLimits limits = current_device_limits();
-    const int64_t target_blocks = int64_t{limits.sm_count} * std::max(1, limits.max_threads_per_sm / kReduceBlock);
+    const int64_t sms = std::max(1, limits.sm_count);
+    const int lanes = static_cast<int>(16 / scalar_size(p.a_type));
+    const bool in_double = p.a_type == ScalarType::f64 || p.c_type == ScalarType::f64;
+    const int64_t acc_bytes = in_double ? sizeof(ReduceAcc<double>) : sizeof(ReduceAcc<float>);
+    // The most splits the workspace holds (the partials of every output per split).
+    const int64_t split_bytes = p.outputs * acc_bytes;
+    const int64_t max_splits = workspace_bytes == SIZE_MAX
+                                   ? INT64_MAX
+                                   : static_cast<int64_t>(std::min<size_t>(workspace_bytes / split_bytes, INT64_MAX));
+
     const int64_t kept_inner = p.kept.rank > 0 ? p.kept.strides[0][p.kept.rank - 1] : INT64_MAX;
     const int64_t reduced_inner = p.reduced.rank > 0 ? p.reduced.strides[0][p.reduced.rank - 1] : INT64_MAX;
     p.row = p.length >= 32 && (p.outputs == 1 || reduced_inner <= kept_inner);
-    int64_t blocks = 0, granule = 1, min_split_length = 0;
     if (p.row) {
-        p.threads_per_output = p.length <= 2048 ? 32 : kReduceBlock;
-        blocks = (p.outputs + kReduceBlock / p.threads_per_output - 1) / (kReduceBlock / p.threads_per_output);
-        const int64_t lanes = 16 / static_cast<int64_t>(scalar_size(p.a_type));
-        bool vectorized = reduced_inner == 1 && p.reduced.extents[p.reduced.rank - 1] % lanes == 0 &&
-                          (reinterpret_cast<uintptr_t>(a_data) & 15u) == 0;
-        for (int d = 0; d + 1 < p.reduced.rank; ++d) vectorized = vectorized && p.reduced.strides[0][d] % lanes == 0;
-        for (int d = 0; d < p.kept.rank; ++d) vectorized = vectorized && p.kept.strides[0][d] % lanes == 0;
-        p.vectorized = vectorized;
-        granule = vectorized ? lanes : 1;
-        min_split_length = 8192;
+        // Runs: the innermost reduced dim; `reduced` keeps the dims outside it.
+        const int last = p.reduced.rank - 1;
+        p.run_length = p.reduced.extents[last];
+        p.run_stride = p.reduced.strides[0][last];
+        p.run_index_step = p.reduced.strides[1][last];
+        p.reduced.rank = last;
+        p.vector_shape = p.run_stride == 1 && lanes > 1;
+        p.vector_lanes = p.vector_shape ? lanes : 1;
+        // Short slices share a warp: enough lanes for two vectors (or elements) each.
+        const int64_t per_lane = 2 * int64_t{p.vector_lanes};
+        p.group_threads = std::min(32, std::max(4, power_of_two_at_least(ceil_div(p.length, per_lane))));
+        p.items_per_split = p.outputs;
+        const int64_t slots = sms * reduce_min_blocks(p.a_type) * (kReduceBlock / p.group_threads);
+        const int64_t lane_elements = int64_t{p.group_threads} * p.vector_lanes;
+        const int64_t run_length = p.run_length;
+        auto cost = [&](int64_t chunk) {
+            return ceil_div(chunk, lane_elements) + kItemCost +
+                   kRunCost * std::min(chunk, ceil_div(chunk, run_length) + 1);
+        };
+        // Whole runs per split where runs are shorter than a split, whole vectors otherwise.
+        const int64_t vector_lanes = p.vector_lanes;
+        auto round_chunk = [&](int64_t chunk) {
+            return chunk >= run_length ? round_up(chunk, run_length) : round_up(chunk, vector_lanes);
+        };
+        choose_splits(p.length, p.items_per_split, slots, lane_elements * 4, max_splits, cost, round_chunk, &p.splits,
+                      &p.chunk);
     } else {
-        blocks = (p.outputs + kColumnOutputs - 1) / kColumnOutputs;
-        min_split_length = kColumnSlices * 32;
+        // Vectors of neighbouring outputs when the kept dims end in a contiguous run of whole vectors.
+        p.vector_shape =
+            p.kept.rank > 0 && kept_inner == 1 && lanes > 1 && p.kept.extents[p.kept.rank - 1] % lanes == 0;
+        p.vector_lanes = p.vector_shape ? lanes : 1;
+        const int64_t columns = p.outputs / p.vector_lanes;
+        // Threads along the kept run when it is short, so that a block's rows read neighbouring rows.
+        const int64_t run = kept_inner == 1 ? p.kept.extents[p.kept.rank - 1] / p.vector_lanes : kColumnMaxWidth;
+        p.block_x = static_cast<int>(std::min<int64_t>(kColumnMaxWidth, run));
+        p.block_y = kReduceBlock / p.block_x;
+        p.items_per_split = ceil_div(columns, p.block_x);
+        const int64_t slots = sms * reduce_min_blocks(p.a_type);
+        const int64_t rows = p.block_y;
+        auto cost = [&](int64_t chunk) { return ceil_div(chunk, rows) + 2 * kItemCost; };
+        auto round_chunk = [&](int64_t chunk) { return round_up(chunk, rows); };
+        choose_splits(p.length, p.items_per_split, slots, rows * 4, max_splits, cost, round_chunk, &p.splits, &p.chunk);
     }
-    int64_t splits = 1;
-    if (blocks < target_blocks) {
-        splits = std::min<int64_t>(
-            {(target_blocks + blocks - 1) / blocks, std::max<int64_t>(1, p.length / min_split_length), 1024});
+    if (p.splits > 1) {
+        p.workspace = static_cast<size_t>(p.splits) * static_cast<size_t>(split_bytes);
+        p.finalize_threads = p.splits >= 128 ? kReduceBlock : std::min(32, power_of_two_at_least(p.splits));
+    } else {
+        p.chunk = p.length;
     }
-    int64_t chunk = (p.length + splits - 1) / splits;
-    chunk = (chunk + granule - 1) / granule * granule;
-    splits = (p.length + chunk - 1) / chunk;
-    // Double accumulation when either side is double (a double c asks for double precision).
-    const bool in_double = p.a_type == ScalarType::f64 || p.c_type == ScalarType::f64;
-    const size_t acc_bytes = in_double ? sizeof(ReduceAcc<double>) : sizeof(ReduceAcc<float>);
-    const size_t workspace = splits > 1 ? static_cast<size_t>(splits * p.outputs) * acc_bytes : 0;
-    if (workspace > workspace_bytes) {
-        splits = 1;
-        chunk = p.length;
-    }
-    p.splits = static_cast<int>(splits);
-    p.chunk = chunk;
-    p.workspace = splits > 1 ? workspace : 0;
-    p.grid_x = static_cast<int>(std::max<int64_t>(1, std::min(blocks, target_blocks * 4)));
     *plan = p;
     return CUDNN_STATUS_SUCCESS;
 }
 
-template <class T, class C, bool Max>
-Status launch_reduce(cudaStream_t stream, const ReducePlan &plan, ReduceArgs<C> args) {
-    const dim3 grid(plan.grid_x, plan.splits);
-    if (plan.row) {
-        row_reduce_kernel<T, C, Max><<<grid, kReduceBlock, 0, stream>>>(args);
-    } else {
-        column_reduce_kernel<T, C, Max><<<grid, dim3(kColumnOutputs, kColumnSlices), 0, stream>>>(args);
+// Blocks of `kernel` that fit on one SM, asked once per kernel (the first device's answer serves all:
+// it only sizes grids).
+template <class Kernel>
+int resident_blocks(Kernel kernel, std::atomic<int> &cache) {
+    int blocks = cache.load(std::memory_order_relaxed);
+    if (blocks == 0) {
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kReduceBlock, 0) != cudaSuccess ||
+            blocks < 1) {
+            cudaGetLastError();
+            blocks = kReduceMinBlocksOf<int8_t>;  // the fewest any launch bound here allows
+        }
+        cache.store(blocks, std::memory_order_relaxed);
     }
-    LIBREDNN_CHECK(check_launch(plan.row ? "row_reduce_kernel" : "column_reduce_kernel"));
+    return blocks;
+}
+
+template <class T, class C, int Mode>
+Status launch_reduce(cudaStream_t stream, const ReducePlan &plan, const ReduceArgs<C> &args) {
+    const int64_t sms = std::max(1, current_device_limits().sm_count);
+    // Grids of at most one wave: the items are balanced over the blocks by the grid-stride loops.
+    if (plan.row) {
+        static std::atomic<int> row_blocks{0};
+        const int64_t per_block = kReduceBlock / plan.group_threads;
+        const int64_t resident = sms * resident_blocks(row_reduce_kernel<T, C, Mode>, row_blocks);
+        const int grid = static_cast<int>(std::max<int64_t>(1, std::min(ceil_div(args.items, per_block), resident)));
+        row_reduce_kernel<T, C, Mode><<<grid, kReduceBlock, 0, stream>>>(args);
+        LIBREDNN_CHECK(check_launch("row_reduce_kernel"));
+    } else {
+        static std::atomic<int> column_blocks{0};
+        const int64_t resident = sms * resident_blocks(column_reduce_kernel<T, C, Mode>, column_blocks);
+        const int grid = static_cast<int>(std::max<int64_t>(1, std::min(args.items, resident)));
+        column_reduce_kernel<T, C, Mode><<<grid, dim3(plan.block_x, plan.block_y), 0, stream>>>(args);
+        LIBREDNN_CHECK(check_launch("column_reduce_kernel"));
+    }
     if (plan.splits > 1) {
-        finalize_reduce_kernel<C, Max>
-            <<<grid_size(plan.outputs, kReduceBlock, kReduceBlock), kReduceBlock, 0, stream>>>(args);
+        const int64_t per_block = kReduceBlock / plan.finalize_threads;
+        const int grid = static_cast<int>(std::max<int64_t>(1, std::min(ceil_div(plan.outputs, per_block), sms * 8)));
+        // Launched as a programmatic dependent of the main kernel (it waits for the partials itself).
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3(static_cast<unsigned>(grid));
+        config.blockDim = dim3(kReduceBlock);
+        config.stream = stream;
+        cudaLaunchAttribute attribute;
+        attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attribute.val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+        cudaLaunchKernelEx(&config, finalize_reduce_kernel<C, Mode>, args);
         LIBREDNN_CHECK(check_launch("finalize_reduce_kernel"));
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+// True when every vector the column kernel loads sits on a 16-byte boundary: a is aligned and every
+// stride outside the vectors' run is a multiple of the vector.
+bool column_vectors_aligned(const ReducePlan &plan, const void *a_data) {
+    if ((reinterpret_cast<uintptr_t>(a_data) & 15u) != 0) return false;
+    for (int d = 0; d + 1 < plan.kept.rank; ++d) {
+        if (plan.kept.strides[0][d] % plan.vector_lanes != 0) return false;
+    }
+    for (int d = 0; d < plan.reduced.rank; ++d) {
+        if (plan.reduced.strides[0][d] % plan.vector_lanes != 0) return false;
+    }
+    return true;
 }
 
 template <class T, class C>
@@ -378,9 +788,17 @@ Status launch_reduce_typed(cudaStream_t stream, const ReduceSpec &spec, const Re
     args.length = plan.length;
     args.chunk = plan.chunk;
     args.splits = plan.splits;
-    args.threads_per_output = plan.threads_per_output;
-    args.vectorized = plan.vectorized ? 1 : 0;
-    args.inner_index_weight = plan.reduced.rank > 0 ? plan.reduced.strides[1][plan.reduced.rank - 1] : 0;
+    args.items = plan.items_per_split * plan.splits;
+    args.items_per_split = make_fast_divisor(plan.items_per_split);
+    args.run_length = make_fast_divisor(plan.run_length);
+    args.run_stride = plan.run_stride;
+    args.run_index_step = static_cast<uint32_t>(plan.run_index_step);
+    args.group_threads = plan.group_threads;
+    args.finalize_threads = plan.finalize_threads;
+    args.vector_shape = plan.vector_shape ? 1 : 0;
+    // The row kernel finds vector boundaries from element offsets, which are 16-byte boundaries when a is.
+    args.aligned = plan.vector_shape &&
+                   (plan.row ? (reinterpret_cast<uintptr_t>(a_data) & 15u) == 0 : column_vectors_aligned(plan, a_data));
     const cudnnReduceTensorOp_t op = spec.op;
     args.is_mul = op == CUDNN_REDUCE_TENSOR_MUL || op == CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS;
     args.negate = op == CUDNN_REDUCE_TENSOR_MIN;
@@ -390,30 +808,32 @@ Status launch_reduce_typed(cudaStream_t stream, const ReduceSpec &spec, const Re
     args.average = op == CUDNN_REDUCE_TENSOR_AVG;
     args.root = op == CUDNN_REDUCE_TENSOR_NORM2;
     args.propagate_nan = spec.nan == CUDNN_PROPAGATE_NAN;
-    const bool max_kind =
-        op == CUDNN_REDUCE_TENSOR_MIN || op == CUDNN_REDUCE_TENSOR_MAX || op == CUDNN_REDUCE_TENSOR_AMAX;
-    args.max_kind = max_kind;
-    args.write_indices = spec.compute_indices && max_kind && indices != nullptr;
     args.blend = beta != 0.0;
     args.alpha = static_cast<C>(alpha);
     args.beta = static_cast<C>(beta);
     args.kept = to_device_layout(plan.kept);
     args.reduced = to_device_layout(plan.reduced);
-    return max_kind ? launch_reduce<T, C, true>(stream, plan, args) : launch_reduce<T, C, false>(stream, plan, args);
+    const bool max_kind =
+        op == CUDNN_REDUCE_TENSOR_MIN || op == CUDNN_REDUCE_TENSOR_MAX || op == CUDNN_REDUCE_TENSOR_AMAX;
+    if (!max_kind) return launch_reduce<T, C, kSumMode>(stream, plan, args);
+    args.write_indices = spec.compute_indices && indices != nullptr;
+    // Double computations are rare: their values-only maxima go through the indexed kernels.
+    if (std::is_same_v<C, double> || args.write_indices) {
+        return launch_reduce<T, C, kMaxIndexMode>(stream, plan, args);
+    }
+    if constexpr (std::is_same_v<C, double>) {
+        return CUDNN_STATUS_INTERNAL_ERROR;  // not reached
+    } else {
+        return launch_reduce<T, C, kMaxValueMode>(stream, plan, args);
+    }
 }
 
 }  // namespace
 
 size_t reduce_workspace_bytes(const ReduceSpec &spec, const TensorGeometry &a, const TensorGeometry &c) {
-    // The data's alignment decides vectorisation, which rounds the split length: plan both ways and
-    // ask for the larger.
-    ReducePlan aligned, unaligned;
-    if (plan_reduce(spec, a, nullptr, c, SIZE_MAX, &aligned) != CUDNN_STATUS_SUCCESS) return 0;
-    if (plan_reduce(spec, a, reinterpret_cast<const void *>(uintptr_t{8}), c, SIZE_MAX, &unaligned) !=
-        CUDNN_STATUS_SUCCESS) {
-        return aligned.workspace;
-    }
-    return std::max(aligned.workspace, unaligned.workspace);
+    ReducePlan plan;
+    if (plan_reduce(spec, a, c, SIZE_MAX, &plan) != CUDNN_STATUS_SUCCESS) return 0;
+    return plan.workspace;
 }
 
 Status reduce_tensor(cudaStream_t stream, const ReduceSpec &spec, void *workspace, size_t workspace_bytes,
@@ -422,7 +842,7 @@ Status reduce_tensor(cudaStream_t stream, const ReduceSpec &spec, void *workspac
     ReducePlan plan;
     // Partial results need a 16-byte aligned workspace (cudaMalloc gives 256).
     const bool usable = workspace != nullptr && (reinterpret_cast<uintptr_t>(workspace) & 15u) == 0;
-    LIBREDNN_CHECK(plan_reduce(spec, a, a_data, c, usable ? workspace_bytes : 0, &plan));
+    LIBREDNN_CHECK(plan_reduce(spec, a, c, usable ? workspace_bytes : 0, &plan));
     if (plan.outputs == 0 || plan.length == 0) return CUDNN_STATUS_SUCCESS;
     const bool in_double = plan.c_type == ScalarType::f64;  // a double c asks for double precision
     switch (plan.a_type) {
@@ -447,6 +867,10 @@ Status reduce_tensor(cudaStream_t stream, const ReduceSpec &spec, void *workspac
                                                                   beta, c_data);
             return launch_reduce_typed<__nv_bfloat16, float>(stream, spec, plan, workspace, indices, alpha, a_data,
                                                              beta, c_data);
+        case ScalarType::i8:
+            // cuDNN computes int8 reductions in float (plan_reduce keeps double c away).
+            return launch_reduce_typed<int8_t, float>(stream, spec, plan, workspace, indices, alpha, a_data, beta,
+                                                      c_data);
         default: break;
     }
     return fail(CUDNN_STATUS_NOT_SUPPORTED, "the CUDA reduction kernels do not handle %s tensors",

@@ -17,6 +17,14 @@ cuda::ReduceSpec spec_of(const ReduceProblem &problem) {
     return spec;
 }
 
+// What validation lets through: float, double, half, bfloat16 and int8 (computed in float).
+Applicability require_reduce_type(const TensorGeometry &tensor, const char *name) {
+    if (is_floating_point(tensor.dtype) || tensor.dtype == CUDNN_DATA_INT8) return Applicability::yes();
+    return Applicability::no_format(
+        "%s holds %s: the CUDA reduction kernels take float, double, half, bfloat16 and int8", name,
+        type_name(tensor.dtype));
+}
+
 class CudaReduce final : public ReduceSolver {
 public:
     const char *name() const override { return "cuda_reduce"; }
@@ -25,10 +33,9 @@ public:
     bool deterministic() const override { return true; }
 
     Applicability applicable(const ReduceProblem &problem) const override {
-        // int8 A or C passes validation (cuDNN takes it) but has no kernel: it runs on the host backend.
-        Applicability answer = cuda::require_floating(problem.a, "aDesc");
+        Applicability answer = require_reduce_type(problem.a, "aDesc");
         if (!answer.ok()) return answer;
-        return cuda::require_floating(problem.c, "cDesc");
+        return require_reduce_type(problem.c, "cDesc");
     }
 
     size_t workspace_bytes(const ReduceProblem &problem) const override {
