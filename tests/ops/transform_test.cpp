@@ -8,6 +8,7 @@
 #include <cudnn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -28,11 +29,6 @@ const std::vector<TypePair> kTensorPairs = {
     {CUDNN_DATA_UINT8, CUDNN_DATA_UINT8x4},  {CUDNN_DATA_UINT8x4, CUDNN_DATA_UINT8},
 };
 
-// What padding and folding answer: docs/SUPPORT.md has them on the host backend only.
-cudnnStatus_t folding_status() {
-    return test_backend() == TestBackend::cuda ? CUDNN_STATUS_NOT_SUPPORTED : CUDNN_STATUS_SUCCESS;
-}
-
 double low_of(cudnnDataType_t type) { return scalar_type_of(type) == CUDNN_DATA_UINT8 ? 0.0 : -100.0; }
 
 // Runs `p` through `api` (which calls the library on device buffers of x and y) and the reference.
@@ -52,11 +48,6 @@ void check_against_reference(Random &rng, const TransformProblem &p, Api &&api) 
     DeviceBuffer x_buffer(x.bytes), y_buffer(y.bytes);
     const bool in_double = p.x.dtype == CUDNN_DATA_DOUBLE && p.y.dtype == CUDNN_DATA_DOUBLE;
     const Scalar alpha(p.alpha, in_double), beta(p.beta, in_double);
-    if (test_backend() == TestBackend::cuda && p.reshapes()) {
-        // docs/SUPPORT.md: padding and folding run on the host backend only; the CUDA backend says so.
-        EXPECT_EQ(api(alpha.get(), x_buffer.get(), beta.get(), y_buffer.get()), CUDNN_STATUS_NOT_SUPPORTED);
-        return;
-    }
     ASSERT_EQ(api(alpha.get(), x_buffer.get(), beta.get(), y_buffer.get()), CUDNN_STATUS_SUCCESS);
     HostTensor result(p.y);
     result.bytes = y_buffer.download();
@@ -136,49 +127,94 @@ TensorGeometry destination_of(cudnnTensorTransformDescriptor_t transform, cudnnT
     return g;
 }
 
+// A random padding, folding or unfolding of 4d data, with the source dims it applies to. Channels stay
+// whole vectors of `lanes` on both sides: channel padding then comes in whole vectors.
+struct RandomReshape {
+    std::vector<int64_t> x_dims;
+    int32_t before[4] = {}, after[4] = {};
+    uint32_t fold[2] = {1, 1};
+    bool unfold = false;
+
+    RandomReshape(Random &rng, int lanes, int64_t max_extent) {
+        const int kind = static_cast<int>(rng.integer(0, 2));  // 0 pad, 1 fold (and pad), 2 unfold (and pad)
+        if (kind != 0) {
+            fold[0] = static_cast<uint32_t>(rng.integer(1, 3));
+            fold[1] = static_cast<uint32_t>(rng.integer(1, 3));
+        }
+        unfold = kind == 2;
+        x_dims = random_dims(rng, 4, max_extent, lanes);
+        if (unfold) x_dims[1] *= fold[0] * fold[1];
+        if (kind == 2 && rng.coin()) return;  // unfolding alone: the one reshape that blends
+        for (int i = 0; i < 4; ++i) {
+            if (i == 1 && lanes > 1) {
+                before[1] = rng.coin() ? lanes : 0;
+                after[1] = rng.coin() ? lanes : 0;
+                continue;
+            }
+            // Padding applies to the unfolded geometry; cropping (-1) needs an extent above 1 there.
+            int64_t extent = x_dims[static_cast<size_t>(i)];
+            if (unfold && i == 1) extent /= fold[0] * fold[1];
+            if (unfold && i >= 2) extent *= fold[i - 2];
+            before[i] = static_cast<int32_t>(rng.integer(0, 2));
+            after[i] = static_cast<int32_t>(rng.integer(extent > 1 ? -1 : 0, 2));
+        }
+    }
+
+    void apply_to(TransformProblem *p) const {
+        for (int i = 0; i < 4; ++i) {
+            p->pad_before[i] = before[i];
+            p->pad_after[i] = after[i];
+        }
+        p->fold[0] = fold[0];
+        p->fold[1] = fold[1];
+        p->unfold = unfold;
+    }
+
+    // Padding and folding write y outright (alpha 1, beta 0); only unfolding alone blends.
+    bool blends() const {
+        for (int i = 0; i < 4; ++i) {
+            if (before[i] != 0 || after[i] != 0) return false;
+        }
+        return unfold || fold[0] * fold[1] == 1;
+    }
+
+    cudnnFoldingDirection_t direction() const { return unfold ? CUDNN_TRANSFORM_UNFOLD : CUDNN_TRANSFORM_FOLD; }
+};
+
+// y's dims for `p` (its x and reshape set), checked to be possible.
+std::vector<int64_t> transformed_dims(const TransformProblem &p) {
+    int64_t dims[kMaxDims];
+    std::string reason;
+    EXPECT_TRUE(transform_output_dims(p, dims, &reason)) << reason;
+    return std::vector<int64_t>(dims, dims + p.x.nb_dims);
+}
+
 TEST(TransformTensorEx, MatchesReferenceWithPaddingFoldingAndUnfolding) {
     LIBREDNN_SEEDED_RANDOM(rng);
     Handle handle;
-    const std::vector<cudnnDataType_t> types = {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_DOUBLE, CUDNN_DATA_INT8,
-                                                CUDNN_DATA_BFLOAT16};
-    for (int trial = 0; trial < 150; ++trial) {
+    const std::vector<cudnnDataType_t> types = {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF,     CUDNN_DATA_DOUBLE,
+                                                CUDNN_DATA_INT8,  CUDNN_DATA_BFLOAT16, CUDNN_DATA_UINT8,
+                                                CUDNN_DATA_INT32, CUDNN_DATA_INT8x4,   CUDNN_DATA_INT8x32};
+    for (int trial = 0; trial < 200; ++trial) {
         TransformProblem p;
         const cudnnDataType_t type = rng.pick(types);
-        const int kind = static_cast<int>(rng.integer(0, 2));  // 0 pad, 1 fold (and pad), 2 unfold
-        uint32_t fold[2] = {static_cast<uint32_t>(rng.integer(1, 3)), static_cast<uint32_t>(rng.integer(1, 3))};
-        if (kind == 0) fold[0] = fold[1] = 1;
-        auto dims = random_dims(rng, 4, 6);
-        if (kind == 2) dims[1] *= fold[0] * fold[1];
-        int32_t before[4] = {}, after[4] = {};
-        if (kind != 2 || rng.coin()) {
-            for (int i = 0; i < 4; ++i) {
-                // Padding applies to the unfolded geometry; cropping (-1) needs an extent above 1 there.
-                int64_t extent = dims[static_cast<size_t>(i)];
-                if (kind == 2 && i == 1) extent /= fold[0] * fold[1];
-                if (kind == 2 && i >= 2) extent *= fold[i - 2];
-                before[i] = static_cast<int32_t>(rng.integer(0, 2));
-                after[i] = static_cast<int32_t>(rng.integer(extent > 1 ? -1 : 0, 2));
-            }
-        }
-        const cudnnTensorFormat_t format = rng.coin() ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
+        const int lanes = vector_count(type);
+        // Vectorised data may stay in NCHW_VECT_C (its channels then pad by whole vectors) or leave it.
+        cudnnTensorFormat_t format = rng.coin() ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
+        if (lanes > 1 && rng.coin()) format = CUDNN_TENSOR_NCHW_VECT_C;
+        const RandomReshape reshape(rng, format == CUDNN_TENSOR_NCHW_VECT_C ? lanes : 1, lanes == 32 ? 4 : 6);
+        std::vector<int64_t> dims = reshape.x_dims;
+        if (lanes > 1 && dims[1] % lanes != 0) dims[1] *= lanes;  // x is NCHW_VECT_C whatever y is
         p.x = make_geometry(rng, type, dims, rng.pick(all_layout_kinds()));
-        for (int i = 0; i < 4; ++i) {
-            p.pad_before[i] = before[i];
-            p.pad_after[i] = after[i];
-        }
-        p.fold[0] = fold[0];
-        p.fold[1] = fold[1];
-        p.unfold = kind == 2;
-        TransformDescriptor transform(4, format, before, after, fold,
-                                      p.unfold ? CUDNN_TRANSFORM_UNFOLD : CUDNN_TRANSFORM_FOLD);
+        reshape.apply_to(&p);
+        TransformDescriptor transform(4, format, reshape.before, reshape.after, reshape.fold, reshape.direction());
         TensorDescriptor x_desc(p.x);
         p.y = destination_of(transform, x_desc);
-        int64_t expected[kMaxDims];
-        std::string reason;
-        ASSERT_TRUE(transform_output_dims(p, expected, &reason)) << reason;
-        for (int i = 0; i < 4; ++i) ASSERT_EQ(p.y.dims[i], expected[i]) << "cudnnInitTransformDest disagrees";
-        if (!p.reshapes() || (p.unfold && before[0] == 0 && after[0] == 0 && before[1] == 0 && after[1] == 0 &&
-                              before[2] == 0 && after[2] == 0 && before[3] == 0 && after[3] == 0)) {
+        const std::vector<int64_t> y_dims = transformed_dims(p);
+        for (int i = 0; i < 4; ++i) ASSERT_EQ(p.y.dims[i], y_dims[static_cast<size_t>(i)]) << "cudnnInitTransformDest";
+        // destDesc may have any strides, not only the packed ones cudnnInitTransformDest gives.
+        if (rng.coin()) p.y = make_geometry(rng, p.y.dtype, y_dims, rng.pick(all_layout_kinds()));
+        if (reshape.blends()) {
             p.alpha = Scalar(random_alpha(rng), type == CUDNN_DATA_DOUBLE).value();
             p.beta = Scalar(random_beta(rng), type == CUDNN_DATA_DOUBLE).value();
         }
@@ -209,10 +245,9 @@ TEST(TransformTensorEx, FoldThenUnfoldGivesTheInputBack) {
         poison(output);
         DeviceBuffer input_buffer(input.bytes), middle_buffer(middle.bytes), output_buffer(output.bytes);
         float one = 1.0f, zero = 0.0f;
-        const cudnnStatus_t status = cudnnTransformTensorEx(handle, folding, &one, x_desc, input_buffer.get(), &zero,
-                                                            folded_desc, middle_buffer.get());
-        ASSERT_EQ(status, folding_status()) << test_backend_name();
-        if (status != CUDNN_STATUS_SUCCESS) return;
+        ASSERT_EQ(cudnnTransformTensorEx(handle, folding, &one, x_desc, input_buffer.get(), &zero, folded_desc,
+                                         middle_buffer.get()),
+                  CUDNN_STATUS_SUCCESS);
         ASSERT_EQ(cudnnTransformTensorEx(handle, unfolding, &one, folded_desc, middle_buffer.get(), &zero, x_desc,
                                          output_buffer.get()),
                   CUDNN_STATUS_SUCCESS);
@@ -231,9 +266,8 @@ TEST(TransformTensorEx, FoldMovesBlockPositionsIntoChannels) {
     const std::vector<float> values = {1, 2, 3, 4};
     DeviceBuffer x(bytes_of(values)), y(bytes_of(std::vector<float>(4, 0.0f)));
     float one = 1.0f, zero = 0.0f;
-    const cudnnStatus_t status = cudnnTransformTensorEx(handle, folding, &one, x_desc, x.get(), &zero, y_desc, y.get());
-    ASSERT_EQ(status, folding_status()) << test_backend_name();
-    if (status != CUDNN_STATUS_SUCCESS) return;
+    ASSERT_EQ(cudnnTransformTensorEx(handle, folding, &one, x_desc, x.get(), &zero, y_desc, y.get()),
+              CUDNN_STATUS_SUCCESS);
     EXPECT_EQ(values_of<float>(y.download()), values);
 }
 
@@ -270,6 +304,49 @@ TEST(TransformFilter, MatchesReferenceAcrossFormatsAndTypes) {
                               to_format == CUDNN_TENSOR_NHWC ? PackedLayout::nhwc : PackedLayout::nchw);
         FilterDescriptor src(from, from_format, dims), dest(to, to_format, dims);
         TransformDescriptor transform(4, to_format, nullptr, nullptr, nullptr, CUDNN_TRANSFORM_FOLD);
+        check_against_reference(rng, p, [&](const void *alpha, void *x, const void *beta, void *y) {
+            return cudnnTransformFilter(handle, transform, alpha, src, x, beta, dest, y);
+        });
+    }
+}
+
+TEST(TransformFilter, PadsFoldsAndConvertsLikeTheReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    Handle handle;
+    struct FilterKind {
+        cudnnDataType_t type;
+        cudnnTensorFormat_t format;
+    };
+    const std::vector<FilterKind> kinds = {
+        {CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW},         {CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC},
+        {CUDNN_DATA_HALF, CUDNN_TENSOR_NCHW},          {CUDNN_DATA_HALF, CUDNN_TENSOR_NHWC},
+        {CUDNN_DATA_BFLOAT16, CUDNN_TENSOR_NHWC},      {CUDNN_DATA_DOUBLE, CUDNN_TENSOR_NCHW},
+        {CUDNN_DATA_INT8, CUDNN_TENSOR_NCHW},          {CUDNN_DATA_INT8, CUDNN_TENSOR_NHWC},
+        {CUDNN_DATA_INT8x4, CUDNN_TENSOR_NCHW_VECT_C}, {CUDNN_DATA_INT8x32, CUDNN_TENSOR_NCHW_VECT_C},
+    };
+    auto layout_of = [](cudnnTensorFormat_t format) {
+        return format == CUDNN_TENSOR_NHWC          ? PackedLayout::nhwc
+               : format == CUDNN_TENSOR_NCHW_VECT_C ? PackedLayout::nchw_vect_c
+                                                    : PackedLayout::nchw;
+    };
+    for (int trial = 0; trial < 80; ++trial) {
+        const FilterKind from = rng.pick(kinds), to = rng.pick(kinds);
+        // 32 lanes hold 4 too: channels in whole vectors of the wider side fit both.
+        const int lanes = std::max(vector_count(from.type), vector_count(to.type));
+        const RandomReshape reshape(rng, lanes, lanes == 32 ? 3 : 5);
+        TransformProblem p;
+        p.x = packed_geometry(from.type, 4, reshape.x_dims.data(), layout_of(from.format));
+        reshape.apply_to(&p);
+        const std::vector<int64_t> y_dims = transformed_dims(p);
+        p.y = packed_geometry(to.type, 4, y_dims.data(), layout_of(to.format));
+        if (reshape.blends()) {
+            const bool in_double = from.type == CUDNN_DATA_DOUBLE && to.type == CUDNN_DATA_DOUBLE;
+            p.alpha = Scalar(random_alpha(rng), in_double).value();
+            p.beta = Scalar(random_beta(rng), in_double).value();
+        }
+        FilterDescriptor src(from.type, from.format, std::vector<int>(reshape.x_dims.begin(), reshape.x_dims.end()));
+        FilterDescriptor dest(to.type, to.format, std::vector<int>(y_dims.begin(), y_dims.end()));
+        TransformDescriptor transform(4, to.format, reshape.before, reshape.after, reshape.fold, reshape.direction());
         check_against_reference(rng, p, [&](const void *alpha, void *x, const void *beta, void *y) {
             return cudnnTransformFilter(handle, transform, alpha, src, x, beta, dest, y);
         });

@@ -1,13 +1,25 @@
-// The CUDA transform solver: hands layout and type changes to the transform kernels on the handle's
-// stream.
+// The CUDA transform solver: hands layout and type changes to the transform kernels, and padding and
+// folding to the reshape kernel, on the handle's stream.
 #include "cuda/tensor_ops/transform_solver.hpp"
 
 #include "cuda/tensor_ops/common_solver.hpp"
 #include "cuda/tensor_ops/transform.hpp"
+#include "cuda/tensor_ops/transform_reshape.hpp"
+
+#include <algorithm>
 
 namespace librednn {
 
 namespace {
+
+cuda::ReshapeSpec reshape_spec_of(const TransformProblem &problem) {
+    cuda::ReshapeSpec spec;
+    std::copy(problem.pad_before, problem.pad_before + kMaxDims, spec.pad_before);
+    std::copy(problem.pad_after, problem.pad_after + kMaxDims, spec.pad_after);
+    std::copy(problem.fold, problem.fold + kMaxDims, spec.fold);
+    spec.unfold = problem.unfold;
+    return spec;
+}
 
 class CudaTransform final : public TransformSolver {
 public:
@@ -16,7 +28,6 @@ public:
     bool deterministic() const override { return true; }
 
     Applicability applicable(const TransformProblem &problem) const override {
-        if (problem.reshapes()) return Applicability::no("padding and folding run on the host backend only");
         Applicability answer = cuda::require_element_type(problem.x, "xDesc");
         if (!answer.ok()) return answer;
         return cuda::require_element_type(problem.y, "yDesc");
@@ -24,6 +35,10 @@ public:
 
     Status run(const ExecutionContext &context, const TransformProblem &problem,
                const TransformBuffers &buffers) const override {
+        if (problem.reshapes()) {
+            return cuda::transform_reshape(context.stream, reshape_spec_of(problem), problem.alpha, problem.x,
+                                           buffers.x, problem.beta, problem.y, buffers.y);
+        }
         return cuda::transform_tensor(context.stream, problem.alpha, problem.x, buffers.x, problem.beta, problem.y,
                                       buffers.y);
     }

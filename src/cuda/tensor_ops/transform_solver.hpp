@@ -5,8 +5,9 @@
 
 namespace librednn {
 
-// Layout and type changes without padding or folding: any strides, NCHW <-> NHWC through shared-memory
-// tiles, vectorised int8 (cuda/tensor_ops/transform.hpp). Padding and folding have no CUDA kernel.
+// Every transform (cudnnTransformTensor, cudnnTransformTensorEx, cudnnTransformFilter): layout and type
+// changes with any strides, NCHW <-> NHWC through shared-memory tiles, vectorised int8
+// (cuda/tensor_ops/transform.hpp); padding, folding and unfolding (cuda/tensor_ops/transform_reshape.hpp).
 const TransformSolver &cuda_transform_solver();
 
 }  // namespace librednn
