@@ -20,15 +20,15 @@ struct ActivationFamily {
     template <int Kind, class T, class C>
     __device__ static void run_mode(const FlatArgs<T, C> &a) {
         switch (a.params.mode) {
-            case CUDNN_ACTIVATION_SIGMOID: flat_loop<T, C, Kind, CUDNN_ACTIVATION_SIGMOID, kGathers>(a); break;
-            case CUDNN_ACTIVATION_RELU: flat_loop<T, C, Kind, CUDNN_ACTIVATION_RELU, kGathers>(a); break;
-            case CUDNN_ACTIVATION_TANH: flat_loop<T, C, Kind, CUDNN_ACTIVATION_TANH, kGathers>(a); break;
+            case CUDNN_ACTIVATION_SIGMOID: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_SIGMOID, kGathers>(a); break;
+            case CUDNN_ACTIVATION_RELU: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_RELU, kGathers>(a); break;
+            case CUDNN_ACTIVATION_TANH: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_TANH, kGathers>(a); break;
             case CUDNN_ACTIVATION_CLIPPED_RELU:
-                flat_loop<T, C, Kind, CUDNN_ACTIVATION_CLIPPED_RELU, kGathers>(a);
+                flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_CLIPPED_RELU, kGathers>(a);
                 break;
-            case CUDNN_ACTIVATION_ELU: flat_loop<T, C, Kind, CUDNN_ACTIVATION_ELU, kGathers>(a); break;
-            case CUDNN_ACTIVATION_SWISH: flat_loop<T, C, Kind, CUDNN_ACTIVATION_SWISH, kGathers>(a); break;
-            default: flat_loop<T, C, Kind, CUDNN_ACTIVATION_IDENTITY, kGathers>(a); break;
+            case CUDNN_ACTIVATION_ELU: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_ELU, kGathers>(a); break;
+            case CUDNN_ACTIVATION_SWISH: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_SWISH, kGathers>(a); break;
+            default: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_IDENTITY, kGathers>(a); break;
         }
     }
     template <class T, class C>

@@ -17,6 +17,7 @@ struct FlatArgs {
     const T *inputs[3];
     int64_t inner_strides[3];  // gathered input k: its stride along the innermost dim
     int input_flat_mask;       // bit k: input k sits at the output's position
+    int gathers;               // some input read is gathered (flat_dispatch picks the loop without gathers)
     int vectorized;
     int raw_copy;
     ElementwiseParams<C> params;
@@ -43,6 +44,12 @@ __device__ __forceinline__ void gather_lanes(const FlatArgs<T, C> &a, int k, int
     const T *base = a.inputs[k];
     const int64_t offset = offset_of(a.layout, k + 1, first);
     const int64_t step = a.inner_strides[k];
+    if (step == 0) {  // a bias constant along the row (NCHW): one load
+        const T value = base[offset];
+#pragma unroll
+        for (int j = 0; j < kLanes; ++j) out.lane[j] = value;
+        return;
+    }
 #pragma unroll
     for (int j = 0; j < kLanes; ++j) out.lane[j] = base[offset + j * step];
 }
@@ -66,7 +73,10 @@ template <class T, class C, int Kind, int Mode, bool Gather>
 __device__ __forceinline__ void flat_loop(const FlatArgs<T, C> &a) {
     constexpr int kUsed = inputs_used_by(static_cast<ElementwiseKind>(Kind), Mode);
     constexpr int kLanes = Vector16<T>::kLanes;
-    constexpr int kFlatUnroll = kFlatUnrollOf<T>;
+    // Gathering loops wait on the split of each position before their loads: with one input (add tensor's
+    // bias) twice the vectors in flight for 4- and 8-byte types (the float NCHW bias add stalled on those
+    // loads at 2 a thread); with two, the registers do not allow it.
+    constexpr int kFlatUnroll = Gather && kUsed == 1 && sizeof(T) >= 4 ? 2 * kFlatUnrollOf<T> : kFlatUnrollOf<T>;
     const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     const int64_t vectors = a.vectorized ? a.count / kLanes : 0;
@@ -130,10 +140,23 @@ __device__ __forceinline__ void flat_loop(const FlatArgs<T, C> &a) {
     }
 }
 
+// The loop for one operation: without any gather code when every input sits at the output's position
+// (the common case keeps its loop lean), with it otherwise.
+template <class T, class C, int Kind, int Mode, bool Gather>
+__device__ __forceinline__ void flat_dispatch(const FlatArgs<T, C> &a) {
+    if constexpr (Gather) {
+        if (a.gathers) {
+            flat_loop<T, C, Kind, Mode, true>(a);
+            return;
+        }
+    }
+    flat_loop<T, C, Kind, Mode, false>(a);
+}
+
 // Family: a struct with `template <class T> static constexpr bool accepts()` (the element types it
 // instantiates), `static constexpr bool kGathers` (whether its loops gather inputs), `static constexpr
 // const char *kName`, and `template <class T, class C> __device__ static void run(const FlatArgs<T, C> &)`
-// that switches over its modes to flat_loop.
+// that switches over its modes to flat_dispatch.
 template <class T, class C, class Family>
 __global__ void __launch_bounds__(kFlatBlock, kFlatMinBlocksOf<T>)
     flat_elementwise_kernel(const __grid_constant__ FlatArgs<T, C> args) {
@@ -155,6 +178,7 @@ Status launch_flat_typed(cudaStream_t stream, const ElementwiseCall &call, const
             args.inner_strides[k] = plan.layout.rank > 0 ? plan.layout.strides[k + 1][plan.layout.rank - 1] : 0;
         }
         args.input_flat_mask = plan.input_flat_mask;
+        args.gathers = gathers ? 1 : 0;
         args.vectorized = plan.vectorized ? 1 : 0;
         args.raw_copy = plan.raw_copy ? 1 : 0;
         args.params = make_elementwise_params<C>(call, plan);

@@ -79,10 +79,8 @@ Status plan_elementwise(const ElementwiseCall &call, ElementwisePlan *plan) {
 
     if (call.kind == ElementwiseKind::copy && same_type && typed_compute_matches && output_row_major &&
         match_transpose(result.layout, &result)) {
-        // Tiles of 32 x 32 elements (x 4/size packing for small types): worth it only when both sides
-        // fill at least half a tile.
-        const int64_t tile = 32 * std::max<int64_t>(1, 4 / static_cast<int64_t>(scalar_size(result.output_type)));
-        if (result.rows >= tile / 2 && result.columns >= tile / 2) {
+        // Tiles of 32 to 128 elements a side (transform.cu): worth it when both sides fill at least 16.
+        if (result.rows >= 16 && result.columns >= 16) {
             result.path = ElementwisePath::transpose;
             *plan = result;
             return CUDNN_STATUS_SUCCESS;

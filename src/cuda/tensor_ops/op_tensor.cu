@@ -18,12 +18,12 @@ struct OpTensorFamily {
     __device__ static void run(const FlatArgs<T, C> &a) {
         constexpr int kBinary = static_cast<int>(ElementwiseKind::binary);
         switch (a.params.mode) {
-            case CUDNN_OP_TENSOR_ADD: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_ADD, kGathers>(a); break;
-            case CUDNN_OP_TENSOR_MUL: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_MUL, kGathers>(a); break;
-            case CUDNN_OP_TENSOR_MIN: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_MIN, kGathers>(a); break;
-            case CUDNN_OP_TENSOR_MAX: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_MAX, kGathers>(a); break;
-            case CUDNN_OP_TENSOR_SQRT: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_SQRT, kGathers>(a); break;
-            default: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_NOT, kGathers>(a); break;
+            case CUDNN_OP_TENSOR_ADD: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_ADD, kGathers>(a); break;
+            case CUDNN_OP_TENSOR_MUL: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_MUL, kGathers>(a); break;
+            case CUDNN_OP_TENSOR_MIN: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_MIN, kGathers>(a); break;
+            case CUDNN_OP_TENSOR_MAX: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_MAX, kGathers>(a); break;
+            case CUDNN_OP_TENSOR_SQRT: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_SQRT, kGathers>(a); break;
+            default: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_NOT, kGathers>(a); break;
         }
     }
 };
