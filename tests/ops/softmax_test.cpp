@@ -166,6 +166,39 @@ TEST(Softmax, LongRowsMatchReference) {
     }
 }
 
+TEST(Softmax, RowsOfThousandsOfVectorsMatchReference) {
+    // Rows of 1025 to 16384 16-byte vectors (backward: 8192), contiguous and packed: the CUDA backend holds
+    // each in the registers of a cluster of 1 to 8 blocks. Now and then a length that is not whole vectors.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 10; ++trial) {
+        SoftmaxProblem p = random_problem(rng, trial % 2 ? Direction::forward : Direction::backward);
+        p.mode = CUDNN_SOFTMAX_MODE_INSTANCE;
+        const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.result().dtype));
+        const bool forward = p.direction == Direction::forward;
+        int64_t length = lanes * rng.integer(1025, forward ? 16384 : 8192);
+        if (rng.integer(0, 4) == 0) length += 1;
+        const int64_t dims[] = {rng.integer(1, 3), length, 1, 1};
+        for (TensorGeometry *g : {&p.x, &p.y, &p.dy, &p.dx}) {
+            if (g->nb_dims) *g = packed_geometry(g->dtype, 4, dims, PackedLayout::nchw);
+        }
+        check_against_reference(rng, p);
+    }
+}
+
+TEST(Softmax, ChannelModeOnNchwMatchesReference) {
+    // CHANNEL mode on packed NCHW with tens to hundreds of pixels: the CUDA backend's channel tiles.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 12; ++trial) {
+        SoftmaxProblem p = random_problem(rng, trial % 2 ? Direction::forward : Direction::backward);
+        p.mode = CUDNN_SOFTMAX_MODE_CHANNEL;
+        const int64_t dims[] = {rng.integer(1, 3), rng.integer(2, 200), rng.integer(4, 20), rng.integer(8, 20)};
+        for (TensorGeometry *g : {&p.x, &p.y, &p.dy, &p.dx}) {
+            if (g->nb_dims) *g = packed_geometry(g->dtype, 4, dims, PackedLayout::nchw);
+        }
+        check_against_reference(rng, p);
+    }
+}
+
 TEST(Softmax, InPlaceForwardMatchesReference) {
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 20; ++trial) {

@@ -1,14 +1,16 @@
-// Softmax kernels. A softmax "row" is the set of elements one softmax runs over (C*H*W of an image, or
-// the C channels of a pixel); the other dims form the batch of rows. Both are walked in memory order.
+// Softmax planning and the general softmax kernels. A softmax "row" is the set of elements one softmax
+// runs over (C*H*W of an image, or the C channels of a pixel); the other dims form the batch of rows.
+// run_softmax reshapes both, then tries the kernels for particular layouts (softmax_kernels.hpp: the
+// cluster kernel for long contiguous rows, the channel-tile kernel for CHANNEL on NCHW) before these:
 //  - row kernel: rows contiguous in memory (INSTANCE on packed NCHW or NHWC, CHANNEL on NHWC): a warp
 //    (rows up to 1024) or a block per row. Pass 1 reads the row once (16-byte loads when aligned) into
 //    shared memory while keeping a running max and rescaled sum; pass 2 writes the output from shared
 //    memory. Rows too long for shared memory are read twice (the second read mostly hits L2).
-//  - column kernel: a thread per row, consecutive threads on neighbouring rows (CHANNEL on NCHW: the
-//    threads walk H*W, each over its C channels), any strides.
-#include "cuda/tensor_ops/device_common.cuh"
+//  - column kernel: a thread per row, consecutive threads on neighbouring rows, any strides.
 #include "cuda/tensor_ops/launch_util.hpp"
 #include "cuda/tensor_ops/softmax.hpp"
+#include "cuda/tensor_ops/softmax_kernels.hpp"
+#include "cuda/tensor_ops/softmax_math.cuh"
 
 #include <algorithm>
 
@@ -37,89 +39,6 @@ struct SoftmaxArgs {
     DeviceLayout batch;  // operand 0: output, 1: input 0, 2: input 1
     DeviceLayout row;    // same operands; the row kernel needs stride 1 for all
 };
-
-// Forward: running max and sum of e^(x - max) (FAST: sum of e^x, max unused). Backward: the sum.
-template <class C>
-struct RowStats {
-    C max;
-    C sum;
-};
-
-template <class C>
-__device__ __forceinline__ void add_forward(RowStats<C> &stats, C x, int algorithm) {
-    if (algorithm == CUDNN_SOFTMAX_FAST) {
-        stats.sum += math_exp(x);
-    } else if (x > stats.max) {
-        stats.sum = stats.sum * math_exp(stats.max - x) + C(1);
-        stats.max = x;
-    } else if (x != -C(INFINITY)) {
-        stats.sum += math_exp(x - stats.max);  // NaN x makes the sum NaN: it propagates
-    }
-}
-
-template <class C>
-__device__ __forceinline__ void combine_stats(RowStats<C> &stats, const RowStats<C> &other, int algorithm,
-                                              int backward) {
-    if (backward || algorithm == CUDNN_SOFTMAX_FAST) {
-        stats.sum += other.sum;
-        return;
-    }
-    const C max = math_fmax(stats.max, other.max);
-    // An empty side (sum 0) adds nothing; a NaN sum stays NaN.
-    const C mine = stats.sum == C(0) ? C(0) : stats.sum * math_exp(stats.max - max);
-    const C theirs = other.sum == C(0) ? C(0) : other.sum * math_exp(other.max - max);
-    stats.max = max;
-    stats.sum = mine + theirs;
-}
-
-// Symmetric butterfly: every lane ends with the same bits.
-template <class C>
-__device__ __forceinline__ RowStats<C> warp_combine(RowStats<C> stats, int algorithm, int backward) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        RowStats<C> other;
-        other.max = __shfl_xor_sync(0xffffffffu, stats.max, offset);
-        other.sum = __shfl_xor_sync(0xffffffffu, stats.sum, offset);
-        combine_stats(stats, other, algorithm, backward);
-    }
-    return stats;
-}
-
-// What pass 2 needs from the row's statistics.
-template <class C>
-struct RowConstants {
-    C max, scale;  // forward ACCURATE/FAST: scale = 1 / sum; LOG: max + log(sum) in `max`
-    C sum;         // backward
-};
-
-template <class C>
-__device__ __forceinline__ RowConstants<C> row_constants(const RowStats<C> &stats, int algorithm) {
-    RowConstants<C> constants;
-    constants.sum = stats.sum;
-    constants.scale = C(1) / stats.sum;
-    constants.max = algorithm == CUDNN_SOFTMAX_LOG ? stats.max + math_log(stats.sum) : stats.max;
-    return constants;
-}
-
-template <class C>
-__device__ __forceinline__ C forward_value(C x, const RowConstants<C> &k, int algorithm) {
-    switch (algorithm) {
-        case CUDNN_SOFTMAX_FAST: return math_exp(x) * k.scale;
-        case CUDNN_SOFTMAX_LOG: return x - k.max;
-        default: return math_exp(x - k.max) * k.scale;
-    }
-}
-
-// y and dy at one element; the row sum from pass 1.
-template <class C>
-__device__ __forceinline__ C backward_value(C y, C dy, const RowConstants<C> &k, int algorithm) {
-    return algorithm == CUDNN_SOFTMAX_LOG ? dy - math_exp(y) * k.sum : y * (dy - k.sum);
-}
-
-template <class C>
-__device__ __forceinline__ C backward_term(C y, C dy, int algorithm) {
-    return algorithm == CUDNN_SOFTMAX_LOG ? dy : dy * y;
-}
 
 template <class T, class C>
 __global__ void __launch_bounds__(kMaxRowBlock) softmax_row_kernel(const __grid_constant__ SoftmaxArgs<C> a) {
@@ -390,6 +309,22 @@ Status run_softmax(cudaStream_t stream, const SoftmaxCall &call) {
     row.drop_unit_dims();
     row.order_by(1);
     row.coalesce();
+
+    SoftmaxLaunch launch;
+    launch.type = type;
+    launch.algorithm = call.algorithm;
+    launch.backward = call.backward;
+    launch.alpha = call.alpha;
+    launch.beta = call.beta;
+    launch.output = call.output_data;
+    launch.inputs[0] = call.input_data[0];
+    launch.inputs[1] = call.backward ? call.input_data[1] : call.input_data[0];
+    launch.batch = batch;
+    launch.row = row;
+    Status status = CUDNN_STATUS_SUCCESS;
+    if (batch.element_count() == 0 || row.element_count() == 0) return status;
+    if (launch_softmax_cluster_rows(stream, launch, &status)) return status;
+    if (launch_softmax_channel_tiles(stream, launch, &status)) return status;
     switch (type) {
         case ScalarType::f32: return launch_softmax_typed<float, float>(stream, call, batch, row);
         case ScalarType::f64: return launch_softmax_typed<double, double>(stream, call, batch, row);

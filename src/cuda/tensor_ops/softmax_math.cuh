@@ -1,0 +1,124 @@
+// Softmax arithmetic shared by the softmax kernels: a row's statistics (running max and rescaled sum,
+// or the backward sum), how partial statistics combine, and each output element from them.
+#pragma once
+
+#include "cuda/tensor_ops/device_common.cuh"
+
+#include <cudnn.h>
+
+namespace librednn::cuda {
+
+// The softmax exponential: CUDA's expf and exp (within 2 ulp and 1 ulp). The intrinsic __expf would save a
+// few instructions but errs by about |x| ulp (the rounding of x log2(e)), more than the tolerances allow
+// for elements far below the row's max; the kernels are limited by memory, not by these instructions.
+__device__ __forceinline__ float softmax_exp(float x) { return expf(x); }
+__device__ __forceinline__ double softmax_exp(double x) { return exp(x); }
+
+// Forward: running max and sum of e^(x - max) (FAST: sum of e^x, max unused). Backward: the sum.
+template <class C>
+struct RowStats {
+    C max;
+    C sum;
+};
+
+template <class C>
+__device__ __forceinline__ void add_forward(RowStats<C> &stats, C x, int algorithm) {
+    if (algorithm == CUDNN_SOFTMAX_FAST) {
+        stats.sum += softmax_exp(x);
+    } else if (x > stats.max) {
+        stats.sum = stats.sum * softmax_exp(stats.max - x) + C(1);
+        stats.max = x;
+    } else if (x != -C(INFINITY)) {
+        stats.sum += softmax_exp(x - stats.max);  // NaN x makes the sum NaN: it propagates
+    }
+}
+
+template <class C>
+__device__ __forceinline__ void combine_stats(RowStats<C> &stats, const RowStats<C> &other, int algorithm,
+                                              int backward) {
+    if (backward || algorithm == CUDNN_SOFTMAX_FAST) {
+        stats.sum += other.sum;
+        return;
+    }
+    const C max = math_fmax(stats.max, other.max);
+    // An empty side (sum 0) adds nothing; a NaN sum stays NaN.
+    const C mine = stats.sum == C(0) ? C(0) : stats.sum * softmax_exp(stats.max - max);
+    const C theirs = other.sum == C(0) ? C(0) : other.sum * softmax_exp(other.max - max);
+    stats.max = max;
+    stats.sum = mine + theirs;
+}
+
+// Symmetric butterfly: every lane ends with the same bits.
+template <class C>
+__device__ __forceinline__ RowStats<C> warp_combine(RowStats<C> stats, int algorithm, int backward) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        RowStats<C> other;
+        other.max = __shfl_xor_sync(0xffffffffu, stats.max, offset);
+        other.sum = __shfl_xor_sync(0xffffffffu, stats.sum, offset);
+        combine_stats(stats, other, algorithm, backward);
+    }
+    return stats;
+}
+
+// What pass 2 needs from the row's statistics.
+template <class C>
+struct RowConstants {
+    C max, scale;  // forward ACCURATE/FAST: scale = 1 / sum; LOG: max + log(sum) in `max`
+    C sum;         // backward
+};
+
+template <class C>
+__device__ __forceinline__ RowConstants<C> row_constants(const RowStats<C> &stats, int algorithm) {
+    RowConstants<C> constants;
+    constants.sum = stats.sum;
+    constants.scale = C(1) / stats.sum;
+    constants.max = algorithm == CUDNN_SOFTMAX_LOG ? stats.max + math_log(stats.sum) : stats.max;
+    return constants;
+}
+
+template <class C>
+__device__ __forceinline__ C forward_value(C x, const RowConstants<C> &k, int algorithm) {
+    switch (algorithm) {
+        case CUDNN_SOFTMAX_FAST: return softmax_exp(x) * k.scale;
+        case CUDNN_SOFTMAX_LOG: return x - k.max;
+        default: return softmax_exp(x - k.max) * k.scale;
+    }
+}
+
+// y and dy at one element; the row sum from pass 1.
+template <class C>
+__device__ __forceinline__ C backward_value(C y, C dy, const RowConstants<C> &k, int algorithm) {
+    return algorithm == CUDNN_SOFTMAX_LOG ? dy - softmax_exp(y) * k.sum : y * (dy - k.sum);
+}
+
+template <class C>
+__device__ __forceinline__ C backward_term(C y, C dy, int algorithm) {
+    return algorithm == CUDNN_SOFTMAX_LOG ? dy : dy * y;
+}
+
+// A thread's statistics over values it holds: the max first, then every e^(x - max) independent of the
+// others (no dependency chain through a running max). -inf elements add nothing, NaN ones make the sum
+// NaN. FAST ignores the max.
+template <class C, int N>
+__device__ __forceinline__ RowStats<C> forward_stats_of(const C (&x)[N], const bool (&valid)[N], int algorithm) {
+    RowStats<C> stats = {-C(INFINITY), C(0)};
+    if (algorithm != CUDNN_SOFTMAX_FAST) {
+#pragma unroll
+        for (int i = 0; i < N; ++i) {
+            if (valid[i]) stats.max = math_fmax(stats.max, x[i]);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+        if (!valid[i]) continue;
+        if (algorithm == CUDNN_SOFTMAX_FAST) {
+            stats.sum += softmax_exp(x[i]);
+        } else if (x[i] != -C(INFINITY)) {
+            stats.sum += softmax_exp(x[i] - stats.max);
+        }
+    }
+    return stats;
+}
+
+}  // namespace librednn::cuda
