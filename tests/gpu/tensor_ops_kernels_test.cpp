@@ -1,5 +1,6 @@
 // The CUDA tensor kernels (src/cuda/tensor_ops) called directly, against plain host loops in double
-// written here: transform, add, set, scale, activation forward/backward, op tensor, reduce and softmax,
+// written here: transform (padding and folding too), add, set, scale, activation forward/backward, op
+// tensor, reduce and softmax,
 // on random shapes, strides, layouts and types. Every output buffer starts poisoned (all bytes 0xff:
 // NaN for floating types) and must keep the poison in the gaps between its elements; with beta = 0
 // the poison must never reach a result.
@@ -13,6 +14,7 @@
 #include "cuda/tensor_ops/reduce.hpp"
 #include "cuda/tensor_ops/softmax.hpp"
 #include "cuda/tensor_ops/transform.hpp"
+#include "cuda/tensor_ops/transform_reshape.hpp"
 #include "ops/common/tensor_geometry.hpp"
 
 #include <cuda_runtime_api.h>
@@ -250,7 +252,13 @@ public:
                            : rng.uniform(low, high);
         });
     }
-    void upload() { ASSERT_EQ(cudaMemcpy(data(), host_.data(), host_.size(), cudaMemcpyHostToDevice), cudaSuccess); }
+    // A copy from pageable memory may return before its DMA lands, and the kernels run on a non-blocking
+    // stream that does not wait for it: without the synchronisation, a late DMA of the poison could
+    // overwrite what a kernel wrote (seen on the H200 with several test processes at once).
+    void upload() {
+        ASSERT_EQ(cudaMemcpy(data(), host_.data(), host_.size(), cudaMemcpyHostToDevice), cudaSuccess);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    }
     // The kernels run on a non-blocking stream, which cudaMemcpy does not wait for: synchronise first.
     void download() {
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -414,12 +422,18 @@ TEST_F(TensorKernels, TransformMatchesHostOnRandomLayoutsAndTypes) {
 TEST_F(TensorKernels, TransformBetweenNchwAndNhwcMovesEveryElementExactly) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     SEEDED_RANDOM(rng);
-    // Packed NCHW <-> NHWC takes the tiled transpose; sizes that leave partial tiles on both sides.
+    // Packed NCHW <-> NHWC takes the tiled transpose; sizes that leave partial tiles on both sides, and
+    // sizes in whole 16-byte vectors (C and H*W multiples of 16), whose full tiles move vectors.
     for (cudnnDataType_t type : kAllScalarTypes) {
-        for (int direction = 0; direction < 2; ++direction) {
+        for (int variant = 0; variant < 4; ++variant) {
+            const int direction = variant % 2;
+            const bool whole_vectors = variant >= 2;
             // C and H*W of at least 64: half a tile of the widest (int8) transpose, so every type takes it.
-            const std::vector<int64_t> dims = {rng.integer(1, 3), rng.integer(70, 200), rng.integer(9, 20),
-                                               rng.integer(9, 20)};
+            const std::vector<int64_t> dims = whole_vectors
+                                                  ? std::vector<int64_t>{rng.integer(1, 3), 16 * rng.integer(5, 14),
+                                                                         4 * rng.integer(3, 9), 4 * rng.integer(3, 9)}
+                                                  : std::vector<int64_t>{rng.integer(1, 3), rng.integer(70, 200),
+                                                                         rng.integer(9, 20), rng.integer(9, 20)};
             const Layout from = direction == 0 ? Layout::nchw : Layout::nhwc;
             const Layout to = direction == 0 ? Layout::nhwc : Layout::nchw;
             DeviceTensor x(make_geometry(rng, type, dims, from));
@@ -428,14 +442,17 @@ TEST_F(TensorKernels, TransformBetweenNchwAndNhwcMovesEveryElementExactly) {
             x.fill_random(rng, is_integer(type) ? 0 : -100.0, is_integer(type) ? 120 : 100.0);
             x.upload();
             const double beta = direction == 0 ? 0.0 : 1.0;
+            // Scaling on the vector path too (exact for floating types: a power of two).
+            const double alpha = whole_vectors && !is_integer(type) && direction == 1 ? 0.5 : 1.0;
             const std::vector<double> before = prepare_output(rng, y, beta, 0, 7);
-            const std::string problem = "transform x " + describe(x.geometry()) + " y " + describe(y.geometry());
+            const std::string problem = "transform x " + describe(x.geometry()) + " y " + describe(y.geometry()) +
+                                        " alpha " + std::to_string(alpha) + " beta " + std::to_string(beta);
             ASSERT_EQ(
-                librednn::cuda::transform_tensor(stream(), 1.0, x.geometry(), x.data(), beta, y.geometry(), y.data()),
+                librednn::cuda::transform_tensor(stream(), alpha, x.geometry(), x.data(), beta, y.geometry(), y.data()),
                 CUDNN_STATUS_SUCCESS);
             finish();
             y.download();
-            check_copy(x, y, before, 1.0, beta, problem);
+            check_copy(x, y, before, alpha, beta, problem);
         }
     }
 }
@@ -467,6 +484,195 @@ TEST_F(TensorKernels, TransformConvertsBetweenNchwAndVectorisedChannels) {
         finish();
         y.download();
         check_copy(x, y, before, 1.0, 0.0, problem);
+    }
+}
+
+// --- padding and folding ----------------------------------------------------------------------------
+
+// Where x's element `xi` lands in y, going forward (the kernel gathers; this scatters): fold pads, then
+// moves block position k (row-major over the spatial dims) into channel group k; unfold takes channel
+// group k back to block position k, then pads. False when the element is cropped away.
+bool reshape_target(const librednn::cuda::ReshapeSpec &spec, const TensorGeometry &x, const TensorGeometry &y,
+                    const int64_t *xi, int64_t *yi) {
+    const int n = x.nb_dims;
+    int64_t fold_product = 1;
+    for (int d = 2; d < n; ++d) fold_product *= spec.fold[d - 2];
+    if (fold_product > 1 && spec.unfold) {
+        const int64_t channels = x.dims[1] / fold_product;
+        int64_t k = xi[1] / channels;
+        yi[0] = xi[0] + spec.pad_before[0];
+        yi[1] = xi[1] % channels + spec.pad_before[1];
+        for (int d = n - 1; d >= 2; --d) {
+            const int64_t f = spec.fold[d - 2];
+            yi[d] = xi[d] * f + k % f + spec.pad_before[d];
+            k /= f;
+        }
+    } else {
+        int64_t padded[kMaxDims];
+        for (int d = 0; d < n; ++d) {
+            padded[d] = xi[d] + spec.pad_before[d];
+            if (padded[d] < 0 || padded[d] >= x.dims[d] + spec.pad_before[d] + spec.pad_after[d]) return false;
+            yi[d] = padded[d];
+        }
+        if (fold_product > 1) {
+            int64_t k = 0;
+            for (int d = 2; d < n; ++d) {
+                const int64_t f = spec.fold[d - 2];
+                k = k * f + padded[d] % f;
+                yi[d] = padded[d] / f;
+            }
+            yi[1] = k * (x.dims[1] + spec.pad_before[1] + spec.pad_after[1]) + padded[1];
+        }
+    }
+    for (int d = 0; d < n; ++d) {
+        if (yi[d] < 0 || yi[d] >= y.dims[d]) return false;
+    }
+    return true;
+}
+
+// y's dims for x reshaped by `spec`; empty when the padding empties a dim.
+std::vector<int64_t> reshaped_dims(const librednn::cuda::ReshapeSpec &spec, const std::vector<int64_t> &x_dims) {
+    const int n = static_cast<int>(x_dims.size());
+    int64_t fold_product = 1;
+    for (int d = 2; d < n; ++d) fold_product *= spec.fold[d - 2];
+    std::vector<int64_t> dims = x_dims;
+    if (spec.unfold && fold_product > 1) {
+        dims[1] /= fold_product;
+        for (int d = 2; d < n; ++d) dims[static_cast<size_t>(d)] *= spec.fold[d - 2];
+    }
+    for (int d = 0; d < n; ++d) {
+        dims[static_cast<size_t>(d)] += spec.pad_before[d] + spec.pad_after[d];
+        if (dims[static_cast<size_t>(d)] <= 0) return {};
+    }
+    if (!spec.unfold && fold_product > 1) {
+        dims[1] *= fold_product;
+        for (int d = 2; d < n; ++d) {
+            const int64_t f = spec.fold[d - 2];
+            dims[static_cast<size_t>(d)] = (dims[static_cast<size_t>(d)] + f - 1) / f;
+        }
+    }
+    return dims;
+}
+
+TEST_F(TensorKernels, TransformReshapePadsFoldsAndUnfoldsLikeTheHostScatter) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    std::vector<cudnnDataType_t> types = kAllScalarTypes;
+    types.push_back(CUDNN_DATA_INT8x4);
+    types.push_back(CUDNN_DATA_INT8x32);
+    for (int trial = 0; trial < 120; ++trial) {
+        const cudnnDataType_t xt = rng.pick(types);
+        // Filter transforms convert types; tensor transforms keep them (and take the raw copy).
+        const cudnnDataType_t yt = rng.chance(0.5) ? xt : rng.pick(types);
+        const int lanes = std::max(librednn::vector_count(xt), librednn::vector_count(yt));
+        const int nb_dims = static_cast<int>(rng.integer(3, 5));
+        const int mode = trial % 3;  // pad, fold, unfold
+        librednn::cuda::ReshapeSpec spec;
+        for (int d = 2; d < nb_dims; ++d) spec.fold[d - 2] = mode == 0 ? 1 : static_cast<uint32_t>(rng.integer(1, 3));
+        spec.unfold = mode == 2;
+        int64_t fold_product = 1;
+        for (int d = 2; d < nb_dims; ++d) fold_product *= spec.fold[d - 2];
+        // Now and then a larger 4d tensor; 32-lane channels and 5d folds stay small (F is up to 27).
+        const int64_t max_extent = lanes == 32 ? 3 : trial % 10 == 0 && nb_dims == 4 ? 24 : 6;
+        std::vector<int64_t> dims = random_dims(rng, nb_dims, max_extent, lanes);
+        if (lanes == 32) dims[1] = 32;
+        if (spec.unfold) dims[1] *= fold_product;
+        for (int d = 0; d < nb_dims; ++d) {
+            // Channels pad by whole vectors; cropping (-1, on either side) needs an extent above 1 (the
+            // unfolded one, for unfold).
+            if (d == 1 && lanes > 1) {
+                spec.pad_before[1] = rng.chance(0.5) ? lanes : 0;
+                spec.pad_after[1] = rng.chance(0.5) ? lanes : 0;
+                continue;
+            }
+            int64_t extent = dims[static_cast<size_t>(d)];
+            if (spec.unfold && d == 1) extent /= fold_product;
+            if (spec.unfold && d >= 2) extent *= spec.fold[d - 2];
+            spec.pad_before[d] = static_cast<int32_t>(rng.integer(extent > 1 ? -1 : 0, 2));
+            spec.pad_after[d] = static_cast<int32_t>(rng.integer(extent > 1 ? -1 : 0, 2));
+            if (extent + spec.pad_before[d] + spec.pad_after[d] <= 0) spec.pad_before[d] = 0;
+        }
+        const std::vector<int64_t> y_dims = reshaped_dims(spec, dims);
+        ASSERT_FALSE(y_dims.empty());
+        DeviceTensor x(make_geometry(rng, xt, dims, random_layout(rng)), rng.integer(0, 1));
+        DeviceTensor y(make_geometry(rng, yt, y_dims, random_layout(rng)), rng.integer(0, 1));
+        ASSERT_TRUE(x.allocated() && y.allocated());
+        const double alpha = rng.chance(0.5) ? 1.0 : random_alpha(rng, yt);
+        const double beta = rng.chance(0.5) ? 0.0 : random_beta(rng);
+        x.fill_random(rng, is_integer(xt) ? 0 : -3.0, is_integer(xt) ? 100 : 3.0);
+        x.upload();
+        const std::vector<double> before = prepare_output(rng, y, beta, 0, 20);
+        std::ostringstream problem;
+        problem << "reshape mode " << mode << " x " << describe(x.geometry()) << " y " << describe(y.geometry())
+                << " alpha " << alpha << " beta " << beta << " pad_before";
+        for (int d = 0; d < nb_dims; ++d) problem << " " << spec.pad_before[d];
+        problem << " pad_after";
+        for (int d = 0; d < nb_dims; ++d) problem << " " << spec.pad_after[d];
+        problem << " fold";
+        for (int d = 2; d < nb_dims; ++d) problem << " " << spec.fold[d - 2];
+        ASSERT_EQ(librednn::cuda::transform_reshape(stream(), spec, alpha, x.geometry(), x.data(), beta, y.geometry(),
+                                                    y.data()),
+                  CUDNN_STATUS_SUCCESS)
+            << problem.str();
+        finish();
+        y.download();
+
+        // T(x) by scattering x; every element of y no x element reaches is padding (0).
+        const TensorGeometry &yg = y.geometry();
+        std::vector<double> transformed(static_cast<size_t>(yg.element_count()), 0.0);
+        std::vector<int> hits(transformed.size(), 0);
+        auto row_major = [&](const int64_t *index) {
+            int64_t at = 0;
+            for (int d = 0; d < nb_dims; ++d) at = at * yg.dims[d] + index[d];
+            return static_cast<size_t>(at);
+        };
+        for_each_index(x.geometry().dims, nb_dims, [&](const int64_t *xi) {
+            int64_t yi[kMaxDims];
+            if (!reshape_target(spec, x.geometry(), yg, xi, yi)) return;
+            transformed[row_major(yi)] = x.at(xi);
+            ++hits[row_major(yi)];
+        });
+        Checker check(yt, problem.str());
+        for_each_index(yg.dims, nb_dims, [&](const int64_t *i) {
+            const size_t at = row_major(i);
+            EXPECT_LE(hits[at], 1) << problem.str() << ": two x elements land on one y element";
+            const double term = alpha * transformed[at];
+            const double old = beta != 0.0 ? before[at] : 0.0;
+            check.expect(i, nb_dims, y.at(i), rounded_to(yt, term + beta * old),
+                         std::fabs(term) + std::fabs(beta * old));
+        });
+        EXPECT_EQ(y.touched_gaps(), 0) << problem.str() << ": wrote between the elements";
+    }
+}
+
+TEST_F(TensorKernels, TransformReshapePadsNhwcChannelsToEight) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // The common use: 3-channel images padded to 8 channels for tensor cores, packed NHWC on both sides.
+    // Bits move unchanged and the padding is +0.
+    const std::vector<int64_t> dims = {4, 3, 96, 96}, padded_dims = {4, 8, 96, 96};
+    for (cudnnDataType_t type : {CUDNN_DATA_HALF, CUDNN_DATA_INT8, CUDNN_DATA_FLOAT}) {
+        DeviceTensor x(make_geometry(rng, type, dims, Layout::nhwc));
+        DeviceTensor y(make_geometry(rng, type, padded_dims, Layout::nhwc));
+        ASSERT_TRUE(x.allocated() && y.allocated());
+        x.fill_random(rng, is_integer(type) ? -100 : -3.0, is_integer(type) ? 100 : 3.0);
+        x.upload();
+        prepare_output(rng, y, 0.0);
+        librednn::cuda::ReshapeSpec spec;
+        spec.pad_after[1] = 5;
+        ASSERT_EQ(
+            librednn::cuda::transform_reshape(stream(), spec, 1.0, x.geometry(), x.data(), 0.0, y.geometry(), y.data()),
+            CUDNN_STATUS_SUCCESS);
+        finish();
+        y.download();
+        Checker check(type, "pad NHWC channels 3 -> 8, " + describe(y.geometry()));
+        for_each_index(y.geometry().dims, 4, [&](const int64_t *i) {
+            const double want = i[1] < 3 ? x.at(i) : 0.0;
+            check.expect_exact(i, 4, y.at(i), want);
+            if (i[1] >= 3) {
+                EXPECT_FALSE(std::signbit(y.at(i))) << "padding must be +0";
+            }
+        });
     }
 }
 
@@ -563,7 +769,8 @@ double activation_host(cudnnActivationMode_t mode, bool propagate, double coef, 
         case CUDNN_ACTIVATION_RELU: return x > 0 ? x : 0.0;
         case CUDNN_ACTIVATION_TANH: return std::tanh(x);
         case CUDNN_ACTIVATION_CLIPPED_RELU: return std::min(std::max(x, 0.0), coef);
-        case CUDNN_ACTIVATION_ELU: return x > 0 ? x : coef * (std::exp(x) - 1.0);
+        // expm1, not exp - 1: near 0 the subtraction cancels and the expected value itself errs by many ulps.
+        case CUDNN_ACTIVATION_ELU: return x > 0 ? x : coef * std::expm1(x);
         case CUDNN_ACTIVATION_SWISH: return x * sigmoid(swish_beta * x);
         default: return x;
     }
@@ -708,10 +915,15 @@ TEST_F(TensorKernels, ActivationBackwardMatchesHost) {
                                                       spec.swish_beta, ys[element], dys[element], xs[element]);
             const double old = beta != 0.0 ? before[element] : 0.0;
             const double want = rounded_to(type, alpha * g + beta * old);
-            const double magnitude = std::fabs(alpha * dys[element]) *
-                                         (1.0 + std::fabs(ys[element]) + std::fabs(xs[element])) *
-                                         (1.0 + std::fabs(spec.coef) + std::fabs(spec.swish_beta)) +
-                                     std::fabs(beta * old);
+            // Only the inputs the mode reads size its terms: an unread one may hold a NaN (the fill puts
+            // some in), which would otherwise turn the whole bound into the output rounding alone.
+            const bool reads_y = spec.mode == CUDNN_ACTIVATION_SIGMOID || spec.mode == CUDNN_ACTIVATION_TANH;
+            const bool reads_x = !reads_y && spec.mode != CUDNN_ACTIVATION_IDENTITY;
+            const double magnitude =
+                std::fabs(alpha * dys[element]) *
+                    (1.0 + (reads_y ? std::fabs(ys[element]) : 0.0) + (reads_x ? std::fabs(xs[element]) : 0.0)) *
+                    (1.0 + std::fabs(spec.coef) + std::fabs(spec.swish_beta)) +
+                std::fabs(beta * old);
             check.expect(i, dx.geometry().nb_dims, dx.at(i), want, magnitude);
             ++element;
         });
@@ -802,8 +1014,10 @@ TEST_F(TensorKernels, OpTensorMatchesHostWithBroadcastAndMixedTypes) {
             const double av = alpha1 * as[element], bv = alpha2 * b.at(bi);
             const double old = beta != 0.0 ? before[element] : 0.0;
             const double want = rounded_to(ct, op_host(spec.op, spec.nan == CUDNN_PROPAGATE_NAN, av, bv) + beta * old);
-            check.expect(i, nb_dims, c.at(i), want,
-                         std::fabs(av) + std::fabs(bv) + std::fabs(av * bv) + std::fabs(beta * old) + 1.0);
+            // A NaN operand that MIN or MAX (not propagating) passes over adds no rounding; left in, it
+            // would make the whole bound NaN, which the checker reads as the output rounding alone.
+            auto size = [](double v) { return std::isnan(v) ? 0.0 : std::fabs(v); };
+            check.expect(i, nb_dims, c.at(i), want, size(av) + size(bv) + size(av * bv) + size(beta * old) + 1.0);
             ++element;
         });
         EXPECT_EQ(c.touched_gaps(), 0) << problem;
@@ -1160,7 +1374,12 @@ void run_softmax_case(Random &rng, const SoftmaxCase &sc, cudaStream_t stream, s
             double value, magnitude, sum_error;
             if (!sc.backward) {
                 value = log ? v0 - max - std::log(sum) : std::exp(v0 - max) / sum;
-                magnitude = log ? std::fabs(v0) + std::fabs(max) + std::fabs(std::log(sum)) : std::fabs(value);
+                // ACCURATE: the float x - max is rounded before exp, which turns its half ulp into a
+                // relative error of |x - max| half ulps of the result (the outliers of 30 put elements
+                // 35 below the max): exp's argument is a term of size |x - max|.
+                const double argument = sc.algorithm == CUDNN_SOFTMAX_ACCURATE ? std::fabs(v0 - max) : 0.0;
+                magnitude = log ? std::fabs(v0) + std::fabs(max) + std::fabs(std::log(sum))
+                                : std::fabs(value) * (1.0 + argument);
                 sum_error = log ? sum_relative : sum_relative * std::fabs(value);
             } else {
                 value = log ? v1 - std::exp(v0) * sum : v0 * (v1 - sum);
@@ -1279,6 +1498,97 @@ TEST_F(TensorKernels, SoftmaxGivesTheSameBitsEveryRun) {
     EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(double)), 0);
 }
 
+TEST_F(TensorKernels, ReduceTakesInt8DataAndRoundsInt8Results) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Integers in [-3, 3] keep the float computation exact: sums and maxima always; averages, square
+    // roots and scalings by +-1 round once, as the host does; products either stay below 128 in
+    // magnitude (exact) or saturate int8 on both sides. So results must equal the host's, rounded to
+    // nearest even and saturated, bit for bit.
+    for (int trial = 0; trial < 81; ++trial) {
+        ReduceCase rc;
+        rc.op = kReduceOps[static_cast<size_t>(trial % 9)];
+        rc.propagate = rng.chance(0.5);
+        rc.indices = has_indices(rc.op) && rng.chance(0.7);
+        rc.integers = true;
+        const bool product = rc.op == CUDNN_REDUCE_TENSOR_MUL || rc.op == CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS;
+        // int8 into int8, int8 into float, float or half into int8. A product of long slices leaves
+        // float's range (and 0 * inf is NaN) where the host's does not: an int8 c saturates both alike.
+        switch (trial / 9 % 3) {
+            case 0: rc.a_type = CUDNN_DATA_INT8, rc.c_type = CUDNN_DATA_INT8; break;
+            case 1: rc.a_type = CUDNN_DATA_INT8, rc.c_type = product ? CUDNN_DATA_INT8 : CUDNN_DATA_FLOAT; break;
+            default: rc.a_type = trial % 2 ? CUDNN_DATA_FLOAT : CUDNN_DATA_HALF, rc.c_type = CUDNN_DATA_INT8;
+        }
+        const int nb_dims = static_cast<int>(rng.integer(4, 5));
+        // Slices of at most 6^5 elements keep sums of squares of [-3, 3] exact in float.
+        rc.a_dims = random_dims(rng, nb_dims, 6);
+        rc.c_dims = rc.a_dims;
+        for (int d = 0; d < nb_dims; ++d) {
+            if (rng.chance(0.5)) rc.c_dims[static_cast<size_t>(d)] = 1;
+        }
+        rc.a_layout = random_layout(rng);
+        rc.c_layout = random_layout(rng);
+        rc.alpha = rng.pick<double>({1.0, -1.0});
+        // beta * c adds integers to an int8 result; a float c would round the sum once more.
+        rc.beta = rc.c_type == CUDNN_DATA_INT8 && rng.chance(0.5) ? 1.0 : 0.0;
+        rc.workspace = rng.chance(0.7);
+        run_reduce_case(rng, rc, stream());
+    }
+    // Long int8 rows (16 lanes per 16-byte load) and NHWC per-channel sums, split through the workspace.
+    for (Layout layout : {Layout::nchw, Layout::nhwc}) {
+        ReduceCase rc{CUDNN_REDUCE_TENSOR_ADD,
+                      false,
+                      false,
+                      true,
+                      CUDNN_DATA_INT8,
+                      CUDNN_DATA_FLOAT,
+                      {4, 64, 32, 32},
+                      {1, 64, 1, 1},
+                      layout,
+                      Layout::nchw,
+                      1.0,
+                      0.0,
+                      true};
+        run_reduce_case(rng, rc, stream());
+        rc.op = CUDNN_REDUCE_TENSOR_MAX;
+        rc.indices = true;
+        rc.c_type = CUDNN_DATA_INT8;
+        rc.c_dims = {1, 1, 1, 1};
+        run_reduce_case(rng, rc, stream());
+    }
+}
+
+TEST_F(TensorKernels, ReshapeAndInt8ReductionsRejectWhatTheyCannotDo) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    const int64_t dims[4] = {2, 3, 4, 5}, padded_dims[4] = {2, 3, 6, 5}, reduced_dims[4] = {2, 1, 1, 1};
+    const TensorGeometry f = librednn::packed_geometry(CUDNN_DATA_FLOAT, 4, dims, librednn::PackedLayout::nchw);
+    const TensorGeometry i64 = librednn::packed_geometry(CUDNN_DATA_INT64, 4, dims, librednn::PackedLayout::nchw);
+    const TensorGeometry padded =
+        librednn::packed_geometry(CUDNN_DATA_FLOAT, 4, padded_dims, librednn::PackedLayout::nchw);
+    librednn::cuda::ReshapeSpec spec;
+    spec.pad_before[2] = 1;
+    spec.pad_after[2] = 1;
+    // y must be x transformed: 2x3x6x5 here, so 2x3x4x5 is refused before any launch.
+    EXPECT_EQ(librednn::cuda::transform_reshape(stream(), spec, 1.0, f, nullptr, 0.0, f, nullptr),
+              CUDNN_STATUS_BAD_PARAM);
+    EXPECT_EQ(librednn::cuda::transform_reshape(stream(), spec, 1.0, i64, nullptr, 0.0, padded, nullptr),
+              CUDNN_STATUS_NOT_SUPPORTED);
+    const TensorGeometry i8 = librednn::packed_geometry(CUDNN_DATA_INT8, 4, dims, librednn::PackedLayout::nchw);
+    const TensorGeometry u8 = librednn::packed_geometry(CUDNN_DATA_UINT8, 4, dims, librednn::PackedLayout::nchw);
+    const TensorGeometry c_double =
+        librednn::packed_geometry(CUDNN_DATA_DOUBLE, 4, reduced_dims, librednn::PackedLayout::nchw);
+    const TensorGeometry c_float =
+        librednn::packed_geometry(CUDNN_DATA_FLOAT, 4, reduced_dims, librednn::PackedLayout::nchw);
+    librednn::cuda::ReduceSpec reduce;
+    EXPECT_EQ(
+        librednn::cuda::reduce_tensor(stream(), reduce, nullptr, 0, nullptr, 1.0, i8, nullptr, 0.0, c_double, nullptr),
+        CUDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(
+        librednn::cuda::reduce_tensor(stream(), reduce, nullptr, 0, nullptr, 1.0, u8, nullptr, 0.0, c_float, nullptr),
+        CUDNN_STATUS_NOT_SUPPORTED);
+    finish();
+}
+
 // --- rejections -----------------------------------------------------------------------------------
 
 TEST_F(TensorKernels, UnsupportedCombinationsAreRejectedWithAReason) {
@@ -1306,4 +1616,516 @@ TEST_F(TensorKernels, UnsupportedCombinationsAreRejectedWithAReason) {
     finish();
 }
 
+// --- padding channels into packed NHWC pixels ---------------------------------------------------------
+
+// y (downloaded) against alpha * T(x) + beta * before, T(x) found by scattering x on the host.
+void check_reshaped(const librednn::cuda::ReshapeSpec &spec, double alpha, double beta, DeviceTensor &x,
+                    DeviceTensor &y, const std::vector<double> &before, const std::string &problem) {
+    const TensorGeometry &yg = y.geometry();
+    const int nb_dims = yg.nb_dims;
+    std::vector<double> transformed(static_cast<size_t>(yg.element_count()), 0.0);
+    auto row_major = [&](const int64_t *index) {
+        int64_t at = 0;
+        for (int d = 0; d < nb_dims; ++d) at = at * yg.dims[d] + index[d];
+        return static_cast<size_t>(at);
+    };
+    for_each_index(x.geometry().dims, nb_dims, [&](const int64_t *xi) {
+        int64_t yi[kMaxDims];
+        if (reshape_target(spec, x.geometry(), yg, xi, yi)) transformed[row_major(yi)] = x.at(xi);
+    });
+    Checker check(yg.dtype, problem);
+    for_each_index(yg.dims, nb_dims, [&](const int64_t *i) {
+        const size_t at = row_major(i);
+        const double term = alpha * transformed[at];
+        const double old = beta != 0.0 ? before[at] : 0.0;
+        check.expect(i, nb_dims, y.at(i), rounded_to(yg.dtype, term + beta * old),
+                     std::fabs(term) + std::fabs(beta * old));
+    });
+    EXPECT_EQ(y.touched_gaps(), 0) << problem << ": wrote between the elements";
+}
+
+TEST_F(TensorKernels, TransformReshapePadsChannelsIntoPackedNhwcPixelsOfEveryWidth) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Packed NHWC y whose pixel is 4, 8 or 16 bytes (the vector-store path), for 1, 2, 4 and 8-byte
+    // types: channels padded on either side or cropped, x packed NCHW or NHWC (or with gaps), pixel counts
+    // odd and small or past one block's share, alpha and beta.
+    for (int trial = 0; trial < 140; ++trial) {
+        const cudnnDataType_t type = kAllScalarTypes[static_cast<size_t>(trial) % kAllScalarTypes.size()];
+        const int64_t bytes = static_cast<int64_t>(scalar_bytes(type));
+        std::vector<int64_t> widths;
+        for (int64_t width : {4, 8, 16}) {
+            if (width >= bytes) widths.push_back(width);
+        }
+        const int64_t y_channels = rng.pick(widths) / bytes;
+        const int64_t x_channels = rng.chance(0.8) ? rng.integer(1, y_channels) : y_channels + rng.integer(1, 3);
+        const int64_t change = y_channels - x_channels;  // negative: cropping
+        librednn::cuda::ReshapeSpec spec;
+        spec.pad_before[1] = static_cast<int32_t>(change >= 0 ? rng.integer(0, change) : rng.integer(change, 0));
+        spec.pad_after[1] = static_cast<int32_t>(change - spec.pad_before[1]);
+        const int nb_dims = trial % 7 == 3 ? 5 : trial % 7 == 5 ? 3 : 4;
+        std::vector<int64_t> dims = random_dims(rng, nb_dims, 9);
+        // Now and then more pixels than a block takes at once: an odd count, and one whole words hold.
+        if (trial % 10 == 0 && nb_dims == 4) dims = {rng.integer(1, 3), 1, 37, 41};
+        if (trial % 10 == 5 && nb_dims == 4) dims = {rng.integer(1, 3), 1, 44, 48};
+        dims[1] = x_channels;
+        std::vector<int64_t> y_dims = dims;
+        y_dims[1] = y_channels;
+        const Layout x_layout = rng.pick<Layout>({Layout::nchw, Layout::nchw, Layout::nhwc, Layout::padded});
+        DeviceTensor x(make_geometry(rng, type, dims, x_layout));
+        DeviceTensor y(make_geometry(rng, type, y_dims, Layout::nhwc));
+        ASSERT_TRUE(x.allocated() && y.allocated());
+        const double alpha = rng.chance(0.5) ? 1.0 : random_alpha(rng, type);
+        const double beta = rng.chance(0.5) ? 0.0 : random_beta(rng);
+        x.fill_random(rng, is_integer(type) ? 0 : -3.0, is_integer(type) ? 100 : 3.0);
+        x.upload();
+        const std::vector<double> before = prepare_output(rng, y, beta, 0, 20);
+        std::ostringstream problem;
+        problem << "pad channels x " << describe(x.geometry()) << " y " << describe(y.geometry()) << " alpha " << alpha
+                << " beta " << beta << " pad " << spec.pad_before[1] << " " << spec.pad_after[1];
+        ASSERT_EQ(librednn::cuda::transform_reshape(stream(), spec, alpha, x.geometry(), x.data(), beta, y.geometry(),
+                                                    y.data()),
+                  CUDNN_STATUS_SUCCESS)
+            << problem.str();
+        finish();
+        y.download();
+        check_reshaped(spec, alpha, beta, x, y, before, problem.str());
+    }
+}
+
+TEST_F(TensorKernels, TransformReshapePadsChannelsOfMorePixelsThanOneGridPass) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // 8 million pixels (an odd count), more than the grid covers in one pass on any current GPU: every
+    // pixel must be written exactly once. int8 NCHW with 3 channels into NHWC with 4; bits are copied.
+    const int64_t images = 2, channels = 3, padded = 4, height = 2003, width = 2003;
+    const int64_t plane = height * width, x_count = images * channels * plane, y_count = images * padded * plane;
+    const int64_t x_dims[4] = {images, channels, height, width}, y_dims[4] = {images, padded, height, width};
+    const TensorGeometry xg = librednn::packed_geometry(CUDNN_DATA_INT8, 4, x_dims, librednn::PackedLayout::nchw);
+    const TensorGeometry yg = librednn::packed_geometry(CUDNN_DATA_INT8, 4, y_dims, librednn::PackedLayout::nhwc);
+    std::vector<uint8_t> x(static_cast<size_t>(x_count)), y(static_cast<size_t>(y_count), 0xff);
+    std::uniform_int_distribution<int> byte(0, 255);
+    for (uint8_t &value : x) value = static_cast<uint8_t>(byte(rng.engine()));
+    void *x_device = nullptr, *y_device = nullptr;
+    ASSERT_EQ(cudaMalloc(&x_device, x.size()), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&y_device, y.size()), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(x_device, x.data(), x.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(y_device, y.data(), y.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the DMA lands before the kernel's stream runs
+    librednn::cuda::ReshapeSpec spec;
+    spec.pad_after[1] = static_cast<int32_t>(padded - channels);
+    EXPECT_EQ(librednn::cuda::transform_reshape(stream(), spec, 1.0, xg, x_device, 0.0, yg, y_device),
+              CUDNN_STATUS_SUCCESS);
+    finish();
+    EXPECT_EQ(cudaMemcpy(y.data(), y_device, y.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+    cudaFree(x_device);
+    cudaFree(y_device);
+    int64_t wrong = 0, first_wrong = -1;
+    for (int64_t n = 0; n < images; ++n) {
+        for (int64_t p = 0; p < plane; ++p) {
+            for (int64_t c = 0; c < padded; ++c) {
+                const uint8_t want = c < channels ? x[static_cast<size_t>((n * channels + c) * plane + p)] : 0;
+                const int64_t at = (n * plane + p) * padded + c;
+                if (y[static_cast<size_t>(at)] == want) continue;
+                if (wrong++ == 0) first_wrong = at;
+            }
+        }
+    }
+    EXPECT_EQ(wrong, 0) << "pixels padded wrong, the first at byte " << first_wrong << " of y";
+}
+
+TEST_F(TensorKernels, TransformReshapeBoundsChecksDimsOfExtentOne) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // A y dim of extent 1 never enters the kernel's walk, but its index still meets the padding: shifting
+    // a 1-high x down by one leaves only padding; cropping the first row of a 2-high x keeps row 1.
+    for (int cropped = 0; cropped < 2; ++cropped) {
+        for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF}) {
+            const std::vector<int64_t> dims = {2, 3, cropped ? 2 : 1, 5}, y_dims = {2, 3, 1, 5};
+            librednn::cuda::ReshapeSpec spec;
+            spec.pad_before[2] = cropped ? -1 : 1;
+            spec.pad_after[2] = cropped ? 0 : -1;
+            DeviceTensor x(make_geometry(rng, type, dims, Layout::nchw));
+            DeviceTensor y(make_geometry(rng, type, y_dims, Layout::nchw));
+            ASSERT_TRUE(x.allocated() && y.allocated());
+            x.fill_random(rng, 1.0, 3.0);
+            x.upload();
+            const std::vector<double> before = prepare_output(rng, y, 0.0);
+            const std::string problem = std::string(cropped ? "crop" : "shift") + " x " + describe(x.geometry());
+            ASSERT_EQ(librednn::cuda::transform_reshape(stream(), spec, 1.0, x.geometry(), x.data(), 0.0, y.geometry(),
+                                                        y.data()),
+                      CUDNN_STATUS_SUCCESS)
+                << problem;
+            finish();
+            y.download();
+            check_reshaped(spec, 1.0, 0.0, x, y, before, problem);
+        }
+    }
+}
+
 }  // namespace
+
+// --- reduce: the fast paths ---------------------------------------------------------------------------
+// The kernels' paths, each at a size where the reduction splits over blocks: rows walking contiguous runs
+// (NCHW per-channel sums over planes of a few thousand, long rows with indices, short rows shared by a
+// warp), column vectors of neighbouring outputs over slabs of reduced positions (NHWC per-channel), each
+// with a aligned and misaligned, with all, part of and none of the workspace it asks for (every
+// combination for the main cases, two for the others).
+
+namespace {
+
+struct ReducePathCase {
+    cudnnReduceTensorOp_t op;
+    bool propagate;
+    bool indices;
+    cudnnDataType_t a_type, c_type;
+    std::vector<int64_t> a_dims, c_dims;
+    Layout a_layout;
+    int64_t shift;           // scalars of slack before a: 1 misaligns it
+    double workspace_share;  // of what reduce_workspace_bytes asks: 1, a part (fewer splits), 0
+    bool exact;              // data whose float sums are exact: results must equal the host's
+};
+
+// Runs one reduction of a filled by `make` (from a's NCHW index) with a packed NCHW c, checks values and
+// indices against the host; returns c's values in row-major order.
+std::vector<double> check_reduce_path(Random &rng, const ReducePathCase &pc,
+                                      const std::function<double(const int64_t *)> &make, cudaStream_t stream) {
+    const int nb_dims = static_cast<int>(pc.a_dims.size());
+    DeviceTensor a(make_geometry(rng, pc.a_type, pc.a_dims, pc.a_layout), pc.shift);
+    DeviceTensor c(make_geometry(rng, pc.c_type, pc.c_dims, Layout::nchw));
+    EXPECT_TRUE(a.allocated() && c.allocated());
+    if (!a.allocated() || !c.allocated()) return {};
+    a.fill(make);
+    a.upload();
+    const double alpha = pc.exact ? 1.0 : rng.pick<double>({1.0, -0.5, 2.0});
+    const double beta = pc.exact ? 0.0 : random_beta(rng);
+    const std::vector<double> before = prepare_output(rng, c, beta);
+    const TensorGeometry &ag = a.geometry(), &cg = c.geometry();
+    const int64_t c_count = cg.element_count();
+    librednn::cuda::ReduceSpec spec;
+    spec.op = pc.op;
+    spec.nan = pc.propagate ? CUDNN_PROPAGATE_NAN : CUDNN_NOT_PROPAGATE_NAN;
+    spec.compute_indices = pc.indices;
+    const size_t asked = librednn::cuda::reduce_workspace_bytes(spec, ag, cg);
+    const size_t workspace_bytes = static_cast<size_t>(static_cast<double>(asked) * pc.workspace_share);
+    void *workspace = nullptr, *indices = nullptr;
+    if (workspace_bytes) {
+        EXPECT_EQ(cudaMalloc(&workspace, workspace_bytes), cudaSuccess);
+    }
+    EXPECT_EQ(cudaMalloc(&indices, static_cast<size_t>(c_count) * 4), cudaSuccess);
+    EXPECT_EQ(cudaMemset(indices, 0xff, static_cast<size_t>(c_count) * 4), cudaSuccess);
+    const std::string problem = "reduce op " + std::to_string(pc.op) + (pc.propagate ? " propagate" : "") +
+                                (pc.indices ? " indices" : "") + " alpha " + std::to_string(alpha) + " beta " +
+                                std::to_string(beta) + " workspace " + std::to_string(workspace_bytes) + " of " +
+                                std::to_string(asked) + " a " + describe(ag) + " shifted " + std::to_string(pc.shift) +
+                                " c " + describe(cg);
+    const librednn::Status status =
+        librednn::cuda::reduce_tensor(stream, spec, workspace, workspace_bytes, static_cast<uint32_t *>(indices), alpha,
+                                      ag, a.data(), beta, cg, c.data());
+    EXPECT_EQ(status, CUDNN_STATUS_SUCCESS) << problem;
+    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess) << problem;
+    c.download();
+    std::vector<uint32_t> got_indices(static_cast<size_t>(c_count));
+    EXPECT_EQ(cudaMemcpy(got_indices.data(), indices, got_indices.size() * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    cudaFree(workspace);
+    cudaFree(indices);
+    if (status != CUDNN_STATUS_SUCCESS) return {};
+
+    int64_t slice_dims[kMaxDims];
+    for (int d = 0; d < nb_dims; ++d) slice_dims[d] = cg.dims[d] == 1 ? ag.dims[d] : 1;
+    Checker check(pc.c_type, problem);
+    std::vector<double> result;
+    int64_t element = 0, index_failures = 0;
+    for_each_index(cg.dims, nb_dims, [&](const int64_t *i) {
+        std::vector<double> values;
+        for_each_index(slice_dims, nb_dims, [&](const int64_t *s) {
+            int64_t ai[kMaxDims];
+            for (int d = 0; d < nb_dims; ++d) ai[d] = cg.dims[d] == 1 ? s[d] : i[d];
+            values.push_back(a.at(ai));
+        });
+        const HostReduction r = reduce_host(pc.op, pc.propagate, values);
+        const double old = beta != 0.0 ? before[static_cast<size_t>(element)] : 0.0;
+        const double want = rounded_to(pc.c_type, alpha * r.value + beta * old);
+        if (pc.exact) {
+            check.expect_exact(i, nb_dims, c.at(i), want);
+        } else {
+            const double n = static_cast<double>(values.size());
+            const double compute = pc.a_type == CUDNN_DATA_DOUBLE ? 0x1p-53 : 0x1p-24;
+            const double sum_error = (n - 1) * compute * std::fabs(alpha) * r.magnitude * 2;
+            check.expect(i, nb_dims, c.at(i), want, std::fabs(alpha * r.value) + std::fabs(beta * old), sum_error);
+        }
+        result.push_back(c.at(i));
+        if (pc.indices && has_indices(pc.op) && got_indices[static_cast<size_t>(element)] != r.index &&
+            index_failures++ < 5) {
+            ADD_FAILURE() << problem << ": output " << element << " index " << got_indices[static_cast<size_t>(element)]
+                          << ", want " << r.index;
+        }
+        ++element;
+    });
+    EXPECT_EQ(c.touched_gaps(), 0) << problem;
+    return result;
+}
+
+// Every combination of a's alignment and workspace (all, a third, none) for one case.
+void check_reduce_path_everywhere(Random &rng, ReducePathCase pc, const std::function<double(const int64_t *)> &make,
+                                  cudaStream_t stream) {
+    for (int64_t shift : {0, 1}) {
+        for (double share : {1.0, 0.3, 0.0}) {
+            pc.shift = shift;
+            pc.workspace_share = share;
+            check_reduce_path(rng, pc, make, stream);
+        }
+    }
+}
+
+// Aligned with all the workspace, then one of the other combinations, in turn from call to call (the
+// GPU's time is shared: each combination still meets every path several times).
+void check_reduce_path_twice(Random &rng, ReducePathCase pc, const std::function<double(const int64_t *)> &make,
+                             cudaStream_t stream) {
+    static const std::pair<int64_t, double> kOthers[] = {{1, 1.0}, {0, 0.3}, {1, 0.3}, {0, 0.0}, {1, 0.0}};
+    static size_t turn = 0;
+    pc.shift = 0;
+    pc.workspace_share = 1.0;
+    check_reduce_path(rng, pc, make, stream);
+    pc.shift = kOthers[turn % 5].first;
+    pc.workspace_share = kOthers[turn % 5].second;
+    ++turn;
+    check_reduce_path(rng, pc, make, stream);
+}
+
+}  // namespace
+
+TEST_F(TensorKernels, ReduceSumsNchwChannelsOverPlanesAsRows) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Per-channel over N, H and W: each (n, c) plane is a contiguous run of the row kernel; the splits cut
+    // planes in the middle and span plane boundaries. Integers make float sums exact, so one lost or
+    // doubled element fails. 55x57 planes (odd) start at every alignment: heads and tails of vectors.
+    const auto integers = [&](const int64_t *) { return static_cast<double>(rng.integer(-3, 3)); };
+    for (const auto &dims : std::vector<std::vector<int64_t>>{{8, 32, 56, 56}, {6, 24, 55, 57}}) {
+        for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16, CUDNN_DATA_INT8}) {
+            ReducePathCase pc{CUDNN_REDUCE_TENSOR_ADD,
+                              false,
+                              false,
+                              type,
+                              CUDNN_DATA_FLOAT,
+                              dims,
+                              {1, dims[1], 1, 1},
+                              Layout::nchw,
+                              0,
+                              1.0,
+                              true};
+            if (type == CUDNN_DATA_FLOAT) {
+                check_reduce_path_everywhere(rng, pc, integers, stream());
+            } else {
+                check_reduce_path_twice(rng, pc, integers, stream());
+            }
+        }
+        // The other sums and the maxima on the same path, rounded values.
+        for (cudnnReduceTensorOp_t op : {CUDNN_REDUCE_TENSOR_AVG, CUDNN_REDUCE_TENSOR_NORM1, CUDNN_REDUCE_TENSOR_NORM2,
+                                         CUDNN_REDUCE_TENSOR_MAX, CUDNN_REDUCE_TENSOR_MIN, CUDNN_REDUCE_TENSOR_AMAX}) {
+            ReducePathCase pc{op,
+                              rng.chance(0.5),
+                              has_indices(op),
+                              CUDNN_DATA_FLOAT,
+                              CUDNN_DATA_FLOAT,
+                              dims,
+                              {1, dims[1], 1, 1},
+                              Layout::nchw,
+                              0,
+                              1.0,
+                              false};
+            check_reduce_path_twice(
+                rng, pc,
+                [&](const int64_t *) {
+                    return rng.chance(0.0005) ? std::nan("") : rng.chance(0.01) ? 2.0 : rng.uniform(-2.0, 2.0);
+                },
+                stream());
+        }
+    }
+}
+
+TEST_F(TensorKernels, ReduceMaxOfNhwcChannelsReadsChannelVectors) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Per-channel over NHWC: threads along the channels with 16-byte vectors (8 halves), blocks on slabs of
+    // pixels, partials per slab. 256 channels fill a warp's row; 64 leave 8 threads per pixel row; 12
+    // floats are 3 vectors; 6 floats are no whole vector (element by element). Values-only maxima (no
+    // indices) and indexed ones, with NaNs both ways; half data ties often, and the first index must win.
+    const auto values = [&](const int64_t *) {
+        return rng.chance(0.001) ? std::nan("") : rng.chance(0.01) ? 3.0 : rng.uniform(-3.0, 3.0);
+    };
+    const std::vector<std::pair<cudnnDataType_t, std::vector<int64_t>>> shapes = {
+        {CUDNN_DATA_HALF, {8, 256, 20, 20}},    {CUDNN_DATA_HALF, {16, 64, 30, 30}},
+        {CUDNN_DATA_BFLOAT16, {4, 64, 33, 31}}, {CUDNN_DATA_FLOAT, {4, 12, 40, 40}},
+        {CUDNN_DATA_FLOAT, {4, 6, 40, 40}},     {CUDNN_DATA_INT8, {4, 48, 30, 30}},
+    };
+    for (const auto &shape : shapes) {
+        for (cudnnReduceTensorOp_t op : {CUDNN_REDUCE_TENSOR_MAX, CUDNN_REDUCE_TENSOR_MIN, CUDNN_REDUCE_TENSOR_AMAX}) {
+            for (bool indices : {false, true}) {
+                const bool integers = shape.first == CUDNN_DATA_INT8;
+                ReducePathCase pc{op,
+                                  rng.chance(0.5),
+                                  indices,
+                                  shape.first,
+                                  integers ? CUDNN_DATA_INT8 : shape.first,
+                                  shape.second,
+                                  {1, shape.second[1], 1, 1},
+                                  Layout::nhwc,
+                                  0,
+                                  1.0,
+                                  integers};
+                if (integers) {
+                    check_reduce_path_twice(
+                        rng, pc, [&](const int64_t *) { return static_cast<double>(rng.integer(-100, 100)); },
+                        stream());
+                } else if (op == CUDNN_REDUCE_TENSOR_MAX && shape.first == CUDNN_DATA_HALF) {
+                    check_reduce_path_everywhere(rng, pc, values, stream());
+                } else {
+                    check_reduce_path_twice(rng, pc, values, stream());
+                }
+            }
+        }
+    }
+}
+
+TEST_F(TensorKernels, ReduceSumsNhwcChannelsAndOverNExactly) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // The column kernel's sums: NHWC per-channel (slabs of pixels) and NCHW over N only (each thread a
+    // vector of 4 of the 2048 contiguous outputs), integers so that every element counts exactly.
+    const auto integers = [&](const int64_t *) { return static_cast<double>(rng.integer(-3, 3)); };
+    const std::vector<std::tuple<cudnnDataType_t, std::vector<int64_t>, std::vector<int64_t>, Layout>> shapes = {
+        {CUDNN_DATA_HALF, {16, 64, 30, 30}, {1, 64, 1, 1}, Layout::nhwc},
+        {CUDNN_DATA_FLOAT, {8, 256, 12, 12}, {1, 256, 1, 1}, Layout::nhwc},
+        {CUDNN_DATA_FLOAT, {4, 12, 40, 40}, {1, 12, 1, 1}, Layout::nhwc},
+        {CUDNN_DATA_INT8, {4, 48, 30, 30}, {1, 48, 1, 1}, Layout::nhwc},
+        {CUDNN_DATA_FLOAT, {256, 8, 16, 16}, {1, 8, 16, 16}, Layout::nchw},
+        {CUDNN_DATA_HALF, {300, 8, 8, 16}, {1, 8, 8, 16}, Layout::nchw},
+    };
+    for (const auto &[type, dims, c_dims, layout] : shapes) {
+        for (cudnnReduceTensorOp_t op : {CUDNN_REDUCE_TENSOR_ADD, CUDNN_REDUCE_TENSOR_NORM1, CUDNN_REDUCE_TENSOR_MAX}) {
+            ReducePathCase pc{
+                op, false, op == CUDNN_REDUCE_TENSOR_MAX, type, CUDNN_DATA_FLOAT, dims, c_dims, layout, 0, 1.0, true};
+            check_reduce_path_twice(rng, pc, integers, stream());
+        }
+    }
+}
+
+TEST_F(TensorKernels, ReduceArgmaxOfLongRowsPicksTheFirstOfTiedMaxima) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Long rows split over several groups (partials of value and index, finalized in split order); a whole
+    // tensor to one value (hundreds of splits, a block per output in the finalize). Each row holds its
+    // extreme value at two or three places, often in different splits: the smallest index must win. NaNs
+    // (some rows) test both NaN options.
+    const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> shapes = {
+        {{64, 20000, 1, 1}, {64, 1, 1, 1}},
+        {{3, 5, 7, 3001}, {3, 5, 7, 1}},
+        {{1, 1, 1, 300000}, {1, 1, 1, 1}},
+        {{2, 4, 300, 100}, {2, 1, 1, 1}},
+    };
+    for (const auto &shape : shapes) {
+        for (cudnnReduceTensorOp_t op : {CUDNN_REDUCE_TENSOR_MAX, CUDNN_REDUCE_TENSOR_MIN, CUDNN_REDUCE_TENSOR_AMAX}) {
+            for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF}) {
+                const bool with_nans = rng.chance(0.5);
+                // Three places per output, from a hash of the kept index: the extreme value (5, or -5 for
+                // MIN; AMAX ties 5 with -5) at each, random values of smaller magnitude elsewhere.
+                const std::vector<int64_t> &dims = shape.first, &c_dims = shape.second;
+                const auto make = [&, dims, c_dims, op](const int64_t *i) {
+                    int64_t kept = 0, position = 0, length = 1;
+                    for (size_t d = 0; d < dims.size(); ++d) {
+                        if (c_dims[d] == 1) {
+                            position = position * dims[d] + i[d];
+                            length *= dims[d];
+                        } else {
+                            kept = kept * dims[d] + i[d];
+                        }
+                    }
+                    const uint64_t hash = static_cast<uint64_t>(kept) * 0x9e3779b97f4a7c15ull;
+                    for (int place = 0; place < 3; ++place) {
+                        if (position == static_cast<int64_t>((hash >> (place * 20)) % static_cast<uint64_t>(length))) {
+                            const double extreme = op == CUDNN_REDUCE_TENSOR_MIN ? -5.0 : 5.0;
+                            return op == CUDNN_REDUCE_TENSOR_AMAX && place == 1 ? -extreme : extreme;
+                        }
+                    }
+                    if (with_nans && rng.chance(0.00002)) return std::nan("");
+                    return rng.uniform(-4.0, 4.0);
+                };
+                ReducePathCase pc{op, rng.chance(0.5), true, type, type, dims, c_dims, Layout::nchw, 0, 1.0, false};
+                if (op == CUDNN_REDUCE_TENSOR_MAX && type == CUDNN_DATA_FLOAT) {
+                    check_reduce_path_everywhere(rng, pc, make, stream());
+                } else {
+                    check_reduce_path_twice(rng, pc, make, stream());
+                }
+            }
+        }
+    }
+}
+
+TEST_F(TensorKernels, ReduceShortRowsShareAWarp) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Rows of 33 to 200 elements (NHWC per-pixel reductions over C, NCHW over W): groups of 4 to 16 lanes
+    // of one warp, each on its own row.
+    const std::vector<std::tuple<std::vector<int64_t>, std::vector<int64_t>, Layout>> shapes = {
+        {{8, 40, 16, 16}, {8, 1, 16, 16}, Layout::nhwc},
+        {{4, 33, 8, 8}, {4, 1, 8, 8}, Layout::nhwc},
+        {{4, 8, 16, 200}, {4, 8, 16, 1}, Layout::nchw},
+        {{2, 64, 3, 96}, {2, 64, 3, 1}, Layout::nchw},
+    };
+    for (const auto &[dims, c_dims, layout] : shapes) {
+        for (cudnnReduceTensorOp_t op : {CUDNN_REDUCE_TENSOR_ADD, CUDNN_REDUCE_TENSOR_MAX}) {
+            for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF}) {
+                ReducePathCase pc{
+                    op,  false, op == CUDNN_REDUCE_TENSOR_MAX, type, CUDNN_DATA_FLOAT, dims, c_dims, layout, 0,
+                    1.0, true};
+                check_reduce_path_twice(
+                    rng, pc, [&](const int64_t *) { return static_cast<double>(rng.integer(-3, 3)); }, stream());
+            }
+        }
+    }
+}
+
+TEST_F(TensorKernels, ReduceFastPathsGiveTheSameBitsEveryRun) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // Rounded sums in each path, twice on the same data with the same workspace size: the same bits. And
+    // on a misaligned copy of the data (same values, same workspace): the same bits too, since which thread
+    // adds which element depends on the offsets within a, not on a's address.
+    const std::vector<std::tuple<cudnnDataType_t, std::vector<int64_t>, std::vector<int64_t>, Layout>> shapes = {
+        {CUDNN_DATA_FLOAT, {8, 32, 55, 57}, {1, 32, 1, 1}, Layout::nchw},    // row runs, split
+        {CUDNN_DATA_HALF, {16, 64, 30, 30}, {1, 64, 1, 1}, Layout::nhwc},    // column vectors, slabs
+        {CUDNN_DATA_FLOAT, {1, 1, 1, 300000}, {1, 1, 1, 1}, Layout::nchw},   // one long row, many splits
+        {CUDNN_DATA_FLOAT, {256, 8, 16, 16}, {1, 8, 16, 16}, Layout::nchw},  // over N
+    };
+    const uint64_t seed = rng.seed();
+    for (const auto &[type, dims, c_dims, layout] : shapes) {
+        for (double share : {1.0, 0.3}) {
+            std::vector<std::vector<double>> results;
+            for (int64_t shift : {0, 0, 1}) {
+                Random same;  // same seed: same data
+                same.engine().seed(seed);
+                ReducePathCase pc{CUDNN_REDUCE_TENSOR_ADD,
+                                  false,
+                                  false,
+                                  type,
+                                  CUDNN_DATA_FLOAT,
+                                  dims,
+                                  c_dims,
+                                  layout,
+                                  shift,
+                                  share,
+                                  false};
+                results.push_back(check_reduce_path(
+                    same, pc, [&](const int64_t *) { return same.uniform(-2.0, 2.0); }, stream()));
+            }
+            for (size_t run = 1; run < results.size(); ++run) {
+                ASSERT_EQ(results[run].size(), results[0].size());
+                EXPECT_EQ(std::memcmp(results[run].data(), results[0].data(), results[0].size() * sizeof(double)), 0)
+                    << "run " << run << " of "
+                    << describe(librednn::packed_geometry(type, 4, dims.data(), librednn::PackedLayout::nchw));
+            }
+        }
+    }
+}

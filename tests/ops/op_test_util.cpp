@@ -67,6 +67,9 @@ DeviceBuffer::DeviceBuffer(const std::vector<uint8_t> &contents) : bytes_(conten
     cudaError_t err = cudaMalloc(&data_, bytes_);
     on_device_ = err == cudaSuccess;
     if (err == cudaSuccess) err = cudaMemcpy(data_, contents.data(), bytes_, cudaMemcpyHostToDevice);
+    // A copy from pageable memory may return before its DMA lands; a handle on a non-blocking stream
+    // would not wait for it.
+    if (err == cudaSuccess) err = cudaDeviceSynchronize();
     if (err != cudaSuccess) {
         ADD_FAILURE() << "DeviceBuffer: copying " << bytes_ << " bytes to the GPU failed: " << cudaGetErrorString(err);
         cudaGetLastError();
