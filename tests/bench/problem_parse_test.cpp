@@ -145,7 +145,7 @@ TEST(BenchProblem, AStringAsTheDispatchLogPrintsItParsesToTheSameProblem) {
               "ystrides=784x49x7x1 eps=1e-05 factor=0.1 alpha=1 beta=0");
 }
 
-// The examples of docs/PROBLEMS_OPS.md, as LibreDNN's op problems print them, print back unchanged.
+// Strings as LibreDNN's op problems print them (the canonical examples of docs/PROBLEMS.md) print back unchanged.
 TEST(BenchProblem, OpStringsAsLibreDNNPrintsThemPrintBackUnchanged) {
     for (const char *logged :
          {"op=act dir=fwd mode=relu nan=not_propagate dtype=half dims=32x64x112x112 xstrides=802816x1x7168x64 "

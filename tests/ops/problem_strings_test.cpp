@@ -100,7 +100,7 @@ TEST(OpProblemStrings, MissingStridesMeanPackedInTheLayout) {
 }
 
 TEST(OpProblemStrings, TheExamplesOfTheDocsParse) {
-    // docs/PROBLEMS_OPS.md
+    // docs/PROBLEMS.md
     const std::string examples[] = {
         "op=act dir=fwd mode=relu nan=not_propagate dtype=half dims=32x64x112x112 xstrides=802816x1x7168x64 "
         "ystrides=802816x1x7168x64 alpha=1 beta=0",

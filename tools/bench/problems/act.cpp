@@ -1,5 +1,5 @@
 // Activation forward and backward (cudnnActivationForward/Backward): relu, sigmoid, tanh, clipped relu,
-// elu, identity, swish. Keys as LibreDNN's activation problems print them (docs/PROBLEMS_OPS.md).
+// elu, identity, swish. Keys as LibreDNN's activation problems print them (docs/PROBLEMS.md).
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
 #include "problems/keys.hpp"

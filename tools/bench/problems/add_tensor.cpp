@@ -1,6 +1,6 @@
 // Adding a tensor into another (cudnnAddTensor): C = alpha * A + beta * C, with A full-size or
 // broadcast (adims=1xCx1x1: a bias). Keys as LibreDNN's add-tensor problems print them
-// (docs/PROBLEMS_OPS.md); op=add is accepted for op=add_tensor.
+// (docs/PROBLEMS.md); op=add is accepted for op=add_tensor.
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
 #include "problems/keys.hpp"

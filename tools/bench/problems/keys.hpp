@@ -20,7 +20,7 @@ bool layout_of_strides(const Shape &shape, const std::vector<int64_t> &strides, 
 // True when every extent of `small` equals `full`'s or is 1.
 bool broadcasts_to(const Shape &small, const Shape &full);
 
-// Tensors written as LibreDNN's op problems write them (docs/PROBLEMS_OPS.md): the main tensor's
+// Tensors written as LibreDNN's op problems write them (docs/PROBLEMS.md): the main tensor's
 // dtype= and dims=, then per operand <name>type= and <name>dims= where they differ from the main
 // tensor's, and <name>strides= always.
 void write_main_tensor(ProblemString *text, const TensorOperand &main);

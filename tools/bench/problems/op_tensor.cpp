@@ -1,6 +1,6 @@
 // Element-wise tensor operations (cudnnOpTensor): C = op(alpha1 * A, alpha2 * B) + beta * C for add, mul,
 // min, max; C = op(alpha1 * A) + beta * C for sqrt and not. B may broadcast (bdims with 1s). Keys as
-// LibreDNN's op-tensor problems print them (docs/PROBLEMS_OPS.md).
+// LibreDNN's op-tensor problems print them (docs/PROBLEMS.md).
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
 #include "problems/keys.hpp"

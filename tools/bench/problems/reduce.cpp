@@ -1,6 +1,6 @@
 // Reductions (cudnnReduceTensor): C = alpha * reduce(A) + beta * C over the dims where C has extent 1
 // and A does not, with the flattened position of the chosen element (indices) for min, max and amax
-// when asked. Keys as LibreDNN's reduce problems print them (docs/PROBLEMS_OPS.md).
+// when asked. Keys as LibreDNN's reduce problems print them (docs/PROBLEMS.md).
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
 #include "problems/keys.hpp"

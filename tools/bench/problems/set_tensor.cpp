@@ -1,6 +1,6 @@
 // Filling and scaling a tensor in place: cudnnSetTensor (y = value, y never read) and cudnnScaleTensor
 // (y = alpha * y). Keys as LibreDNN's set_tensor and scale_tensor problems print them
-// (docs/PROBLEMS_OPS.md); one file, as in LibreDNN, since they share everything but the call.
+// (docs/PROBLEMS.md); one file, as in LibreDNN, since they share everything but the call.
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
 #include "problems/keys.hpp"

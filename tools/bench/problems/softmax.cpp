@@ -1,6 +1,6 @@
 // Softmax forward and backward (cudnnSoftmaxForward/Backward): fast, accurate or log; over each
 // instance (c*h*w values) or over the channels at each pixel. Keys as LibreDNN's softmax problems
-// print them (docs/PROBLEMS_OPS.md).
+// print them (docs/PROBLEMS.md).
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
 #include "problems/keys.hpp"

@@ -1,7 +1,7 @@
 // Layout (and type) conversion: y = alpha * T(x) + beta * y with x and y in their own packed layouts.
 // Without padding or folding it is cudnnTransformTensor; with them (pad_before, pad_after, fold) it is
 // cudnnTransformTensorEx with a tensor transform descriptor, y's dims following from x's. Keys as
-// LibreDNN's transform problems print them (docs/PROBLEMS_OPS.md), plus from= and to= as shorthands
+// LibreDNN's transform problems print them (docs/PROBLEMS.md), plus from= and to= as shorthands
 // for x's and y's layouts.
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
