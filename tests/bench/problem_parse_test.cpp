@@ -325,6 +325,9 @@ TEST(BenchProblem, RejectsUnknownKeysByName) {
     // A key of another op is unknown here too.
     EXPECT_NE(parse_error("op=act n=1 c=2 h=3 w=4 window=3x3").find("'window'"), std::string::npos);
     EXPECT_NE(parse_error("op=act dims=1x2x3x4 n=1").find("not both"), std::string::npos);
+    // layout= sets both tensors of a transform; with from= or to= one of them would be dropped.
+    EXPECT_NE(parse_error("op=transform dims=1x2x3x4 from=nchw to=nhwc layout=nchw").find("not both"),
+              std::string::npos);
 }
 
 TEST(BenchProblem, RejectsBadValuesNamingTheKeyAndWhatItTakes) {

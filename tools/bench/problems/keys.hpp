@@ -56,12 +56,13 @@ public:
     // Records a failed cross-key check ("k must be divisible by g"); the first error wins.
     void fail(const std::string &message);
     bool failed() const { return !error_.empty(); }
+    // Whether the string has `key` (read or not).
+    bool present(const char *key) const { return text_.has(key); }
 
     // Ok when every key was valid and read; otherwise false with the first error or the unknown keys.
     bool finish(std::string *error) const;
 
 private:
-    bool present(const char *key) const { return text_.has(key); }
     void fail_value(const char *key, const std::string &expected, const std::string &got);
 
     const ProblemString &text_;

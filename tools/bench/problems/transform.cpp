@@ -166,6 +166,9 @@ ParseResult parse_transform(const ProblemString &text, const ProblemDefaults &de
     if (defaults.dir != "fwd" && defaults.dir != "inference") return ParseResult::not_applicable;
     KeyReader keys(text, "transform");
     TransformParams p;
+    // layout= would set both sides and silently override from= and to=: one or the other.
+    if (keys.present("layout") && (keys.present("from") || keys.present("to")))
+        keys.fail("give the layouts either as layout= (both tensors) or as from= and to=, not both");
     const TensorOperand main = keys.main_tensor(defaults);
     const std::string from = keys.choice("from", {"nchw", "nhwc"}, defaults.layout);
     const std::string to = keys.choice("to", {"nchw", "nhwc"}, from);
