@@ -99,6 +99,42 @@ TEST(OpProblemStrings, MissingStridesMeanPackedInTheLayout) {
     EXPECT_EQ(p.beta, 0.0);
 }
 
+TEST(OpProblemStrings, ActivationCoefficientsDefaultAsTheBenchReadsThem) {
+    // A hand-written string without coef= means the same problem to LibreDNN and to librednn-bench.
+    const std::pair<const char *, double> cases[] = {{"clipped_relu", 6.0}, {"elu", 1.0}, {"relu", 0.0}};
+    for (const auto &[mode, coef] : cases) {
+        ProblemString text;
+        std::string error;
+        ASSERT_TRUE(
+            ProblemString::parse(std::string("op=act mode=") + mode + " dtype=float dims=1x2x3x4", &text, &error))
+            << error;
+        ActivationProblem p;
+        ASSERT_TRUE(parse_activation_problem(text, &p, &error)) << error;
+        EXPECT_EQ(p.coef, coef) << mode;
+    }
+}
+
+TEST(OpProblemStrings, ComputeTypesDefaultToTheDataAsTheBenchReadsThem) {
+    // Without compute=: double for double tensors (the only compute type cuDNN takes for them), else float.
+    for (const char *dtype : {"double", "float", "half"}) {
+        const cudnnDataType_t want = std::string(dtype) == "double" ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+        ProblemString text;
+        std::string error;
+        ASSERT_TRUE(ProblemString::parse(
+            std::string("op=reduce reduce_op=add dtype=") + dtype + " dims=2x3x4x5 cdims=1x3x1x1", &text, &error))
+            << error;
+        ReduceProblem reduce;
+        ASSERT_TRUE(parse_reduce_problem(text, &reduce, &error)) << error;
+        EXPECT_EQ(reduce.compute, want) << dtype;
+        ASSERT_TRUE(ProblemString::parse(std::string("op=op_tensor tensor_op=mul dtype=") + dtype + " dims=2x3x4x5",
+                                         &text, &error))
+            << error;
+        OpTensorProblem op;
+        ASSERT_TRUE(parse_op_tensor_problem(text, &op, &error)) << error;
+        EXPECT_EQ(op.compute, want) << dtype;
+    }
+}
+
 TEST(OpProblemStrings, TheExamplesOfTheDocsParse) {
     // docs/PROBLEMS.md
     const std::string examples[] = {
