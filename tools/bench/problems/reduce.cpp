@@ -5,14 +5,11 @@
 #include "problems/families.hpp"
 #include "problems/keys.hpp"
 
-#include <algorithm>
+#include "ops/reduce/problem.hpp"  // LibreDNN's names of the reduce ops (the bench links its core)
 
 namespace librednn::bench {
 
 namespace {
-
-// Indexed by cudnnReduceTensorOp_t, spelled as LibreDNN's dispatch log spells them.
-const char *const kReduceOps[] = {"add", "mul", "min", "max", "amax", "avg", "norm1", "norm2", "mul_no_zeros"};
 
 // cuDNN writes one 32-bit index per element of C (CUDNN_32BIT_INDICES, the only type the bench asks for).
 constexpr size_t kIndexBytes = 4;
@@ -25,11 +22,15 @@ struct ReduceParams {
     TensorOperand a, c;  // a is the main tensor
     double alpha = 1, beta = 0;
 
+    // The op named `op`, as LibreDNN's dispatch log spells it (the parser admits those names only).
     cudnnReduceTensorOp_t cudnn_op() const {
-        const auto found = std::find(std::begin(kReduceOps), std::end(kReduceOps), op);
-        return static_cast<cudnnReduceTensorOp_t>(found - std::begin(kReduceOps));
+        int value = 0;
+        while (reduce_op_name(static_cast<cudnnReduceTensorOp_t>(value)) != nullptr &&
+               op != reduce_op_name(static_cast<cudnnReduceTensorOp_t>(value)))
+            ++value;
+        return static_cast<cudnnReduceTensorOp_t>(value);
     }
-    bool gives_indices() const { return op == "min" || op == "max" || op == "amax"; }
+    bool gives_indices() const { return reduce_op_has_indices(cudnn_op()); }
 };
 
 class ReduceOperation : public Operation {
