@@ -27,6 +27,8 @@ DeviceLimits query_limits(int device) {
         limits.max_threads_per_sm = value;
     if (cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess && value > 0)
         limits.max_dynamic_shared_bytes = value;
+    if (cudaDeviceGetAttribute(&value, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && value > 0)
+        limits.compute_major = value;
     cudaGetLastError();  // a failed query leaves the defaults, not a sticky error
     return limits;
 }

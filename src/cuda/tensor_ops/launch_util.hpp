@@ -15,6 +15,7 @@ struct DeviceLimits {
     int sm_count = 1;
     int max_threads_per_sm = 2048;
     int max_dynamic_shared_bytes = 48 * 1024;  // opt-in limit per block
+    int compute_major = 0;                     // compute capability (9: clusters); 0 when unknown
 };
 DeviceLimits current_device_limits();
 

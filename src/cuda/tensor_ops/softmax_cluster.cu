@@ -246,13 +246,7 @@ bool launch_softmax_cluster_rows(cudaStream_t stream, const SoftmaxLaunch &launc
     if (vectors <= 1024 || vectors > kMaxCluster * per_block) return false;
     const int cluster = static_cast<int>((vectors + per_block - 1) / per_block);
     if (rows * cluster > 0x7fffffff) return false;
-    int device = 0, major = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
-        cudaGetLastError();
-        return false;
-    }
-    if (major < 9) return false;
+    if (current_device_limits().compute_major < 9) return false;  // clusters need sm_90
     if (launch.backward) return launch_for_type<true>(stream, launch, rows, vectors, cluster, status);
     return launch_for_type<false>(stream, launch, rows, vectors, cluster, status);
 }
