@@ -1921,20 +1921,19 @@ TEST_F(TensorKernels, ReduceSumsNchwChannelsOverPlanesAsRows) {
                 check_reduce_path_twice(rng, pc, integers, stream());
             }
         }
-        // The other sums and the maxima on the same path, rounded values.
-        for (cudnnReduceTensorOp_t op : {CUDNN_REDUCE_TENSOR_AVG, CUDNN_REDUCE_TENSOR_NORM1, CUDNN_REDUCE_TENSOR_NORM2,
-                                         CUDNN_REDUCE_TENSOR_MAX, CUDNN_REDUCE_TENSOR_MIN, CUDNN_REDUCE_TENSOR_AMAX}) {
-            ReducePathCase pc{op,
-                              rng.chance(0.5),
-                              has_indices(op),
-                              CUDNN_DATA_FLOAT,
-                              CUDNN_DATA_FLOAT,
-                              dims,
-                              {1, dims[1], 1, 1},
-                              Layout::nchw,
-                              0,
-                              1.0,
-                              false};
+        // The other sums and the maxima on the same path, rounded values: maxima with and without indices
+        // (values only: half and bfloat16 lanes compared in pairs), both NaN options.
+        const std::vector<std::pair<cudnnReduceTensorOp_t, bool>> ops = {
+            {CUDNN_REDUCE_TENSOR_AVG, false}, {CUDNN_REDUCE_TENSOR_NORM1, false}, {CUDNN_REDUCE_TENSOR_NORM2, false},
+            {CUDNN_REDUCE_TENSOR_MAX, true},  {CUDNN_REDUCE_TENSOR_MIN, true},    {CUDNN_REDUCE_TENSOR_AMAX, true},
+            {CUDNN_REDUCE_TENSOR_MAX, false}, {CUDNN_REDUCE_TENSOR_MIN, false},   {CUDNN_REDUCE_TENSOR_AMAX, false},
+        };
+        for (const auto &[op, indices] : ops) {
+            const cudnnDataType_t type =
+                has_indices(op) ? rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16})
+                                : CUDNN_DATA_FLOAT;
+            ReducePathCase pc{
+                op, rng.chance(0.5), indices, type, type, dims, {1, dims[1], 1, 1}, Layout::nchw, 0, 1.0, false};
             check_reduce_path_twice(
                 rng, pc,
                 [&](const int64_t *) {

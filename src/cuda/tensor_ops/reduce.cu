@@ -33,7 +33,7 @@ constexpr int kReduceBlock = 256;
 template <class T>
 constexpr int kReduceMinBlocksOf = sizeof(T) == 1 ? 3 : 4;
 int reduce_min_blocks(ScalarType a_type) { return scalar_size(a_type) == 1 ? 3 : 4; }
-constexpr int kColumnMaxWidth = 32;  // threads along the kept dim in a column block
+constexpr int kColumnMaxWidth = 32;  // threads along the kept dims in a column block, unless the reduction is short
 constexpr uint32_t kNoIndex = 0xffffffffu;
 
 // How a kernel accumulates: sums and products; a max (MIN, MAX, AMAX) of values only; a max that keeps
@@ -109,6 +109,20 @@ __device__ __forceinline__ C max_value(C current, C v, int propagate_nan) {
     return math_fmax(current, v);
 }
 
+// What a max compares: -a for MIN, |a| for AMAX, a for MAX. On float bits, (bits & keep) ^ flip does
+// either in one instruction.
+template <class C>
+__device__ __forceinline__ C max_operand(C v, const ReduceArgs<C> &a) {
+    if constexpr (std::is_same_v<C, float>) {
+        const uint32_t keep = a.absolute ? 0x7fffffffu : 0xffffffffu, flip = a.negate ? 0x80000000u : 0u;
+        return __uint_as_float((__float_as_uint(v) & keep) ^ flip);
+    } else {
+        if (a.negate) v = -v;
+        if (a.absolute) v = math_abs(v);
+        return v;
+    }
+}
+
 template <class C, int Mode>
 __device__ __forceinline__ void accumulate(ReduceAcc<C> &acc, C v, uint32_t k, const ReduceArgs<C> &a) {
     if constexpr (Mode == kSumMode) {
@@ -117,8 +131,7 @@ __device__ __forceinline__ void accumulate(ReduceAcc<C> &acc, C v, uint32_t k, c
         if (a.zero_as_one && v == C(0)) v = C(1);
         acc.value = a.is_mul ? acc.value * v : acc.value + v;
     } else {
-        if (a.negate) v = -v;
-        if (a.absolute) v = math_abs(v);
+        v = max_operand(v, a);
         if constexpr (Mode == kMaxValueMode) {
             acc.value = max_value(acc.value, v, a.propagate_nan);
         } else if (prefer(v, k, acc.value, acc.index, a.propagate_nan)) {
@@ -242,18 +255,168 @@ __device__ __forceinline__ C lane_value(const Pack<T, Lanes> &x, int j) {
     }
 }
 
+// A max that lets NaN win (PTX max.NaN on sm_80 and later).
+__device__ __forceinline__ float max_with_nan(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return a != a || b != b ? NAN : fmaxf(a, b);
+#endif
+}
+
+// Values-only maxima (MIN, MAX, AMAX without indices) of whole 16-byte packs, lane by lane, with the NaN
+// option fixed: half and bfloat16 lanes two at a time in their own type (exact: a max is one of its
+// inputs), the others in float. Lane j of the state is the max of lane j of every pack added.
+template <class T, bool Propagate>
+struct PackMax {
+    static constexpr int kLanes = Vector16<T>::kLanes;
+    static constexpr bool kPaired = sizeof(T) == 2;
+    using Pair = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+    uint32_t pairs[kPaired ? kLanes / 2 : 1];
+    float lanes[kPaired ? 1 : kLanes];
+
+    // Without propagation NaN is the identity of the max and a lane that saw only NaNs stays NaN; with
+    // it, -infinity.
+    __device__ __forceinline__ void init() {
+        if constexpr (kPaired) {
+            constexpr uint32_t kStart =
+                Propagate ? (std::is_same_v<T, __half> ? 0xfc00fc00u : 0xff80ff80u) : 0x7fff7fffu;
+#pragma unroll
+            for (int i = 0; i < kLanes / 2; ++i) pairs[i] = kStart;
+        } else {
+#pragma unroll
+            for (int j = 0; j < kLanes; ++j) lanes[j] = Propagate ? -INFINITY : NAN;
+        }
+    }
+
+    template <class C>
+    __device__ __forceinline__ void add(const Pack<T, kLanes> &x, const ReduceArgs<C> &a) {
+        if constexpr (kPaired) {
+            // The sign bits of both lanes: cleared for AMAX, flipped for MIN.
+            const uint32_t keep = a.absolute ? 0x7fff7fffu : 0xffffffffu, flip = a.negate ? 0x80008000u : 0u;
+            uint32_t words[kLanes / 2];
+            memcpy(words, &x, sizeof words);
+#pragma unroll
+            for (int i = 0; i < kLanes / 2; ++i) {
+                const uint32_t operand_bits = (words[i] & keep) ^ flip;
+                Pair current, operand;
+                memcpy(&current, &pairs[i], 4);
+                memcpy(&operand, &operand_bits, 4);
+                const Pair larger = Propagate ? __hmax2_nan(current, operand) : __hmax2(current, operand);
+                memcpy(&pairs[i], &larger, 4);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < kLanes; ++j) {
+                const float v = max_operand(to_compute<float>(x.lane[j]), a);
+                lanes[j] = Propagate ? max_with_nan(lanes[j], v) : fmaxf(lanes[j], v);
+            }
+        }
+    }
+
+    __device__ __forceinline__ float lane(int j) const {
+        if constexpr (kPaired) {
+            const uint32_t bits = (j & 1) ? pairs[j / 2] >> 16 : pairs[j / 2] & 0xffffu;
+            return std::is_same_v<T, __half> ? __half2float(__ushort_as_half(static_cast<unsigned short>(bits)))
+                                             : __uint_as_float(bits << 16);
+        } else {
+            return lanes[j];
+        }
+    }
+};
+
+// The largest of a pack's max operands (see max_operand), NaN when any is NaN: half and bfloat16 lanes
+// two at a time in their own type.
+template <class T>
+__device__ __forceinline__ float pack_max_operand(const Pack<T, Vector16<T>::kLanes> &x, const ReduceArgs<float> &a) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    if constexpr (sizeof(T) == 2) {
+        using Pair = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+        const uint32_t keep = a.absolute ? 0x7fff7fffu : 0xffffffffu, flip = a.negate ? 0x80008000u : 0u;
+        uint32_t words[kLanes / 2];
+        memcpy(words, &x, sizeof words);
+        Pair pairs[kLanes / 2];
+#pragma unroll
+        for (int i = 0; i < kLanes / 2; ++i) {
+            const uint32_t bits = (words[i] & keep) ^ flip;
+            memcpy(&pairs[i], &bits, 4);
+        }
+        const Pair larger = __hmax2_nan(__hmax2_nan(pairs[0], pairs[1]), __hmax2_nan(pairs[2], pairs[3]));
+        return max_with_nan(static_cast<float>(larger.x), static_cast<float>(larger.y));
+    } else {
+        float m = max_operand(to_compute<float>(x.lane[0]), a);
+#pragma unroll
+        for (int j = 1; j < kLanes; ++j) m = max_with_nan(m, max_operand(to_compute<float>(x.lane[j]), a));
+        return m;
+    }
+}
+
+// An indexed max over one pack: the pack's largest operand is compared with `bar` first, and the exact
+// comparison with indices, lane by lane, runs only when it reaches `bar`. `bar` is a value the max has
+// already seen (this thread's, or its group's, running max), so operands strictly below it cannot win;
+// ties and NaNs always take the exact path.
+template <class T>
+__device__ __forceinline__ void accumulate_indexed_pack(ReduceAcc<float> &acc, const Pack<T, Vector16<T>::kLanes> &x,
+                                                        uint32_t index, uint32_t step, float bar,
+                                                        const ReduceArgs<float> &a) {
+    if (pack_max_operand<T>(x, a) < bar) return;  // false for NaN on either side
+#pragma unroll
+    for (int j = 0; j < Vector16<T>::kLanes; ++j) {
+        const float operand = max_operand(lane_value<float>(x, j), a);
+        const uint32_t k = index + j * step;
+        if (prefer(operand, k, acc.value, acc.index, a.propagate_nan)) acc = {operand, k};
+    }
+}
+
 // --- row kernel -------------------------------------------------------------------------------------
 
-// 16-byte vectors (or elements, without vectors) each lane has in flight per pass; one for int8, whose
-// 16 lanes a vector otherwise spill.
-template <class T>
-constexpr int kRowUnroll = sizeof(T) == 1 ? 1 : 4;
+// 16-byte vectors (or elements, without vectors) each lane has in flight per pass: fewer where more would
+// spill (int8, whose 16 lanes a vector need the registers; indexed maxima of half and bfloat16).
+template <class T, int Mode = kSumMode>
+constexpr int kRowUnroll = sizeof(T) == 1                            ? 1
+                           : sizeof(T) == 2 && Mode == kMaxIndexMode ? 3
+                                                                     : 4;
 
-template <class T, class C, int Mode, int Lanes>
-__device__ __forceinline__ void accumulate_pack(const ReduceArgs<C> &a, ReduceAcc<C> &acc, const Pack<T, Lanes> &x,
-                                                uint32_t index, uint32_t step) {
+// What a thread keeps besides its accumulator while it walks packs: the per-lane maxima of a values-only
+// max, nothing otherwise.
+struct NoPackState {};
+template <class T, int Mode, bool Propagate>
+using PackState = std::conditional_t<Mode == kMaxValueMode, PackMax<T, Propagate>, NoPackState>;
+
+// Indexed float maxima screen their packs (accumulate_indexed_pack); double ones, rare, compare lane by
+// lane (their operands would not fit the registers).
+template <class C, int Mode>
+constexpr bool kScreenedMax = (Mode == kMaxIndexMode) && std::is_same_v<C, float>;
+
+// The largest running max of the `width` lanes of this thread's group (NaNs left out), for every lane.
+template <class C>
+__device__ __forceinline__ C group_bar(C value, int width) {
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned mask =
+        width >= 32 ? 0xffffffffu : ((1u << width) - 1u) << (lane & ~static_cast<unsigned>(width - 1));
 #pragma unroll
-    for (int j = 0; j < Lanes; ++j) accumulate<C, Mode>(acc, lane_value<C>(x, j), index + j * step, a);
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        if (offset < width) value = math_fmax(value, __shfl_xor_sync(mask, value, offset));
+    }
+    return value;
+}
+
+// Adds one pack whose lane j has flattened index index + j * step (`bar`: see accumulate_indexed_pack).
+template <class T, class C, int Mode, class State>
+__device__ __forceinline__ void accumulate_pack(const ReduceArgs<C> &a, ReduceAcc<C> &acc, State &state,
+                                                const Pack<T, Vector16<T>::kLanes> &x, uint32_t index, uint32_t step,
+                                                C bar) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    if constexpr (Mode == kMaxValueMode) {
+        state.add(x, a);
+    } else if constexpr (kScreenedMax<C, Mode>) {
+        accumulate_indexed_pack<T>(acc, x, index, step, bar, a);
+    } else {
+#pragma unroll
+        for (int j = 0; j < kLanes; ++j) accumulate<C, Mode>(acc, lane_value<C>(x, j), index + j * step, a);
+    }
 }
 
 // Accumulates the `count` (< 2^31) elements of one run from `run`, `stride` apart, their flattened indices
@@ -261,20 +424,21 @@ __device__ __forceinline__ void accumulate_pack(const ReduceArgs<C> &a, ReduceAc
 // without vectors; with vectors, a head up to the first element offset (from a) that is a multiple of the
 // vector, then vectors lane by lane, then a tail. Which lane takes which element depends on the offsets
 // only, not on a's alignment: misaligned data loads the same vectors element by element, one at a time.
-template <class T, class C, int Mode>
-__device__ __forceinline__ void reduce_run(const ReduceArgs<C> &a, ReduceAcc<C> &acc, const T *run, int64_t offset,
-                                           int count, int64_t stride, uint32_t index, int lane, int width) {
+template <class T, class C, int Mode, class State>
+__device__ __forceinline__ void reduce_run(const ReduceArgs<C> &a, ReduceAcc<C> &acc, State &state, const T *run,
+                                           int64_t offset, int count, int64_t stride, uint32_t index, int lane,
+                                           int width) {
     constexpr int kLanes = Vector16<T>::kLanes;
     const uint32_t step = a.run_index_step;
     if (!a.vector_shape) {
-        for (int i = lane; i < count; i += width * kRowUnroll<T>) {
-            T x[kRowUnroll<T>];
+        for (int i = lane; i < count; i += width * kRowUnroll<T, Mode>) {
+            T x[kRowUnroll<T, Mode>];
 #pragma unroll
-            for (int u = 0; u < kRowUnroll<T>; ++u) {
+            for (int u = 0; u < kRowUnroll<T, Mode>; ++u) {
                 if (i + u * width < count) x[u] = run[(i + u * width) * stride];
             }
 #pragma unroll
-            for (int u = 0; u < kRowUnroll<T>; ++u) {
+            for (int u = 0; u < kRowUnroll<T, Mode>; ++u) {
                 const int at = i + u * width;
                 if (at < count) accumulate<C, Mode>(acc, to_compute<C>(x[u]), index + at * step, a);
             }
@@ -290,23 +454,29 @@ __device__ __forceinline__ void reduce_run(const ReduceArgs<C> &a, ReduceAcc<C> 
     const uint32_t first_index = index + head * step;
     const uint32_t vector_step = kLanes * step;
     if (a.aligned) {
-        for (int v = lane; v < vectors; v += width * kRowUnroll<T>) {
-            Pack<T, kLanes> x[kRowUnroll<T>];
+        // The trip count is the group's (lanes past the end load nothing), so that indexed maxima can share
+        // their running max across the group once a pass, while the pass's loads are in flight.
+        // (The other modes start each lane at its own first vector.)
+        for (int pass = kScreenedMax<C, Mode> ? 0 : lane; pass < vectors; pass += width * kRowUnroll<T, Mode>) {
+            const int v = kScreenedMax<C, Mode> ? pass + lane : pass;
+            Pack<T, kLanes> x[kRowUnroll<T, Mode>];
 #pragma unroll
-            for (int u = 0; u < kRowUnroll<T>; ++u) {
+            for (int u = 0; u < kRowUnroll<T, Mode>; ++u) {
                 if (v + u * width < vectors) x[u] = load_vector<T, kLanes>(first + (v + u * width) * kLanes);
             }
+            C bar = acc.value;
+            if constexpr (kScreenedMax<C, Mode>) bar = group_bar(bar, width);
 #pragma unroll
-            for (int u = 0; u < kRowUnroll<T>; ++u) {
+            for (int u = 0; u < kRowUnroll<T, Mode>; ++u) {
                 const int at = v + u * width;
                 if (at < vectors)
-                    accumulate_pack<T, C, Mode, kLanes>(a, acc, x[u], first_index + at * vector_step, step);
+                    accumulate_pack<T, C, Mode>(a, acc, state, x[u], first_index + at * vector_step, step, bar);
             }
         }
     } else {
         for (int v = lane; v < vectors; v += width) {
-            accumulate_pack<T, C, Mode, kLanes>(a, acc, load_lanes<T, kLanes>(first + v * kLanes),
-                                                first_index + v * vector_step, step);
+            accumulate_pack<T, C, Mode>(a, acc, state, load_lanes<T, kLanes>(first + v * kLanes),
+                                        first_index + v * vector_step, step, acc.value);
         }
     }
     for (int i = head + vectors * kLanes + lane; i < count; i += width) {
@@ -314,10 +484,8 @@ __device__ __forceinline__ void reduce_run(const ReduceArgs<C> &a, ReduceAcc<C> 
     }
 }
 
-template <class T, class C, int Mode>
-__global__ void __launch_bounds__(kReduceBlock, kReduceMinBlocksOf<T>)
-    row_reduce_kernel(const __grid_constant__ ReduceArgs<C> a) {
-    allow_dependent_launch();
+template <class T, class C, int Mode, bool Propagate>
+__device__ __forceinline__ void row_items(const ReduceArgs<C> &a) {
     const int width = a.group_threads;
     const int lane = static_cast<int>(threadIdx.x) & (width - 1);
     const int groups_per_block = kReduceBlock / width;
@@ -331,6 +499,8 @@ __global__ void __launch_bounds__(kReduceBlock, kReduceMinBlocksOf<T>)
         const int64_t kept_base = offset_of(a.kept, 0, output);
         const int64_t k_end = min(a.length, (split + 1) * a.chunk);
         ReduceAcc<C> acc = start<C, Mode>(a);
+        PackState<T, Mode, Propagate> state;
+        if constexpr (Mode == kMaxValueMode) state.init();
         for (int64_t k = split * a.chunk; k < k_end;) {
             const int64_t run = divide(a.run_length, k);
             const int64_t within = k - run * run_length;
@@ -339,13 +509,33 @@ __global__ void __launch_bounds__(kReduceBlock, kReduceMinBlocksOf<T>)
             int64_t at[2];
             offsets_of(a.reduced, run, at);
             const int64_t offset = kept_base + at[0] + within * a.run_stride;
-            reduce_run<T, C, Mode>(a, acc, data + offset, offset, static_cast<int>(count), a.run_stride,
+            reduce_run<T, C, Mode>(a, acc, state, data + offset, offset, static_cast<int>(count), a.run_stride,
                                    static_cast<uint32_t>(at[1] + within * a.run_index_step), lane, width);
             k += count;
+        }
+        if constexpr (Mode == kMaxValueMode) {
+#pragma unroll
+            for (int j = 0; j < Vector16<T>::kLanes; ++j) {
+                combine<C, Mode>(acc, {static_cast<C>(state.lane(j)), kNoIndex}, a);
+            }
         }
         acc = group_reduce<C, Mode>(acc, a, width);
         if (lane == 0) finish_item<C, Mode>(a, split, output, acc);
     }
+}
+
+template <class T, class C, int Mode>
+__global__ void __launch_bounds__(kReduceBlock, kReduceMinBlocksOf<T>)
+    row_reduce_kernel(const __grid_constant__ ReduceArgs<C> a) {
+    allow_dependent_launch();
+    // The NaN option is a compile-time choice where it shapes the inner loop (values-only maxima).
+    if constexpr (Mode == kMaxValueMode) {
+        if (a.propagate_nan) {
+            row_items<T, C, Mode, true>(a);
+            return;
+        }
+    }
+    row_items<T, C, Mode, false>(a);
 }
 
 // --- column kernel ----------------------------------------------------------------------------------
@@ -365,7 +555,7 @@ struct ColumnUnroll {
 
 // One thread's share of the column items: `Lanes` neighbouring outputs (a 16-byte vector, or one) over
 // the rows ty, ty + blockDim.y, ... of each item's slab of reduced positions.
-template <class T, class C, int Mode, int Lanes>
+template <class T, class C, int Mode, bool Propagate, int Lanes>
 __device__ __forceinline__ void column_items(const ReduceArgs<C> &a, C *shared_values, uint32_t *shared_indices) {
     constexpr int kUnroll = ColumnUnroll<C, Mode, Lanes>::value;
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -381,6 +571,10 @@ __device__ __forceinline__ void column_items(const ReduceArgs<C> &a, C *shared_v
         ReduceAcc<C> acc[Lanes];
 #pragma unroll
         for (int j = 0; j < Lanes; ++j) acc[j] = start<C, Mode>(a);
+        // Values-only maxima of whole vectors keep their lanes in a PackMax.
+        constexpr bool kPackMax = Mode == kMaxValueMode && Lanes > 1;
+        PackState<T, kPackMax ? kMaxValueMode : kSumMode, Propagate> state;
+        if constexpr (kPackMax) state.init();
         if (first_output < a.outputs) {
             const T *column = data + offset_of(a.kept, 0, first_output);
             const int64_t r_end = min(a.length, (split + 1) * a.chunk);
@@ -405,9 +599,13 @@ __device__ __forceinline__ void column_items(const ReduceArgs<C> &a, C *shared_v
 #pragma unroll
                     for (int u = 0; u < kUnroll; ++u) {
                         if (r + u * rows < r_end) {
+                            if constexpr (kPackMax) {
+                                state.add(x[u], a);
+                            } else {
 #pragma unroll
-                            for (int j = 0; j < Lanes; ++j)
-                                accumulate<C, Mode>(acc[j], lane_value<C>(x[u], j), k[u], a);
+                                for (int j = 0; j < Lanes; ++j)
+                                    accumulate<C, Mode>(acc[j], lane_value<C>(x[u], j), k[u], a);
+                            }
                         }
                     }
                 }
@@ -417,11 +615,19 @@ __device__ __forceinline__ void column_items(const ReduceArgs<C> &a, C *shared_v
                     int64_t at[2];
                     offsets_of(a.reduced, r, at);
                     const Pack<T, Lanes> x = load_lanes<T, Lanes>(column + at[0]);
+                    if constexpr (kPackMax) {
+                        state.add(x, a);
+                    } else {
 #pragma unroll
-                    for (int j = 0; j < Lanes; ++j)
-                        accumulate<C, Mode>(acc[j], lane_value<C>(x, j), static_cast<uint32_t>(at[1]), a);
+                        for (int j = 0; j < Lanes; ++j)
+                            accumulate<C, Mode>(acc[j], lane_value<C>(x, j), static_cast<uint32_t>(at[1]), a);
+                    }
                 }
             }
+        }
+        if constexpr (kPackMax) {
+#pragma unroll
+            for (int j = 0; j < Lanes; ++j) acc[j].value = static_cast<C>(state.lane(j));
         }
         // The block's rows combine in a fixed tree (row y takes row y + half), ending in row 0.
         const int slot = ty * pitch + tx * Lanes;
@@ -460,10 +666,17 @@ __global__ void __launch_bounds__(kReduceBlock, kReduceMinBlocksOf<T>)
     constexpr int kLanes = Vector16<T>::kLanes;
     __shared__ C shared_values[kReduceBlock * kLanes];
     __shared__ uint32_t shared_indices[Mode == kMaxIndexMode ? kReduceBlock * kLanes : 1];
+    // The NaN option is a compile-time choice where it shapes the inner loop (values-only maxima).
+    if constexpr (Mode == kMaxValueMode) {
+        if (a.vector_shape && a.propagate_nan) {
+            column_items<T, C, Mode, true, kLanes>(a, shared_values, shared_indices);
+            return;
+        }
+    }
     if (a.vector_shape) {
-        column_items<T, C, Mode, kLanes>(a, shared_values, shared_indices);
+        column_items<T, C, Mode, false, kLanes>(a, shared_values, shared_indices);
     } else {
-        column_items<T, C, Mode, 1>(a, shared_values, shared_indices);
+        column_items<T, C, Mode, false, 1>(a, shared_values, shared_indices);
     }
 }
 
@@ -688,10 +901,14 @@ Status plan_reduce(const ReduceSpec &spec, const TensorGeometry &a, const Tensor
             p.kept.rank > 0 && kept_inner == 1 && lanes > 1 && p.kept.extents[p.kept.rank - 1] % lanes == 0;
         p.vector_lanes = p.vector_shape ? lanes : 1;
         const int64_t columns = p.outputs / p.vector_lanes;
-        // Threads along the kept run when it is short, so that a block's rows read neighbouring rows.
-        const int64_t run = kept_inner == 1 ? p.kept.extents[p.kept.rank - 1] / p.vector_lanes : kColumnMaxWidth;
-        p.block_x = static_cast<int>(std::min<int64_t>(kColumnMaxWidth, run));
+        // Up to 32 threads along the outputs (a warp's loads of one row coalesce), the others on rows; a
+        // short reduction gives its surplus rows to more outputs.
+        p.block_x = static_cast<int>(std::min<int64_t>(kColumnMaxWidth, columns));
         p.block_y = kReduceBlock / p.block_x;
+        while (p.block_y > 1 && p.block_y >= 2 * ceil_div(p.length, 4) && 2 * int64_t{p.block_x} <= columns) {
+            p.block_x *= 2;
+            p.block_y = kReduceBlock / p.block_x;
+        }
         p.items_per_split = ceil_div(columns, p.block_x);
         const int64_t slots = sms * reduce_min_blocks(p.a_type);
         const int64_t rows = p.block_y;
