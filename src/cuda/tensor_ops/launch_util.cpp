@@ -53,6 +53,21 @@ DeviceLimits current_device_limits() {
     return cached.limits;
 }
 
+bool allow_dynamic_shared(const void *kernel, size_t dynamic_bytes) {
+    cudaFuncAttributes attributes;
+    if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    if (attributes.sharedSizeBytes + dynamic_bytes <= 48 * 1024) return true;
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_bytes)) !=
+        cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return true;
+}
+
 int grid_size(int64_t work_items, int64_t items_per_block, int block_threads, int waves) {
     const DeviceLimits limits = current_device_limits();
     const int64_t resident = int64_t{limits.sm_count} * std::max(1, limits.max_threads_per_sm / block_threads) * waves;

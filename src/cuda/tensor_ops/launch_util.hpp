@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace librednn::cuda {
@@ -22,6 +23,11 @@ DeviceLimits current_device_limits();
 // Blocks for a grid-stride loop over `work_items` items, `items_per_block` per block per pass: enough
 // to fill every SM `waves` times over, never more than the work needs.
 int grid_size(int64_t work_items, int64_t items_per_block, int block_threads, int waves = 1);
+
+// Lets `kernel` launch with `dynamic_bytes` of dynamic shared memory: beyond the default 48 KB for static
+// and dynamic together it opts in (cudaFuncAttributeMaxDynamicSharedMemorySize). False, with no sticky
+// error left, when the device cannot give that much.
+bool allow_dynamic_shared(const void *kernel, size_t dynamic_bytes);
 
 // CUDNN_STATUS_EXECUTION_FAILED naming `kernel` when the last launch failed, else success.
 Status check_launch(const char *kernel);

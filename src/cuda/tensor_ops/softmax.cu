@@ -249,14 +249,10 @@ Status launch_softmax_typed(cudaStream_t stream, const SoftmaxCall &call, const 
     while (args.cached_inputs < inputs && (args.cached_inputs + 1) * bytes_per_input <= shared_budget)
         ++args.cached_inputs;
     const size_t shared = static_cast<size_t>(args.cached_inputs * bytes_per_input);
-    if (shared > 48 * 1024) {
-        const cudaError_t error = cudaFuncSetAttribute(
-            softmax_row_kernel<T, C>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
-        if (error != cudaSuccess) {
-            cudaGetLastError();
-            args.cached_inputs = 0;
-        }
-    }
+    // The opt-in counts the kernel's static shared memory too (a double backward row of 3072 elements
+    // caches exactly 48 KB, which alone failed to launch).
+    if (shared > 0 && !allow_dynamic_shared(reinterpret_cast<const void *>(softmax_row_kernel<T, C>), shared))
+        args.cached_inputs = 0;
     const int grid = grid_size(args.rows, groups, block);
     softmax_row_kernel<T, C><<<grid, block, args.cached_inputs ? shared : 0, stream>>>(args);
     return check_launch("softmax_row_kernel");
