@@ -24,14 +24,16 @@ struct SoftmaxLaunch {
 };
 
 // Rows contiguous in every operand, 16-byte vectors, more than 1024 vectors long and at most 16384
-// (forward; 65536 floats) or 8192 (backward): each row held in registers by a cluster of up to 8 blocks
-// (sm_90), one reduction across the cluster's shared memory, one read and one write of each element.
+// (forward; 65536 floats) or 8192 (backward): each row held by a cluster of up to 8 blocks (sm_90), in
+// shared memory (float and double forward, one bulk copy a block) or registers (the others), one
+// reduction across the cluster's shared memory, one read and one write of each element.
 // Returns false, launching nothing, when the call or the device does not fit; else the launch's status.
 bool launch_softmax_cluster_rows(cudaStream_t stream, const SoftmaxLaunch &launch, Status *status);
 
 // Rows strided (a single row dim) where the batch's innermost dim is contiguous in every operand
-// (CHANNEL mode on NCHW): neighbouring threads take neighbouring rows, each block splits the rows'
-// elements four ways. Returns false, launching nothing, when the layout does not fit.
+// (CHANNEL mode on NCHW): a block takes a tile of neighbouring rows across all their elements (staged
+// in shared memory when the image is whole 16-byte vectors). Returns false, launching nothing, when the
+// layout does not fit.
 bool launch_softmax_channel_tiles(cudaStream_t stream, const SoftmaxLaunch &launch, Status *status);
 
 }  // namespace librednn::cuda

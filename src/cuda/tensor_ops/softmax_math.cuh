@@ -6,6 +6,8 @@
 
 #include <cudnn.h>
 
+#include <type_traits>
+
 namespace librednn::cuda {
 
 // The softmax exponential: CUDA's expf and exp (within 2 ulp and 1 ulp). The intrinsic __expf would save a
@@ -119,6 +121,94 @@ __device__ __forceinline__ RowStats<C> forward_stats_of(const C (&x)[N], const b
         }
     }
     return stats;
+}
+
+// --- the softmax path as compile-time constants ---------------------------------------------------------
+// Kernels run their per-element loops for one algorithm and direction known at compile time: with the
+// algorithm a runtime value the compiler if-converts the per-element choices, issuing every side
+// predicated (on the H200 that made the forward kernels issue-bound).
+
+// The exponential for elements of type T: 2-byte types (half, bfloat16) take the hardware exp2 of
+// x log2(e) (relative error below 2^-21 + |x| 2^-24, far under their rounding: their outputs are at
+// most 2^-11 precise); float and double keep expf and exp.
+template <class T>
+constexpr bool kFastExpOf = sizeof(T) == 2;
+template <bool Fast>
+__device__ __forceinline__ float path_exp(float x) {
+    if constexpr (Fast) {
+        float result;  // 2^(x log2 e), subnormal results flushed (below 2^-126: zero in half, far under bfloat16's ulp)
+        asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(result) : "f"(x * 1.4426950408889634f));
+        return result;
+    } else {
+        return expf(x);
+    }
+}
+template <bool Fast>
+__device__ __forceinline__ double path_exp(double x) {
+    return exp(x);
+}
+
+// What a thread subtracts from each element before the exponential of its sum: its max, or 0 when that
+// is -inf (every element it holds is -inf or NaN: -inf ones then add e^-inf = 0, NaN ones make the sum
+// NaN, as add_forward does); FAST: 0. No per-element test.
+template <int Algorithm, class C>
+__device__ __forceinline__ C path_exp_base(C max) {
+    if constexpr (Algorithm == CUDNN_SOFTMAX_FAST) {
+        return C(0);
+    } else {
+        return max == -C(INFINITY) ? C(0) : max;
+    }
+}
+
+template <int Algorithm, bool Fast, class C>
+__device__ __forceinline__ C path_forward_value(C x, const RowConstants<C> &k) {
+    if constexpr (Algorithm == CUDNN_SOFTMAX_FAST) {
+        return path_exp<Fast>(x) * k.scale;
+    } else if constexpr (Algorithm == CUDNN_SOFTMAX_LOG) {
+        return x - k.max;
+    } else {
+        return path_exp<Fast>(x - k.max) * k.scale;
+    }
+}
+
+template <int Algorithm, bool Fast, class C>
+__device__ __forceinline__ C path_backward_value(C y, C dy, const RowConstants<C> &k) {
+    if constexpr (Algorithm == CUDNN_SOFTMAX_LOG) {
+        return dy - path_exp<Fast>(y) * k.sum;
+    } else {
+        return y * (dy - k.sum);
+    }
+}
+
+template <int Algorithm, class C>
+__device__ __forceinline__ C path_backward_term(C y, C dy) {
+    if constexpr (Algorithm == CUDNN_SOFTMAX_LOG) {
+        return dy;
+    } else {
+        return dy * y;
+    }
+}
+
+// Calls body(algorithm, backward) with both as std::integral_constant: forward FAST, ACCURATE or LOG;
+// backward LOG or the others (ACCURATE and FAST share their backward).
+template <class Body>
+__device__ __forceinline__ void dispatch_softmax_path(int algorithm, bool backward, Body &&body) {
+    using Fast = std::integral_constant<int, CUDNN_SOFTMAX_FAST>;
+    using Accurate = std::integral_constant<int, CUDNN_SOFTMAX_ACCURATE>;
+    using Log = std::integral_constant<int, CUDNN_SOFTMAX_LOG>;
+    if (backward) {
+        if (algorithm == CUDNN_SOFTMAX_LOG) {
+            body(Log{}, std::true_type{});
+        } else {
+            body(Accurate{}, std::true_type{});
+        }
+    } else if (algorithm == CUDNN_SOFTMAX_FAST) {
+        body(Fast{}, std::false_type{});
+    } else if (algorithm == CUDNN_SOFTMAX_LOG) {
+        body(Log{}, std::false_type{});
+    } else {
+        body(Accurate{}, std::false_type{});
+    }
 }
 
 }  // namespace librednn::cuda

@@ -1,0 +1,75 @@
+// Asynchronous copies from global into shared memory, for kernels that stage their data in shared memory
+// rather than in registers (more bytes in flight per SM than the register file holds):
+// - 16-byte copies a thread issues (cp.async, sm_80), completed with async_copy_wait_all;
+// - bulk copies (cp.async.bulk, sm_90, the tensor memory accelerator's one-dimensional form) one thread
+//   issues for a whole contiguous range, completed on a shared-memory transaction barrier.
+// The sm_90 helpers compile to nothing below sm_90; their callers run only where the device has them.
+#pragma once
+
+#include <cstdint>
+
+namespace librednn::cuda {
+
+__device__ __forceinline__ uint32_t shared_address(const void *pointer) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+// 16 bytes from global `source` to shared `target` (both 16-byte aligned), bypassing L1.
+__device__ __forceinline__ void async_copy16(void *target, const void *source) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(target)), "l"(source) : "memory");
+#endif
+}
+
+// Waits until every async_copy16 this thread issued has landed (then a barrier makes them block-wide).
+__device__ __forceinline__ void async_copy_wait_all() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// A transaction barrier in shared memory, armed for one arrival. One thread initialises it; a
+// __syncthreads must follow before others use it.
+__device__ __forceinline__ void transaction_barrier_init(uint64_t *barrier) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(barrier)) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+// The one arrival, announcing `bytes` that bulk copies will deliver to the barrier's current phase.
+__device__ __forceinline__ void transaction_barrier_expect(uint64_t *barrier, uint32_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(barrier)), "r"(bytes)
+                 : "memory");
+#endif
+}
+
+// `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to this block's shared memory,
+// reported to `barrier` as they land.
+__device__ __forceinline__ void bulk_copy_to_shared(void *target, const void *source, uint32_t bytes,
+                                                    uint64_t *barrier) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                     shared_address(target)),
+                 "l"(source), "r"(bytes), "r"(shared_address(barrier))
+                 : "memory");
+#endif
+}
+
+// Waits until the barrier's phase `parity` (0 for the first use) has completed.
+__device__ __forceinline__ void transaction_barrier_wait(uint64_t *barrier, uint32_t parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t done = 0;
+    do {
+        asm volatile(
+            "{\n .reg .pred complete;\n mbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
+            " selp.u32 %0, 1, 0, complete;\n}\n"
+            : "=r"(done)
+            : "r"(shared_address(barrier)), "r"(parity)
+            : "memory");
+    } while (done == 0);
+#endif
+}
+
+}  // namespace librednn::cuda
