@@ -457,6 +457,61 @@ TEST_F(TensorKernels, TransformBetweenNchwAndNhwcMovesEveryElementExactly) {
     }
 }
 
+TEST_F(TensorKernels, TransformBetweenNchwAndNhwcIsExactOnFixedShapesWithPartialTiles) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // C and H*W that leave the transpose tiles (square, or the rectangular ones of LIBREDNN_XP_TRANSPOSE)
+    // partly outside along either side, or that fill them; half and int8 on two of them.
+    const std::vector<cudnnDataType_t> wide = {CUDNN_DATA_FLOAT, CUDNN_DATA_INT32};
+    const std::vector<cudnnDataType_t> all = {CUDNN_DATA_FLOAT, CUDNN_DATA_INT32, CUDNN_DATA_HALF, CUDNN_DATA_INT8};
+    struct Shape {
+        std::vector<int64_t> dims;
+        std::vector<cudnnDataType_t> types;
+    };
+    const std::vector<Shape> shapes = {{{1, 20, 4, 5}, wide},
+                                       {{2, 96, 7, 8}, wide},
+                                       {{2, 64, 8, 12}, wide},
+                                       {{2, 64, 8, 16}, all},
+                                       {{3, 256, 7, 7}, all}};
+    // A plain move, scaling alone, blending, and the input or the output one scalar past a 16-byte
+    // boundary (the vector path refused on whole-vector shapes). Powers of two: exact for every type.
+    struct Scaling {
+        double alpha, beta;
+        int64_t x_shift, y_shift;
+    };
+    const std::vector<Scaling> scalings = {
+        {1.0, 0.0, 0, 0}, {2.0, 0.0, 0, 0}, {-1.0, 2.0, 0, 0}, {1.0, 0.0, 1, 0}, {-1.0, 1.0, 0, 1}};
+    for (const Shape &shape : shapes) {
+        for (cudnnDataType_t type : shape.types) {
+            for (int direction = 0; direction < 2; ++direction) {
+                for (const Scaling &s : scalings) {
+                    const bool integer = is_integer(type);
+                    DeviceTensor x(make_geometry(rng, type, shape.dims, direction == 0 ? Layout::nchw : Layout::nhwc),
+                                   s.x_shift);
+                    DeviceTensor y(make_geometry(rng, type, shape.dims, direction == 0 ? Layout::nhwc : Layout::nchw),
+                                   s.y_shift);
+                    ASSERT_TRUE(x.allocated() && y.allocated());
+                    // Integers from 0: unblended results are never -1, the poison's value, so a missed one shows.
+                    x.fill_random(rng, integer ? 0 : -100.0, integer ? 60 : 100.0);
+                    x.upload();
+                    const std::vector<double> before = prepare_output(rng, y, s.beta, 0, 7);
+                    const std::string problem = "transform x " + describe(x.geometry()) + " y " +
+                                                describe(y.geometry()) + " alpha " + std::to_string(s.alpha) +
+                                                " beta " + std::to_string(s.beta) + " shifts " +
+                                                std::to_string(s.x_shift) + "," + std::to_string(s.y_shift);
+                    ASSERT_EQ(librednn::cuda::transform_tensor(stream(), s.alpha, x.geometry(), x.data(), s.beta,
+                                                               y.geometry(), y.data()),
+                              CUDNN_STATUS_SUCCESS)
+                        << problem;
+                    finish();
+                    y.download();
+                    check_copy(x, y, before, s.alpha, s.beta, problem);
+                }
+            }
+        }
+    }
+}
+
 TEST_F(TensorKernels, TransformConvertsBetweenNchwAndVectorisedChannels) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     SEEDED_RANDOM(rng);
@@ -1285,6 +1340,7 @@ struct SoftmaxCase {
     Layout layouts[3];  // output, input 0, input 1
     double alpha, beta;
     bool in_place;
+    double minus_infinity = 0.0;  // forward: the chance of an element being -inf
 };
 
 void run_softmax_case(Random &rng, const SoftmaxCase &sc, cudaStream_t stream, std::vector<double> *result = nullptr) {
@@ -1304,7 +1360,10 @@ void run_softmax_case(Random &rng, const SoftmaxCase &sc, cudaStream_t stream, s
     for (int d = 0; d < nb_dims; ++d) row_length *= static_cast<double>(row_dims[d]);
     const bool log = sc.algorithm == CUDNN_SOFTMAX_LOG;
     if (!sc.backward) {
-        in0.fill([&](const int64_t *) { return rng.chance(0.001) ? 30.0 : rng.uniform(-8.0, 8.0); });
+        in0.fill([&](const int64_t *) {
+            if (sc.minus_infinity > 0.0 && rng.chance(sc.minus_infinity)) return -HUGE_VAL;
+            return rng.chance(0.001) ? 30.0 : rng.uniform(-8.0, 8.0);
+        });
     } else {
         // y: positive values summing to about one per row (log: their logarithms); dy random.
         in0.fill([&](const int64_t *) {
@@ -1445,8 +1504,10 @@ TEST_F(TensorKernels, SoftmaxHandlesLongContiguousRows) {
     SEEDED_RANDOM(rng);
     // Rows from a warp each up to a 1024-thread block each, cached in shared memory or (too long to
     // cache: double backward) read twice; packed NCHW INSTANCE rows and NHWC CHANNEL rows.
+    // 2 x 3071: a double backward row of 3072 padded elements caches exactly 48 KB of y and dy.
     const std::vector<std::vector<int64_t>> shapes = {{64, 1000, 1, 1}, {16, 3000, 1, 1}, {8, 12000, 1, 1},
-                                                      {4, 32000, 1, 1}, {2, 33, 7, 7},    {3, 2, 1, 40000}};
+                                                      {4, 32000, 1, 1}, {2, 33, 7, 7},    {3, 2, 1, 40000},
+                                                      {2, 3071, 1, 1}};
     for (const auto &dims : shapes) {
         for (cudnnDataType_t type : kFloatingTypes) {
             for (bool backward : {false, true}) {
@@ -1470,6 +1531,56 @@ TEST_F(TensorKernels, SoftmaxHandlesLongContiguousRows) {
                                     1.0,
                                     false};
                 if (dims[1] <= 12000) run_softmax_case(rng, channel, stream());
+            }
+        }
+    }
+}
+
+TEST_F(TensorKernels, SoftmaxChannelRowsOfPackedNchwImages) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // CHANNEL mode on packed NCHW: a pixel's channels are H*W apart, neighbouring pixels neighbours. Images
+    // of whole 16-byte vectors are staged in shared memory by tiles of pixels (partial last tiles: 28x28
+    // and 3x8 for every type, 2x8 for half); 5x5 takes the element-wise tiles.
+    const std::vector<std::vector<int64_t>> shapes = {{2, 1000, 28, 28}, {3, 10, 4, 4},  {1, 3000, 2, 8},
+                                                      {4, 37, 3, 8},     {2, 300, 5, 5}, {1, 5000, 1, 8}};
+    for (const auto &dims : shapes) {
+        for (cudnnDataType_t type : kFloatingTypes) {
+            for (bool backward : {false, true}) {
+                const bool blend = rng.chance(0.5);
+                SoftmaxCase sc{rng.pick(kSoftmaxAlgorithms),
+                               CUDNN_SOFTMAX_MODE_CHANNEL,
+                               backward,
+                               type,
+                               dims,
+                               {Layout::nchw, Layout::nchw, Layout::nchw},
+                               blend ? 0.5 : 1.0,
+                               blend ? 1.0 : 0.0,
+                               false};
+                run_softmax_case(rng, sc, stream());
+            }
+        }
+    }
+}
+
+TEST_F(TensorKernels, SoftmaxForwardHandlesMinusInfinity) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // -inf elements add nothing and give 0 (LOG: -inf); a row of nothing but -inf gives NaN (0/0). Long
+    // rows (cluster kernels), channel tiles and short rows.
+    const std::vector<std::vector<int64_t>> shapes = {
+        {4, 32000, 1, 1}, {2, 12000, 1, 1}, {2, 1000, 28, 28}, {3, 50, 2, 3}};
+    for (const auto &dims : shapes) {
+        for (cudnnDataType_t type : kFloatingTypes) {
+            for (cudnnSoftmaxAlgorithm_t algorithm : kSoftmaxAlgorithms) {
+                for (double chance : {0.3, 1.0}) {
+                    SoftmaxCase sc{algorithm, dims[2] > 1 ? CUDNN_SOFTMAX_MODE_CHANNEL : CUDNN_SOFTMAX_MODE_INSTANCE,
+                                   false,     type,
+                                   dims,      {Layout::nchw, Layout::nchw, Layout::nchw},
+                                   1.0,       0.0,
+                                   false,     chance};
+                    run_softmax_case(rng, sc, stream());
+                }
             }
         }
     }
