@@ -23,7 +23,7 @@ constexpr int kColumnBlock = 256;
 constexpr int kMaxRowBlock = 1024;
 
 template <class C>
-struct SoftmaxArgs {
+struct SoftmaxArgs : SoftmaxScalars<C> {
     const void *inputs[2];  // forward: x; backward: y, dy
     void *output;           // forward: y; backward: dx
     int64_t rows;
@@ -32,10 +32,6 @@ struct SoftmaxArgs {
     int threads_per_row;  // 32, or the whole block
     int cached_inputs;    // how many inputs pass 1 keeps in shared memory for pass 2
     int vectorized;
-    int algorithm;
-    int backward;
-    int blend;
-    C alpha, beta;
     DeviceLayout batch;  // operand 0: output, 1: input 0, 2: input 1
     DeviceLayout row;    // same operands; the row kernel needs stride 1 for all
 };
@@ -208,11 +204,7 @@ Status launch_softmax_typed(cudaStream_t stream, const SoftmaxCall &call, const 
     args.output = call.output_data;
     args.rows = batch.element_count();
     args.length = row.element_count();
-    args.algorithm = call.algorithm;
-    args.backward = call.backward ? 1 : 0;
-    args.blend = call.beta != 0.0;
-    args.alpha = static_cast<C>(call.alpha);
-    args.beta = static_cast<C>(call.beta);
+    static_cast<SoftmaxScalars<C> &>(args) = softmax_scalars<C>(call.algorithm, call.backward, call.alpha, call.beta);
     args.batch = to_device_layout(batch);
     args.row = to_device_layout(row);
     if (args.rows == 0 || args.length == 0) return CUDNN_STATUS_SUCCESS;

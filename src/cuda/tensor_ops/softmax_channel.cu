@@ -20,15 +20,13 @@ constexpr int kSplit = 4;      // threadIdx.y: every kSplit-th element of the ro
 constexpr int kChunk = 8;      // elements loaded before they are folded into the statistics
 
 template <class C>
-struct ChannelArgs {
+struct ChannelArgs : SoftmaxScalars<C> {
     const void *inputs[2];
     void *output;
     int64_t inner;   // rows along the contiguous batch dim
     int64_t outer;   // the other batch dims together
     int64_t length;  // elements per row
     int64_t element_strides[3];
-    int algorithm, backward, blend;
-    C alpha, beta;
     DeviceLayout outer_layout;  // the batch without its contiguous dim
 };
 
@@ -99,11 +97,8 @@ Status launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const Stri
     args.outer = outer.element_count();
     args.length = launch.row.element_count();
     for (int k = 0; k < 3; ++k) args.element_strides[k] = launch.row.strides[k][0];
-    args.algorithm = launch.algorithm;
-    args.backward = launch.backward ? 1 : 0;
-    args.blend = launch.beta != 0.0;
-    args.alpha = static_cast<C>(launch.alpha);
-    args.beta = static_cast<C>(launch.beta);
+    static_cast<SoftmaxScalars<C> &>(args) =
+        softmax_scalars<C>(launch.algorithm, launch.backward, launch.alpha, launch.beta);
     args.outer_layout = to_device_layout(outer);
     const int64_t tiles = (inner + kTileRows - 1) / kTileRows;
     const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(std::min<int64_t>(args.outer, 65535)));
@@ -123,7 +118,7 @@ constexpr int kStagedMaxQ = 8;
 constexpr int kStagedBudget = 64 * 1024;
 
 template <class C>
-struct StagedChannelArgs {
+struct StagedChannelArgs : SoftmaxScalars<C> {
     const void *inputs[2];
     void *output;
     int64_t inner_vectors;  // 16-byte vectors along the contiguous batch dim
@@ -132,8 +127,6 @@ struct StagedChannelArgs {
     int64_t length;  // elements (channels) per row
     int64_t element_strides[3];
     int q_shift;  // Q = 1 << q_shift vectors a tile
-    int algorithm, backward, blend;
-    C alpha, beta;
     DeviceLayout outer_layout;
 };
 
@@ -307,11 +300,8 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
     args.length = length;
     for (int k = 0; k < 3; ++k) args.element_strides[k] = launch.row.strides[k][0];
     args.q_shift = q_shift;
-    args.algorithm = launch.algorithm;
-    args.backward = launch.backward ? 1 : 0;
-    args.blend = launch.beta != 0.0;
-    args.alpha = static_cast<C>(launch.alpha);
-    args.beta = static_cast<C>(launch.beta);
+    static_cast<SoftmaxScalars<C> &>(args) =
+        softmax_scalars<C>(launch.algorithm, launch.backward, launch.alpha, launch.beta);
     args.outer_layout = to_device_layout(outer);
     softmax_channel_staged_kernel<T, C>
         <<<static_cast<unsigned>(tiles * outer_count), kStagedBlock, bytes, stream>>>(args);

@@ -36,13 +36,11 @@ constexpr int kMinBlocksOf = std::is_same_v<T, float>                      ? 4
                                                                            : 3;
 
 template <class C>
-struct ClusterArgs {
+struct ClusterArgs : SoftmaxScalars<C> {
     const void *inputs[2];
     void *output;
     int64_t vectors;  // per row
     int cluster;      // blocks per row
-    int algorithm, blend;
-    C alpha, beta;
     DeviceLayout batch;
 };
 
@@ -172,33 +170,22 @@ __global__ void __launch_bounds__(kBlock, kMinBlocksOf<T, Backward>)
 #endif
 }
 
-template <class T, class C, bool Backward>
-bool launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, int64_t rows, int64_t vectors, int cluster,
-                  Status *status) {
-    // The kernel as loaded must be sm_90 code (clusters); asked once per process and type.
-    static const bool built_for_clusters = [] {
-        cudaFuncAttributes attributes;
-        const bool ok = cudaFuncGetAttributes(&attributes, softmax_cluster_kernel<T, C, Backward>) == cudaSuccess &&
-                        attributes.binaryVersion >= 90;
-        cudaGetLastError();
-        return ok;
-    }();
-    if (!built_for_clusters) return false;
-    ClusterArgs<C> args{};
-    args.inputs[0] = launch.inputs[0];
-    args.inputs[1] = launch.inputs[1];
-    args.output = launch.output;
-    args.vectors = vectors;
-    args.cluster = cluster;
-    args.algorithm = launch.algorithm;
-    args.blend = launch.beta != 0.0;
-    args.alpha = static_cast<C>(launch.alpha);
-    args.beta = static_cast<C>(launch.beta);
-    args.batch = to_device_layout(launch.batch);
+// Whether `kernel` as loaded is sm_90 code (clusters).
+bool built_for_clusters(const void *kernel) {
+    cudaFuncAttributes attributes;
+    const bool ok = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.binaryVersion >= 90;
+    cudaGetLastError();
+    return ok;
+}
 
+// `rows` clusters of `cluster` blocks of kBlock threads; the launch's status.
+template <class Args>
+Status launch_clusters(cudaStream_t stream, void (*kernel)(Args), const Args &args, int64_t rows, int cluster,
+                       size_t shared_bytes, const char *name) {
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(static_cast<unsigned>(rows * cluster));
     config.blockDim = dim3(kBlock);
+    config.dynamicSmemBytes = shared_bytes;
     config.stream = stream;
     cudaLaunchAttribute attribute;
     attribute.id = cudaLaunchAttributeClusterDimension;
@@ -207,8 +194,28 @@ bool launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, int64_t rows
     attribute.val.clusterDim.z = 1;
     config.attrs = &attribute;
     config.numAttrs = 1;
-    cudaLaunchKernelEx(&config, softmax_cluster_kernel<T, C, Backward>, args);
-    *status = check_launch("softmax_cluster_kernel");
+    cudaLaunchKernelEx(&config, kernel, args);
+    return check_launch(name);
+}
+
+template <class T, class C, bool Backward>
+bool launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, int64_t rows, int64_t vectors, int cluster,
+                  Status *status) {
+    // The kernel as loaded must be sm_90 code (clusters); asked once per process and type.
+    static const bool built =
+        built_for_clusters(reinterpret_cast<const void *>(softmax_cluster_kernel<T, C, Backward>));
+    if (!built) return false;
+    ClusterArgs<C> args{};
+    static_cast<SoftmaxScalars<C> &>(args) =
+        softmax_scalars<C>(launch.algorithm, launch.backward, launch.alpha, launch.beta);
+    args.inputs[0] = launch.inputs[0];
+    args.inputs[1] = launch.inputs[1];
+    args.output = launch.output;
+    args.vectors = vectors;
+    args.cluster = cluster;
+    args.batch = to_device_layout(launch.batch);
+    *status = launch_clusters(stream, softmax_cluster_kernel<T, C, Backward>, args, rows, cluster, 0,
+                              "softmax_cluster_kernel");
     return true;
 }
 
@@ -239,13 +246,11 @@ constexpr int kStagedVectors = 16;  // a thread's 16-byte vectors
 constexpr int kStagedPerBlock = kBlock * kStagedVectors;
 
 template <class C>
-struct StagedArgs {
+struct StagedArgs : SoftmaxScalars<C> {
     const void *input;
     void *output;
     int64_t vectors;  // per row
     int cluster;      // blocks per row
-    int algorithm, blend;
-    C alpha, beta;
     DeviceLayout batch;
 };
 
@@ -366,43 +371,22 @@ __global__ void __launch_bounds__(kBlock) softmax_cluster_staged_kernel(const __
 template <class T>
 bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, int64_t rows, int64_t vectors,
                          Status *status) {
-    static const bool built_for_clusters = [] {
-        cudaFuncAttributes attributes;
-        const bool ok = cudaFuncGetAttributes(&attributes, softmax_cluster_staged_kernel<T>) == cudaSuccess &&
-                        attributes.binaryVersion >= 90;
-        cudaGetLastError();
-        return ok;
-    }();
-    if (!built_for_clusters) return false;
+    static const bool built = built_for_clusters(reinterpret_cast<const void *>(softmax_cluster_staged_kernel<T>));
+    if (!built) return false;
     const int cluster = static_cast<int>((vectors + kStagedPerBlock - 1) / kStagedPerBlock);
     if (cluster > kMaxCluster || rows * cluster > 0x7fffffff) return false;
     const size_t bytes = size_t{kStagedPerBlock} * 16;
     if (!allow_dynamic_shared(reinterpret_cast<const void *>(softmax_cluster_staged_kernel<T>), bytes)) return false;
     StagedArgs<T> args{};
+    static_cast<SoftmaxScalars<T> &>(args) =
+        softmax_scalars<T>(launch.algorithm, launch.backward, launch.alpha, launch.beta);
     args.input = launch.inputs[0];
     args.output = launch.output;
     args.vectors = vectors;
     args.cluster = cluster;
-    args.algorithm = launch.algorithm;
-    args.blend = launch.beta != 0.0;
-    args.alpha = static_cast<T>(launch.alpha);
-    args.beta = static_cast<T>(launch.beta);
     args.batch = to_device_layout(launch.batch);
-
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(rows * cluster));
-    config.blockDim = dim3(kBlock);
-    config.dynamicSmemBytes = bytes;
-    config.stream = stream;
-    cudaLaunchAttribute attribute;
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    cudaLaunchKernelEx(&config, softmax_cluster_staged_kernel<T>, args);
-    *status = check_launch("softmax_cluster_staged_kernel");
+    *status = launch_clusters(stream, softmax_cluster_staged_kernel<T>, args, rows, cluster, bytes,
+                              "softmax_cluster_staged_kernel");
     return true;
 }
 

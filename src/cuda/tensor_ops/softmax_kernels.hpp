@@ -10,6 +10,26 @@
 
 namespace librednn::cuda {
 
+// What every softmax kernel takes besides its geometry (its argument structs derive from this).
+template <class C>
+struct SoftmaxScalars {
+    int algorithm = 0;  // cudnnSoftmaxAlgorithm_t
+    int backward = 0;
+    int blend = 0;  // beta != 0: the output is read
+    C alpha{}, beta{};
+};
+
+template <class C>
+SoftmaxScalars<C> softmax_scalars(int algorithm, bool backward, double alpha, double beta) {
+    SoftmaxScalars<C> scalars;
+    scalars.algorithm = algorithm;
+    scalars.backward = backward ? 1 : 0;
+    scalars.blend = beta != 0.0 ? 1 : 0;
+    scalars.alpha = static_cast<C>(alpha);
+    scalars.beta = static_cast<C>(beta);
+    return scalars;
+}
+
 // One softmax call as the kernels see it. A row is what one softmax runs over; `batch` walks the rows and
 // `row` the elements of one, both over operands 0 (the output), 1 (input 0) and 2 (input 1; forward: x
 // again), reshaped (unit dims dropped, ordered, coalesced).
