@@ -3,7 +3,8 @@
 // - 16-byte copies a thread issues (cp.async, sm_80), completed with async_copy_wait_all;
 // - bulk copies (cp.async.bulk, sm_90, the tensor memory accelerator's one-dimensional form) one thread
 //   issues for a whole contiguous range, completed on a shared-memory transaction barrier.
-// The sm_90 helpers compile to nothing below sm_90; their callers run only where the device has them.
+// The sm_90 helpers compile to nothing below sm_90; their callers run only where the device has them
+// (the launchers check the kernel's binary version).
 #pragma once
 
 #include <cstdint>
@@ -14,10 +15,13 @@ __device__ __forceinline__ uint32_t shared_address(const void *pointer) {
     return static_cast<uint32_t>(__cvta_generic_to_shared(pointer));
 }
 
-// 16 bytes from global `source` to shared `target` (both 16-byte aligned), bypassing L1.
+// 16 bytes from global `source` to shared `target` (both 16-byte aligned), bypassing L1. Before sm_80
+// (no cp.async) an ordinary load and store: the same result, synchronously.
 __device__ __forceinline__ void async_copy16(void *target, const void *source) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(target)), "l"(source) : "memory");
+#else
+    *static_cast<uint4 *>(target) = *static_cast<const uint4 *>(source);
 #endif
 }
 
