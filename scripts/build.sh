@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds LibreDNN into build/ (or $LIBREDNN_BUILD_DIR). Extra arguments go to cmake.
+# Configures and builds LibreDNN into build/ (or $LIBREDNN_BUILD_DIR). Extra arguments go to cmake;
+# LIBREDNN_TARGETS (space-separated) builds only those targets, LIBREDNN_JOBS sets the parallelism.
 # The CUDA backend is built when nvcc is found (for sm_90 unless CMAKE_CUDA_ARCHITECTURES is given).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,4 +17,6 @@ if [ ! -f "$build_dir/CMakeCache.txt" ]; then
 elif [ $# -gt 0 ]; then
     cmake "$build_dir" "$@"
 fi
-cmake --build "$build_dir" -j "${LIBREDNN_JOBS:-$(nproc)}"
+targets=()
+for target in ${LIBREDNN_TARGETS:-}; do targets+=(--target "$target"); done
+cmake --build "$build_dir" -j "${LIBREDNN_JOBS:-$(nproc)}" "${targets[@]}"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Issue 4's result run, on a GPU machine: builds LibreDNN (sm_90, into build-gpu), runs the tests labelled
+# gpu, then bench/sets/tensor-ops-large.problems with LibreDNN against NVIDIA's cuDNN in the same run
+# (perf, then check). Writes into OUTDIR what bench/results/*-tensor-ops*/ hold: machine.txt,
+# build.log, ctest-gpu.log, tensor-ops-large.{txt,json,md} and tensor-ops-large-check.txt (the README
+# is written by hand).
+#
+#   tools/bench/tensor_ops_results.sh OUTDIR [NVIDIA_LIBCUDNN]
+#
+# NVIDIA_LIBCUDNN defaults to the cuDNN 9 of the project's H200 machine (../shared/GPU.md); the folders
+# next to its own (nvidia/*/lib of the same Python environment) join LD_LIBRARY_PATH, for its CUDA
+# libraries. RUNS (default 15) sets the timed runs per problem; PROBLEMS another problem file (the
+# outputs are then named after it).
+set -uo pipefail
+if [ $# -lt 1 ]; then
+    awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"
+    exit 2
+fi
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+out=$1
+vs=${2:-/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9}
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+if [ ! -f "$vs" ]; then
+    echo "tensor_ops_results: no NVIDIA cuDNN at $vs (give its libcudnn.so.9 as the second argument)"
+    exit 2
+fi
+for lib in "$(dirname "$(dirname "$(dirname "$vs")")")"/*/lib; do
+    [ -d "$lib" ] && LD_LIBRARY_PATH="$lib:${LD_LIBRARY_PATH:-}"
+done
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64"
+export PATH=/usr/local/cuda/bin:$PATH
+cd "$root"
+{
+    nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm --format=csv,noheader
+    nvcc --version | tail -1
+    git rev-parse HEAD 2>/dev/null || echo "(no git)"
+    echo "vs: $vs"
+} >"$out/machine.txt" 2>&1
+
+start=$SECONDS
+LIBREDNN_BUILD_DIR=build-gpu LIBREDNN_TARGETS="cudnn librednn-bench librednn_op_tests librednn_gpu_tests" \
+    scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/build.log" 2>&1 || {
+    tail -30 "$out/build.log"
+    echo "tensor_ops_results: build failed"
+    exit 1
+}
+echo "build: $((SECONDS - start)) s"
+ctest --test-dir build-gpu -L gpu -j 6 --output-on-failure >"$out/ctest-gpu.log" 2>&1
+gpu_rc=$?
+grep -E "tests passed|tests failed" "$out/ctest-gpu.log"
+problems=${PROBLEMS:-bench/sets/tensor-ops-large.problems}
+name=$(basename "$problems" .problems)
+RUNS=${RUNS:-15} tools/bench/compare_problems.sh build-gpu/tools/bench/librednn-bench build-gpu/src/libcudnn.so.8 \
+    "$vs" "$problems" "$out" "$name"
+sed -n '/^dir  name/,/^$/p' "$out/$name.txt"
+echo "tensor_ops_results: gpu tests rc=$gpu_rc, $((SECONDS - start)) s"
+[ $gpu_rc -eq 0 ]
