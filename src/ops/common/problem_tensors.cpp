@@ -60,6 +60,18 @@ bool read_nan_option(const ProblemString &in, cudnnNanPropagation_t *option, std
     return true;
 }
 
+bool read_compute_type(const ProblemString &in, cudnnDataType_t data_type, cudnnDataType_t *compute,
+                       std::string *error) {
+    std::string text;
+    in.get("compute", &text, "", error);
+    if (text.empty()) text = data_type == CUDNN_DATA_DOUBLE ? "double" : "float";
+    if (!data_type_from_short_name(text, compute)) {
+        *error = "compute=" + text + " is not a data type";
+        return false;
+    }
+    return true;
+}
+
 void write_main_tensor(ProblemString *out, const TensorGeometry &main) {
     out->set("dtype", data_type_short_name(main.dtype));
     out->set_dims("dims", dims_of(main));

@@ -36,6 +36,11 @@ bool data_type_from_short_name(const std::string &name, cudnnDataType_t *type);
 const char *nan_option_name(cudnnNanPropagation_t option);
 bool read_nan_option(const ProblemString &in, cudnnNanPropagation_t *option, std::string *error);
 
+// compute=<data type>; without it the compute type follows the data, as librednn-bench reads it:
+// double for double tensors, float otherwise.
+bool read_compute_type(const ProblemString &in, cudnnDataType_t data_type, cudnnDataType_t *compute,
+                       std::string *error);
+
 // Enum values spelled in problem strings: one lower-case word per value, parsed back by the same
 // table. `names` holds `count` entries indexed by the enum's value.
 bool enum_from_name(const std::string &text, const char *const *names, int count, int *value);

@@ -66,8 +66,6 @@ bool parse_reduce_problem(const ProblemString &text, ReduceProblem *problem, std
         return false;
     }
     result.op = static_cast<cudnnReduceTensorOp_t>(op);
-    std::string compute;
-    text.get("compute", &compute, "", error);
     if (!read_nan_option(text, &result.nan_opt, error)) return false;
     int64_t indices = 0;
     if (!text.get_int("indices", &indices, 0, error)) return false;
@@ -76,13 +74,7 @@ bool parse_reduce_problem(const ProblemString &text, ReduceProblem *problem, std
     if (!read_main_tensor(text, &main, error)) return false;
     if (!read_tensor(text, "a", main, &result.a, error) || !read_tensor(text, "c", main, &result.c, error))
         return false;
-    // Without compute= the compute type follows the data, as librednn-bench reads it: double for double
-    // tensors, float otherwise.
-    if (compute.empty()) compute = main.dtype == CUDNN_DATA_DOUBLE ? "double" : "float";
-    if (!data_type_from_short_name(compute, &result.compute)) {
-        *error = "compute=" + compute + " is not a data type";
-        return false;
-    }
+    if (!read_compute_type(text, main.dtype, &result.compute, error)) return false;
     if (!text.get_double("alpha", &result.alpha, 1.0, error)) return false;
     if (!text.get_double("beta", &result.beta, 0.0, error)) return false;
     if (!reject_unread_keys(text, error)) return false;

@@ -54,21 +54,13 @@ bool parse_op_tensor_problem(const ProblemString &text, OpTensorProblem *problem
         return false;
     }
     result.op = static_cast<cudnnOpTensorOp_t>(op);
-    std::string compute;
-    text.get("compute", &compute, "", error);
     if (!read_nan_option(text, &result.nan_opt, error)) return false;
     TensorGeometry main;
     if (!read_main_tensor(text, &main, error)) return false;
     if (!read_tensor(text, "a", main, &result.a, error) || !read_tensor(text, "b", main, &result.b, error) ||
         !read_tensor(text, "c", main, &result.c, error))
         return false;
-    // Without compute= the compute type follows the data, as librednn-bench reads it: double for double
-    // tensors, float otherwise.
-    if (compute.empty()) compute = main.dtype == CUDNN_DATA_DOUBLE ? "double" : "float";
-    if (!data_type_from_short_name(compute, &result.compute)) {
-        *error = "compute=" + compute + " is not a data type";
-        return false;
-    }
+    if (!read_compute_type(text, main.dtype, &result.compute, error)) return false;
     if (!text.get_double("alpha1", &result.alpha1, 1.0, error)) return false;
     if (!text.get_double("alpha2", &result.alpha2, 1.0, error)) return false;
     if (!text.get_double("beta", &result.beta, 0.0, error)) return false;
