@@ -26,6 +26,12 @@ const char *activation_mode_name(cudnnActivationMode_t mode) {
     return index >= 0 && index < kModeCount ? kModeNames[index] : nullptr;
 }
 
+double default_activation_coef(cudnnActivationMode_t mode) {
+    if (mode == CUDNN_ACTIVATION_CLIPPED_RELU) return 6.0;
+    if (mode == CUDNN_ACTIVATION_ELU) return 1.0;
+    return 0.0;
+}
+
 ProblemString to_problem_string(const ActivationProblem &problem) {
     ProblemString out;
     out.set("op", "act");
@@ -72,9 +78,7 @@ bool parse_activation_problem(const ProblemString &text, ActivationProblem *prob
     }
     result.mode = static_cast<cudnnActivationMode_t>(mode);
     if (!read_nan_option(text, &result.nan_opt, error)) return false;
-    // Without coef= a clipped ReLU clips at 6 (ReLU6) and an ELU uses alpha 1, as librednn-bench reads it.
-    const double default_coef = result.mode == CUDNN_ACTIVATION_CLIPPED_RELU ? 6.0 : 1.0;
-    if (!text.get_double("coef", &result.coef, uses_coef(result.mode) ? default_coef : 0.0, error)) return false;
+    if (!text.get_double("coef", &result.coef, default_activation_coef(result.mode), error)) return false;
     if (!text.get_double("swish_beta", &result.swish_beta, 1.0, error)) return false;
     TensorGeometry main;
     if (!read_main_tensor(text, &main, error)) return false;

@@ -41,6 +41,10 @@ struct ActivationBuffers {
 // "relu", "clipped_relu", ...; nullptr for values that are not modes.
 const char *activation_mode_name(cudnnActivationMode_t mode);
 
+// The coef a problem string without coef= means: 6 for CLIPPED_RELU (ReLU6), 1 for ELU (its alpha), 0 for
+// the modes that do not use it. librednn-bench reads its strings with the same default.
+double default_activation_coef(cudnnActivationMode_t mode);
+
 ProblemString to_problem_string(const ActivationProblem &problem);
 bool parse_activation_problem(const ProblemString &text, ActivationProblem *problem, std::string *error);
 

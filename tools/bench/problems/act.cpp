@@ -4,6 +4,8 @@
 #include "problems/families.hpp"
 #include "problems/keys.hpp"
 
+#include "ops/activation/problem.hpp"  // LibreDNN's default coef per mode (the bench links its core)
+
 namespace librednn::bench {
 
 namespace {
@@ -137,8 +139,7 @@ ParseResult parse_activation(const ProblemString &text, const ProblemDefaults &d
     p.backward = keys.choice("dir", {"fwd", "bwd"}, default_dir) == "bwd";
     p.mode = keys.choice("mode", {"sigmoid", "relu", "tanh", "clipped_relu", "elu", "identity", "swish"}, "relu");
     p.propagate_nan = keys.choice("nan", {"not_propagate", "propagate"}, "not_propagate") == "propagate";
-    // Without coef= a clipped ReLU clips at 6 (ReLU6) and an ELU uses alpha 1.
-    if (p.uses_coef()) p.coef = keys.number("coef", p.mode == "clipped_relu" ? 6 : 1);
+    if (p.uses_coef()) p.coef = keys.number("coef", default_activation_coef(p.cudnn_mode()));
     if (p.mode == "swish") p.swish_beta = keys.number("swish_beta", 1);
     const TensorOperand main = keys.main_tensor(defaults);
     p.x = keys.operand("x", main, defaults.layout);
