@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 
 namespace {
 
@@ -47,6 +48,14 @@ int64_t group_size(const SoftmaxProblem &p) {
 // A packed double copy of `geometry`'s dims, for exact intermediate values.
 TensorGeometry double_geometry(const TensorGeometry &geometry) {
     return packed_geometry(CUDNN_DATA_DOUBLE, geometry.nb_dims, geometry.dims, PackedLayout::nchw);
+}
+
+// Packs every tensor the problem uses anew with `dims`, in the layout `layout_of()` returns; it is asked once per
+// tensor, in the order x, y, dy, dx, so that a random choice replays from the seed.
+void repack_tensors(SoftmaxProblem *p, const int64_t (&dims)[4], const std::function<PackedLayout()> &layout_of) {
+    for (TensorGeometry *g : {&p->x, &p->y, &p->dy, &p->dx}) {
+        if (g->nb_dims) *g = packed_geometry(g->dtype, 4, dims, layout_of());
+    }
 }
 
 void check_against_reference(Random &rng, const SoftmaxProblem &p) {
@@ -158,10 +167,7 @@ TEST(Softmax, LongRowsMatchReference) {
     for (int trial = 0; trial < 6; ++trial) {
         SoftmaxProblem p = random_problem(rng, trial % 2 ? Direction::forward : Direction::backward);
         const int64_t dims[] = {2, rng.integer(1000, 5000), 1, 1};
-        for (TensorGeometry *g : {&p.x, &p.y, &p.dy, &p.dx}) {
-            if (g->nb_dims)
-                *g = packed_geometry(g->dtype, 4, dims, rng.coin() ? PackedLayout::nchw : PackedLayout::nhwc);
-        }
+        repack_tensors(&p, dims, [&rng] { return rng.coin() ? PackedLayout::nchw : PackedLayout::nhwc; });
         check_against_reference(rng, p);
     }
 }
@@ -178,9 +184,7 @@ TEST(Softmax, RowsOfThousandsOfVectorsMatchReference) {
         int64_t length = lanes * rng.integer(1025, forward ? 16384 : 8192);
         if (rng.integer(0, 4) == 0) length += 1;
         const int64_t dims[] = {rng.integer(1, 3), length, 1, 1};
-        for (TensorGeometry *g : {&p.x, &p.y, &p.dy, &p.dx}) {
-            if (g->nb_dims) *g = packed_geometry(g->dtype, 4, dims, PackedLayout::nchw);
-        }
+        repack_tensors(&p, dims, [] { return PackedLayout::nchw; });
         check_against_reference(rng, p);
     }
 }
@@ -192,9 +196,7 @@ TEST(Softmax, ChannelModeOnNchwMatchesReference) {
         SoftmaxProblem p = random_problem(rng, trial % 2 ? Direction::forward : Direction::backward);
         p.mode = CUDNN_SOFTMAX_MODE_CHANNEL;
         const int64_t dims[] = {rng.integer(1, 3), rng.integer(2, 200), rng.integer(4, 20), rng.integer(8, 20)};
-        for (TensorGeometry *g : {&p.x, &p.y, &p.dy, &p.dx}) {
-            if (g->nb_dims) *g = packed_geometry(g->dtype, 4, dims, PackedLayout::nchw);
-        }
+        repack_tensors(&p, dims, [] { return PackedLayout::nchw; });
         check_against_reference(rng, p);
     }
 }
