@@ -388,9 +388,23 @@ TEST(BenchProblem, RejectsReductionsSetsAndTransformsThatDoNotMakeAnOperation) {
               std::string::npos);
     EXPECT_NE(parse_error("op=transform dims=2x3x4x5 fold=0x2").find("key 'fold' must be 2 integers"),
               std::string::npos);
-    EXPECT_NE(parse_error("op=transform dims=2x3x4x5 pad_after=0x-3x0x0").find("leave dim 1 of y empty"),
+    EXPECT_NE(parse_error("op=transform dims=2x3x4x5 pad_after=0x-3x0x0").find("padding leaves dim 1 empty"),
               std::string::npos);
-    EXPECT_NE(parse_error("op=transform dims=2x6x4x4 fold=2x2 fold_dir=unfold").find("divisible by the product"),
+    EXPECT_NE(parse_error("op=transform dims=2x6x4x4 fold=2x2 fold_dir=unfold").find("not a multiple of the fold"),
+              std::string::npos);
+    // Pads beyond cuDNN's int and fold factors beyond 2^15 are refused before y's dims are worked out;
+    // a y beyond 2^31-1 elements too, however far beyond.
+    EXPECT_NE(parse_error("op=transform dims=2x3x4x5 pad_before=0x0x0x2147483648").find("key 'pad_before' must be"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=transform dims=2x3x4x5 pad_after=0x0x0x99999999999999999999").find("key 'pad_after'"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=transform dims=2x3x4x5 fold=1x32769").find("key 'fold' must be"), std::string::npos);
+    EXPECT_NE(parse_error("op=transform dims=1x1x1x1 pad_after=2147483647x2147483647x2147483647x2147483647")
+                  .find("more than 2^31-1 elements"),
+              std::string::npos);
+    EXPECT_NE(parse_error("op=transform dims=1x1x1x1 pad_before=0x2147483647x0x0 pad_after=0x2147483647x0x0 "
+                          "fold=32768x32768")
+                  .find("more than 2^31-1 elements"),
               std::string::npos);
     EXPECT_NE(parse_error("op=transform dims=2x3x4x4 fold=2x2 ydims=2x3x4x4").find("ydims must be x's dims padded"),
               std::string::npos);

@@ -116,16 +116,17 @@ std::pair<int64_t, int64_t> KeyReader::pair(const char *key, std::pair<int64_t, 
 }
 
 std::vector<int64_t> KeyReader::integers(const char *key, size_t count, const std::vector<int64_t> &fallback,
-                                         int64_t minimum, const std::string &what) {
+                                         int64_t minimum, int64_t maximum, const std::string &what) {
     if (!present(key)) return fallback;
     std::vector<int64_t> values;
     std::string error, text;
     text_.get(key, &text, &error);
     if (!text_.get_dims(key, &values, &error) || values.size() != count ||
-        *std::min_element(values.begin(), values.end()) < minimum) {
+        *std::min_element(values.begin(), values.end()) < minimum ||
+        *std::max_element(values.begin(), values.end()) > maximum) {
         fail_value(key,
-                   std::to_string(count) + " integers joined by x, each at least " + std::to_string(minimum) + " (" +
-                       what + ")",
+                   std::to_string(count) + " integers joined by x, each from " + std::to_string(minimum) + " to " +
+                       std::to_string(maximum) + " (" + what + ")",
                    text);
         return fallback;
     }

@@ -37,10 +37,10 @@ public:
     std::string choice(const char *key, std::initializer_list<const char *> allowed, const std::string &fallback);
     // "HxW" (pad=1x1, window=3x3), each at least `minimum`.
     std::pair<int64_t, int64_t> pair(const char *key, std::pair<int64_t, int64_t> fallback, int64_t minimum);
-    // `count` integers joined by x (pad_before=0x0x1x1), each at least `minimum`; `what` says what they
-    // are for the error ("one per dim, NxCxHxW").
+    // `count` integers joined by x (pad_before=0x0x1x1), each from `minimum` to `maximum`; `what` says
+    // what they are for the error ("one per dim, NxCxHxW").
     std::vector<int64_t> integers(const char *key, size_t count, const std::vector<int64_t> &fallback, int64_t minimum,
-                                  const std::string &what);
+                                  int64_t maximum, const std::string &what);
     cudnnDataType_t data_type(const char *key, const std::string &fallback);
     Layout layout(const char *key, const std::string &fallback);
     // n c h w; n falls back to `default_n`, the others are required.

@@ -7,12 +7,19 @@
 #include "problems/families.hpp"
 #include "problems/keys.hpp"
 
+#include "ops/transform/validate.hpp"  // LibreDNN's rule for y's dims (the bench links its core)
+
 #include <algorithm>
 #include <cstdint>
 
 namespace librednn::bench {
 
 namespace {
+
+// Pads are cuDNN's int arguments. Fold factors stop at 2^15, so that while y's dims are worked out their
+// product (at most 2^30) times a padded dim (below 2^33) stays inside int64; real folds are 2 to 32.
+constexpr int64_t kLargestPad = 2147483647LL;
+constexpr int64_t kLargestFold = 32768;
 
 struct TransformParams {
     TensorOperand x, y;  // x is the main tensor
@@ -29,20 +36,32 @@ struct TransformParams {
             if (pad_before[i] != 0 || pad_after[i] != 0) return true;
         return folds();
     }
-    int64_t fold_product() const { return fold[0] * fold[1]; }
-    // x's dims before folding: x's own, or x unfolded.
-    std::vector<int64_t> unfolded_x() const {
-        std::vector<int64_t> dims = {x.shape.n, x.shape.c, x.shape.h, x.shape.w};
-        if (unfold && folds()) {
-            dims[1] /= fold_product();
-            dims[2] *= fold[0];
-            dims[3] *= fold[1];
+    // LibreDNN's transform problem of x with this padding and folding (y left out): what
+    // transform_output_dims reads. The parser keeps pads and folds within int32 and uint32.
+    librednn::TransformProblem reshaping() const {
+        librednn::TransformProblem problem;
+        problem.x.nb_dims = 4;
+        const int64_t dims[4] = {x.shape.n, x.shape.c, x.shape.h, x.shape.w};
+        std::copy(dims, dims + 4, problem.x.dims);
+        for (int i = 0; i < 4; ++i) {
+            problem.pad_before[i] = static_cast<int32_t>(pad_before[i]);
+            problem.pad_after[i] = static_cast<int32_t>(pad_after[i]);
         }
-        return dims;
+        for (int i = 0; i < 2; ++i) problem.fold[i] = static_cast<uint32_t>(fold[i]);
+        problem.unfold = unfold;
+        return problem;
     }
-    // Elements of x that reach y: all, unless padding crops.
+    // Elements of x that reach y: all, unless padding crops (the unfolded geometry when unfolding).
     int64_t x_needed() const {
-        const std::vector<int64_t> dims = unfolded_x();
+        int64_t dims[4] = {x.shape.n, x.shape.c, x.shape.h, x.shape.w};
+        if (unfold) {
+            // x unfolded: LibreDNN's y dims for the unfolding alone.
+            librednn::TransformProblem unfolding = reshaping();
+            std::fill(unfolding.pad_before, unfolding.pad_before + 4, 0);
+            std::fill(unfolding.pad_after, unfolding.pad_after + 4, 0);
+            std::string ignored;
+            transform_output_dims(unfolding, dims, &ignored);
+        }
         int64_t needed = 1;
         for (int i = 0; i < 4; ++i)
             needed *= std::max<int64_t>(
@@ -60,15 +79,11 @@ public:
         BENCH_TRY(make_tensor(library, p_.x, &x_desc_));
         BENCH_TRY(make_tensor(library, p_.y, &y_desc_));
         if (!p_.reshapes()) return Outcome::success();
-        int32_t before[4], after[4];
-        for (int i = 0; i < 4; ++i) {
-            before[i] = static_cast<int32_t>(p_.pad_before[i]);
-            after[i] = static_cast<int32_t>(p_.pad_after[i]);
-        }
-        const uint32_t fold[2] = {static_cast<uint32_t>(p_.fold[0]), static_cast<uint32_t>(p_.fold[1])};
+        const librednn::TransformProblem reshaping = p_.reshaping();
         BENCH_TRY(create(library, &transform_));
         return BENCH_CALL(library, cudnnSetTensorTransformDescriptor, transform_.get(), 4u, tensor_format(p_.y.layout),
-                          before, after, fold, p_.unfold ? CUDNN_TRANSFORM_UNFOLD : CUDNN_TRANSFORM_FOLD);
+                          reshaping.pad_before, reshaping.pad_after, reshaping.fold,
+                          p_.unfold ? CUDNN_TRANSFORM_UNFOLD : CUDNN_TRANSFORM_FOLD);
     }
 
     Outcome run(const TensorPointers &t, void *, size_t) override {
@@ -87,9 +102,9 @@ private:
     TensorTransformDescriptor transform_;
 };
 
-class TransformProblem : public Problem {
+class TransformBenchProblem : public Problem {
 public:
-    explicit TransformProblem(const TransformParams &params) : p_(params) {}
+    explicit TransformBenchProblem(const TransformParams &params) : p_(params) {}
 
     ProblemString describe() const override {
         ProblemString text;
@@ -128,32 +143,21 @@ private:
     TransformParams p_;
 };
 
-// y's dims: x (unfolded first when unfolding) padded, then folded (spatial dims rounded up to whole
-// blocks). False with the reason when they do not make a tensor.
+// y's dims as LibreDNN works them out (x unfolded first when unfolding, padded, then folded), within
+// the bench's limit of 2^31-1 elements. False with the reason when they do not make such a tensor.
 bool transformed_shape(const TransformParams &p, Shape *shape, std::string *reason) {
-    if (p.unfold && p.folds() && p.x.shape.c % p.fold_product() != 0) {
-        *reason = "fold_dir=unfold needs c (" + std::to_string(p.x.shape.c) +
-                  ") divisible by the product of the fold factors (" + std::to_string(p.fold_product()) + ")";
-        return false;
-    }
-    std::vector<int64_t> dims = p.unfolded_x();
-    for (int i = 0; i < 4; ++i) {
-        dims[i] += p.pad_before[i] + p.pad_after[i];
-        if (dims[i] < 1) {
-            *reason = "pad_before and pad_after leave dim " + std::to_string(i) + " of y empty";
+    int64_t dims[4];
+    if (!transform_output_dims(p.reshaping(), dims, reason)) return false;
+    // Folding may make c far larger than int: stop multiplying before the product could leave int64.
+    int64_t elements = 1;
+    for (const int64_t dim : dims) {
+        if (dim > 2147483647LL / elements) {
+            *reason = "y would have more than 2^31-1 elements";
             return false;
         }
-    }
-    if (!p.unfold && p.folds()) {
-        dims[1] *= p.fold_product();
-        dims[2] = (dims[2] + p.fold[0] - 1) / p.fold[0];
-        dims[3] = (dims[3] + p.fold[1] - 1) / p.fold[1];
+        elements *= dim;
     }
     *shape = Shape{dims[0], dims[1], dims[2], dims[3]};
-    if (shape->elements() > 2147483647LL) {
-        *reason = "y would have more than 2^31-1 elements";
-        return false;
-    }
     return true;
 }
 
@@ -173,12 +177,12 @@ ParseResult parse_transform(const ProblemString &text, const ProblemDefaults &de
     const std::string from = keys.choice("from", {"nchw", "nhwc"}, defaults.layout);
     const std::string to = keys.choice("to", {"nchw", "nhwc"}, from);
     p.x = keys.operand("x", main, from);
-    const int64_t kMostNegative = -2147483647LL;
     const std::vector<int64_t> before =
-        keys.integers("pad_before", 4, {0, 0, 0, 0}, kMostNegative, "padding before each dim, NxCxHxW");
+        keys.integers("pad_before", 4, {0, 0, 0, 0}, -kLargestPad, kLargestPad, "padding before each dim, NxCxHxW");
     const std::vector<int64_t> after =
-        keys.integers("pad_after", 4, {0, 0, 0, 0}, kMostNegative, "padding after each dim, NxCxHxW");
-    const std::vector<int64_t> fold = keys.integers("fold", 2, {1, 1}, 1, "fold factors of height and width");
+        keys.integers("pad_after", 4, {0, 0, 0, 0}, -kLargestPad, kLargestPad, "padding after each dim, NxCxHxW");
+    const std::vector<int64_t> fold =
+        keys.integers("fold", 2, {1, 1}, 1, kLargestFold, "fold factors of height and width");
     std::copy(before.begin(), before.end(), p.pad_before);
     std::copy(after.begin(), after.end(), p.pad_after);
     std::copy(fold.begin(), fold.end(), p.fold);
@@ -194,7 +198,7 @@ ParseResult parse_transform(const ProblemString &text, const ProblemDefaults &de
     p.alpha = keys.number("alpha", 1);
     p.beta = keys.number("beta", 0);
     if (!keys.finish(error)) return ParseResult::error;
-    *problem = std::make_unique<TransformProblem>(p);
+    *problem = std::make_unique<TransformBenchProblem>(p);
     return ParseResult::ok;
 }
 
