@@ -31,6 +31,13 @@ const char *reduce_op_name(cudnnReduceTensorOp_t op) {
     return index >= 0 && index < kOpCount ? kOpNames[index] : nullptr;
 }
 
+bool reduce_op_from_name(const std::string &name, cudnnReduceTensorOp_t *op) {
+    int index = 0;
+    if (!enum_from_name(name, kOpNames, kOpCount, &index)) return false;
+    *op = static_cast<cudnnReduceTensorOp_t>(index);
+    return true;
+}
+
 bool reduce_op_has_indices(cudnnReduceTensorOp_t op) {
     return op == CUDNN_REDUCE_TENSOR_MIN || op == CUDNN_REDUCE_TENSOR_MAX || op == CUDNN_REDUCE_TENSOR_AMAX;
 }
@@ -60,12 +67,10 @@ bool parse_reduce_problem(const ProblemString &text, ReduceProblem *problem, std
         return false;
     }
     if (!text.get("reduce_op", &value, error)) return false;
-    int op = 0;
-    if (!enum_from_name(value, kOpNames, kOpCount, &op)) {
+    if (!reduce_op_from_name(value, &result.op)) {
         *error = "reduce_op=" + value + " must be add, mul, min, max, amax, avg, norm1, norm2 or mul_no_zeros";
         return false;
     }
-    result.op = static_cast<cudnnReduceTensorOp_t>(op);
     if (!read_nan_option(text, &result.nan_opt, error)) return false;
     int64_t indices = 0;
     if (!text.get_int("indices", &indices, 0, error)) return false;

@@ -39,6 +39,8 @@ struct ReduceBuffers {
 
 // "add", "mul", "min", "max", "amax", "avg", "norm1", "norm2", "mul_no_zeros"; nullptr otherwise.
 const char *reduce_op_name(cudnnReduceTensorOp_t op);
+// The op reduce_op_name() calls `name`; false when none.
+bool reduce_op_from_name(const std::string &name, cudnnReduceTensorOp_t *op);
 
 // True for the ops that can give indices (MIN, MAX, AMAX).
 bool reduce_op_has_indices(cudnnReduceTensorOp_t op);

@@ -90,17 +90,16 @@ double KeyReader::number(const char *key, double fallback) {
     return value;
 }
 
-std::string KeyReader::choice(const char *key, std::initializer_list<const char *> allowed,
-                              const std::string &fallback) {
+std::string KeyReader::choice(const char *key, const std::vector<std::string> &allowed, const std::string &fallback) {
     std::string value = fallback, ignored;
     if (present(key)) text_.get(key, &value, &ignored);
     std::string list;
-    for (const char *option : allowed) {
+    for (const std::string &option : allowed) {
         if (value == option) return value;
-        list += (list.empty() ? "" : "|") + std::string(option);
+        list += (list.empty() ? "" : "|") + option;
     }
     fail_value(key, "one of " + list, value);
-    return *allowed.begin();
+    return allowed.front();
 }
 
 std::pair<int64_t, int64_t> KeyReader::pair(const char *key, std::pair<int64_t, int64_t> fallback, int64_t minimum) {

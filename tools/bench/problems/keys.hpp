@@ -4,7 +4,6 @@
 
 #include "problem.hpp"
 
-#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,7 +33,7 @@ public:
     int64_t integer(const char *key, int64_t fallback, int64_t minimum);
     double number(const char *key, double fallback);
     // One of `allowed`; the fallback applies when the key is absent.
-    std::string choice(const char *key, std::initializer_list<const char *> allowed, const std::string &fallback);
+    std::string choice(const char *key, const std::vector<std::string> &allowed, const std::string &fallback);
     // "HxW" (pad=1x1, window=3x3), each at least `minimum`.
     std::pair<int64_t, int64_t> pair(const char *key, std::pair<int64_t, int64_t> fallback, int64_t minimum);
     // `count` integers joined by x (pad_before=0x0x1x1), each from `minimum` to `maximum`; `what` says

@@ -15,23 +15,21 @@ namespace {
 constexpr size_t kIndexBytes = 4;
 
 struct ReduceParams {
-    std::string op = "add";
+    cudnnReduceTensorOp_t op = CUDNN_REDUCE_TENSOR_ADD;  // named as LibreDNN names it (reduce_op_name)
     cudnnDataType_t compute = CUDNN_DATA_FLOAT;
     bool propagate_nan = false;
     bool indices = false;
     TensorOperand a, c;  // a is the main tensor
     double alpha = 1, beta = 0;
-
-    // The op named `op`, as LibreDNN's dispatch log spells it (the parser admits those names only).
-    cudnnReduceTensorOp_t cudnn_op() const {
-        int value = 0;
-        while (reduce_op_name(static_cast<cudnnReduceTensorOp_t>(value)) != nullptr &&
-               op != reduce_op_name(static_cast<cudnnReduceTensorOp_t>(value)))
-            ++value;
-        return static_cast<cudnnReduceTensorOp_t>(value);
-    }
-    bool gives_indices() const { return reduce_op_has_indices(cudnn_op()); }
 };
+
+// LibreDNN's names of the reduce ops, in cudnnReduceTensorOp_t's order.
+std::vector<std::string> reduce_op_names() {
+    std::vector<std::string> names;
+    for (int op = 0; const char *name = reduce_op_name(static_cast<cudnnReduceTensorOp_t>(op)); ++op)
+        names.push_back(name);
+    return names;
+}
 
 class ReduceOperation : public Operation {
 public:
@@ -42,7 +40,7 @@ public:
         BENCH_TRY(make_tensor(library, p_.a, &a_desc_));
         BENCH_TRY(make_tensor(library, p_.c, &c_desc_));
         BENCH_TRY(create(library, &reduce_));
-        return BENCH_CALL(library, cudnnSetReduceTensorDescriptor, reduce_.get(), p_.cudnn_op(), p_.compute,
+        return BENCH_CALL(library, cudnnSetReduceTensorDescriptor, reduce_.get(), p_.op, p_.compute,
                           p_.propagate_nan ? CUDNN_PROPAGATE_NAN : CUDNN_NOT_PROPAGATE_NAN,
                           p_.indices ? CUDNN_REDUCE_TENSOR_FLATTENED_INDICES : CUDNN_REDUCE_TENSOR_NO_INDICES,
                           CUDNN_32BIT_INDICES);
@@ -90,14 +88,14 @@ private:
     Buffer own_indices_;
 };
 
-class ReduceProblem : public Problem {
+class ReduceBenchProblem : public Problem {
 public:
-    explicit ReduceProblem(const ReduceParams &params) : p_(params) {}
+    explicit ReduceBenchProblem(const ReduceParams &params) : p_(params) {}
 
     ProblemString describe() const override {
         ProblemString text;
         text.set("op", "reduce");
-        text.set("reduce_op", p_.op);
+        text.set("reduce_op", reduce_op_name(p_.op));
         text.set("compute", data_type_name(p_.compute));
         text.set("nan", p_.propagate_nan ? "propagate" : "not_propagate");
         text.set("indices", p_.indices ? 1 : 0);
@@ -139,8 +137,7 @@ ParseResult parse_reduce(const ProblemString &text, const ProblemDefaults &defau
     if (defaults.dir != "fwd" && defaults.dir != "inference") return ParseResult::not_applicable;
     KeyReader keys(text, "reduce");
     ReduceParams p;
-    p.op =
-        keys.choice("reduce_op", {"add", "mul", "min", "max", "amax", "avg", "norm1", "norm2", "mul_no_zeros"}, "add");
+    reduce_op_from_name(keys.choice("reduce_op", reduce_op_names(), "add"), &p.op);
     const TensorOperand main = keys.main_tensor(defaults);
     const std::string compute_name =
         keys.choice("compute", {"float", "double"}, main.type == CUDNN_DATA_DOUBLE ? "double" : "float");
@@ -156,10 +153,11 @@ ParseResult parse_reduce(const ProblemString &text, const ProblemDefaults &defau
     if (!keys.failed() && same_extents(p.c.shape, p.a.shape))
         keys.fail("cdims must give C extent 1 in the dims to reduce (e.g. cdims=1x" + std::to_string(p.a.shape.c) +
                   "x1x1 sums per channel); without it nothing is reduced");
-    if (!keys.failed() && p.indices && !p.gives_indices())
-        keys.fail("indices=1 needs reduce_op=min, max or amax (reduce_op=" + p.op + " chooses no element)");
+    if (!keys.failed() && p.indices && !reduce_op_has_indices(p.op))
+        keys.fail("indices=1 needs reduce_op=min, max or amax (reduce_op=" + std::string(reduce_op_name(p.op)) +
+                  " chooses no element)");
     if (!keys.finish(error)) return ParseResult::error;
-    *problem = std::make_unique<ReduceProblem>(p);
+    *problem = std::make_unique<ReduceBenchProblem>(p);
     return ParseResult::ok;
 }
 
