@@ -7,6 +7,8 @@
 // in variants:
 //   FAKE_CUDNN_VERSION       what cudnnGetVersion returns (8907, or 91900 for cuDNN 9's status numbers)
 //   FAKE_CUDNN_OUTPUT_SCALE  every output is multiplied by it (1.001: a library that is slightly off)
+//   FAKE_CUDNN_INDEX_BYTES   index memory the reduction asks for per element of C (4; 8: more than the
+//                            bench's indices tensor holds, so that they go to a buffer of its own)
 #include <cudnn.h>
 
 #include <cmath>
@@ -20,6 +22,9 @@
 #endif
 #ifndef FAKE_CUDNN_OUTPUT_SCALE
 #define FAKE_CUDNN_OUTPUT_SCALE 1.0
+#endif
+#ifndef FAKE_CUDNN_INDEX_BYTES
+#define FAKE_CUDNN_INDEX_BYTES 4
 #endif
 
 // The bench lets only LibreDNN builds compute on host memory; it recognises them by their name.
@@ -206,7 +211,7 @@ cudnnStatus_t cudnnDestroyReduceTensorDescriptor(cudnnReduceTensorDescriptor_t d
 // path for index memory the problem does not ask for runs.
 cudnnStatus_t cudnnGetReductionIndicesSize(cudnnHandle_t, cudnnReduceTensorDescriptor_t, cudnnTensorDescriptor_t,
                                            cudnnTensorDescriptor_t cDesc, size_t *bytes) {
-    *bytes = elements(cDesc) * sizeof(uint32_t);
+    *bytes = elements(cDesc) * FAKE_CUDNN_INDEX_BYTES;
     return CUDNN_STATUS_SUCCESS;
 }
 
@@ -233,7 +238,7 @@ cudnnStatus_t cudnnReduceTensor(cudnnHandle_t, cudnnReduceTensorDescriptor_t des
     if (workspace == nullptr || workspaceBytes < kReduceWorkspaceBytes)
         return refuse("cudnnReduceTensor", kBadParam, "CUDNN_STATUS_BAD_PARAM", "the workspace is too small");
     const bool with_indices = desc->indices == CUDNN_REDUCE_TENSOR_FLATTENED_INDICES;
-    if (indices == nullptr || indicesBytes < elements(cDesc) * sizeof(uint32_t))
+    if (indices == nullptr || indicesBytes < elements(cDesc) * FAKE_CUDNN_INDEX_BYTES)
         return refuse("cudnnReduceTensor", kBadParam, "CUDNN_STATUS_BAD_PARAM", "the index memory is too small");
     const float a = *static_cast<const float *>(alpha), b = *static_cast<const float *>(beta);
     const auto load = [&](const void *data, long i) {

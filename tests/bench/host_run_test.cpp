@@ -240,6 +240,36 @@ TEST(BenchHostRun, ReductionsGetTheirWorkspaceAndCheckModeComparesTheirIndices) 
     EXPECT_LT(json_number(scaled_json, "relative_error"), 1.1e-3) << "seed " << seed << "\n" << scaled_json;
 }
 
+// A library that asks more than 4 bytes of index memory per element of C keeps its indices in a buffer
+// of its own, which the bench does not read: check mode compares C alone and says so, against the
+// reference and against --vs, whichever side keeps them.
+TEST(BenchHostRun, IndicesALibraryKeepsInABufferOfItsOwnAreNotCompared) {
+    TempDir dir;
+    const std::string argmax = "op=reduce reduce_op=max indices=1 dims=2x4x3x50 cdims=2x4x3x1";
+    const std::string seed = std::to_string(std::random_device{}() % 1000000 + 1);
+    const std::string note = "indices not compared: lib keeps them in a buffer of its own (it asked for 192 bytes";
+    const auto alone = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8_WIDE_INDICES, "--host", "--check", "--seed", seed,
+                                  "--problem", argmax, "--json", dir.file("alone.json")});
+    ASSERT_EQ(alone.exit_code, 0) << alone.out << alone.err;
+    const std::string alone_json = read_file(dir.file("alone.json"));
+    EXPECT_TRUE(contains(alone_json, "\"against\": \"reference\", \"compared\": true")) << alone_json;
+    EXPECT_TRUE(contains(alone_json, "\"worst\": \"c\"")) << alone_json;
+    EXPECT_EQ(json_number(alone_json, "relative_error"), 0) << "seed " << seed << "\n" << alone_json;
+    EXPECT_TRUE(contains(alone_json, note)) << alone_json;
+
+    for (const bool wide_is_lib : {true, false}) {
+        const char *wide = LIBREDNN_BENCH_FAKE_V8_WIDE_INDICES, *plain = LIBREDNN_BENCH_FAKE_V8;
+        const auto pair = run_bench({"--lib", wide_is_lib ? wide : plain, "--vs", wide_is_lib ? plain : wide, "--host",
+                                     "--check", "--seed", seed, "--problem", argmax, "--json", dir.file("vs.json")});
+        ASSERT_EQ(pair.exit_code, 0) << pair.out << pair.err;
+        const std::string vs_json = read_file(dir.file("vs.json"));
+        EXPECT_TRUE(contains(vs_json, "\"against\": \"vs\", \"compared\": true")) << vs_json;
+        EXPECT_TRUE(contains(vs_json, "\"worst\": \"c\"")) << vs_json;
+        EXPECT_EQ(json_number(vs_json, "relative_error"), 0) << "seed " << seed << "\n" << vs_json;
+        EXPECT_TRUE(contains(vs_json, wide_is_lib ? note : "indices not compared: vs keeps them")) << vs_json;
+    }
+}
+
 TEST(BenchHostRun, CudaNineNumberedStatusesAreNamedAndAFailureExitsOne) {
     const auto result = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V9, "--host", "--problem",
                                    "op=transform n=1 c=2 h=3 w=4", "--problem", "op=act mode=tanh n=1 c=2 h=3 w=4"});

@@ -82,6 +82,10 @@ public:
     virtual Outcome run(const TensorPointers &tensors, void *workspace, size_t workspace_bytes) = 0;
     // What the library chose ("algo=1 implicit_precomp_gemm math=tensor_op"); empty when nothing.
     virtual std::string choice() const { return ""; }
+    // Why this library leaves output tensor `tensor` (an index into Problem::tensors()) unwritten, once
+    // chosen: reduce indices it keeps in a buffer of its own. Empty when it writes it. Check mode does
+    // not compare such a tensor.
+    virtual std::string unwritten(size_t tensor) const { return ""; }
 };
 
 class Problem {

@@ -137,17 +137,19 @@ Outcome run_for_check(Operation &operation, const std::vector<TensorSpec> &specs
     result->runs = 1;
     result->outputs.assign(specs.size(), {});
     for (size_t i = 0; i < specs.size(); ++i)
-        if (specs[i].role != Role::input) BENCH_TRY(download_tensor(specs[i], sets.copies[0][i], &result->outputs[i]));
+        if (specs[i].role != Role::input && operation.unwritten(i).empty())
+            BENCH_TRY(download_tensor(specs[i], sets.copies[0][i], &result->outputs[i]));
     return Outcome::success();
 }
 
-// The worst output of `out` against `ref` (same tensor order; inputs are empty and skipped).
+// The worst output of `out` against `ref` (same tensor order; inputs, and outputs a library left
+// unwritten, are empty and skipped).
 void compare_outputs(const std::vector<TensorSpec> &specs, const HostTensors &out, const HostTensors &ref,
                      CheckResult *check) {
-    check->compared = true;
     bool first = true;
     for (size_t i = 0; i < specs.size(); ++i) {
-        if (specs[i].role == Role::input || i >= out.size() || i >= ref.size()) continue;
+        if (specs[i].role == Role::input || i >= out.size() || i >= ref.size() || out[i].empty() || ref[i].empty())
+            continue;
         const ErrorStats stats = compare(out[i], ref[i]);
         if (stats.nan_both > 0)
             check->note += (check->note.empty() ? "" : "; ") + std::to_string(stats.nan_both) + " of " +
@@ -160,6 +162,7 @@ void compare_outputs(const std::vector<TensorSpec> &specs, const HostTensors &ou
             first = false;
         }
     }
+    check->compared = !first;
 }
 
 // Check mode without --vs: LibreDNN's host reference, when the problem has one.
@@ -302,6 +305,16 @@ CaseResult run_case(const Case &entry, const std::vector<Session *> &sessions, c
     }
 
     if (settings.check) {
+        // Outputs a library that ran left unwritten are not compared; the note says which and why.
+        for (size_t s = 0; s < sessions.size(); ++s) {
+            if (!result.libraries[s].outcome.ok()) continue;
+            for (size_t i = 0; i < specs.size(); ++i) {
+                const std::string why = specs[i].role == Role::input ? "" : operations[s]->unwritten(i);
+                if (!why.empty())
+                    result.check.note += (result.check.note.empty() ? "" : "; ") + specs[i].name +
+                                         " not compared: " + sessions[s]->role() + " " + why;
+            }
+        }
         if (sessions.size() >= 2) {
             result.check.against = "vs";
             if (result.libraries[0].outcome.ok() && result.libraries[1].outcome.ok())

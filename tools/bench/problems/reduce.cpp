@@ -48,7 +48,8 @@ public:
 
     // The library says how much index and scratch memory it wants. Indices the problem asks for are one
     // of its tensors (compared in check mode); a library that asks more than 4 bytes per element of C,
-    // or wants index memory the problem does not ask for, gets a buffer of its own here.
+    // or wants index memory the problem does not ask for, gets a buffer of its own here (and then its
+    // indices are not compared).
     Outcome choose(const TensorPointers &) override {
         const Library &library = *context_.library;
         size_t indices_bytes = 0;
@@ -77,6 +78,14 @@ public:
     std::string choice() const override {
         if (!own_indices_.data()) return "";
         return "indices in a separate buffer of " + std::to_string(own_indices_.bytes()) + " bytes (not read back)";
+    }
+
+    // Indices the problem asks for stay unwritten when they go to the library's own buffer: its layout
+    // there is the library's business.
+    std::string unwritten(size_t tensor) const override {
+        if (tensor != 2 || !p_.indices || !own_indices_.data()) return "";
+        return "keeps them in a buffer of its own (it asked for " + std::to_string(own_indices_.bytes()) +
+               " bytes of index memory, more than 4 per element of C)";
     }
 
 private:
