@@ -44,6 +44,8 @@ bool broadcasts_to(const Shape &small, const Shape &full) {
            (small.h == 1 || small.h == full.h) && (small.w == 1 || small.w == full.w);
 }
 
+bool same_extents(const Shape &a, const Shape &b) { return a.n == b.n && a.c == b.c && a.h == b.h && a.w == b.w; }
+
 void write_main_tensor(ProblemString *text, const TensorOperand &main) {
     text->set("dtype", data_type_name(main.type));
     text->set_dims("dims", dims_of(main.shape));

@@ -19,6 +19,9 @@ bool layout_of_strides(const Shape &shape, const std::vector<int64_t> &strides, 
 // True when every extent of `small` equals `full`'s or is 1.
 bool broadcasts_to(const Shape &small, const Shape &full);
 
+// True when `a` and `b` have the same extents.
+bool same_extents(const Shape &a, const Shape &b);
+
 // Tensors written as LibreDNN's op problems write them (docs/PROBLEMS.md): the main tensor's
 // dtype= and dims=, then per operand <name>type= and <name>dims= where they differ from the main
 // tensor's, and <name>strides= always.

@@ -157,10 +157,8 @@ ParseResult parse_pooling(const ProblemString &text, const ProblemDefaults &defa
         p.dy = keys.operand("dy", output, defaults.layout, false, true);
         p.dx = keys.operand("dx", main, defaults.layout);
     }
-    const auto same = [](const Shape &a, const Shape &b) {
-        return a.n == b.n && a.c == b.c && a.h == b.h && a.w == b.w;
-    };
-    if (!keys.failed() && (!same(p.y.shape, output.shape) || (p.backward && !same(p.dy.shape, output.shape))))
+    if (!keys.failed() &&
+        (!same_extents(p.y.shape, output.shape) || (p.backward && !same_extents(p.dy.shape, output.shape))))
         keys.fail("ydims/dydims must be the pooling's output extents " + std::to_string(output.shape.n) + "x" +
                   std::to_string(output.shape.c) + "x" + std::to_string(output.shape.h) + "x" +
                   std::to_string(output.shape.w));

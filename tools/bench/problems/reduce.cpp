@@ -137,8 +137,6 @@ private:
     ReduceParams p_;
 };
 
-bool same_extents(const Shape &a, const Shape &b) { return a.n == b.n && a.c == b.c && a.h == b.h && a.w == b.w; }
-
 }  // namespace
 
 ParseResult parse_reduce(const ProblemString &text, const ProblemDefaults &defaults, std::unique_ptr<Problem> *problem,

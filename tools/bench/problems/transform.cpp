@@ -161,8 +161,6 @@ bool transformed_shape(const TransformParams &p, Shape *shape, std::string *reas
     return true;
 }
 
-bool same_extents(const Shape &a, const Shape &b) { return a.n == b.n && a.c == b.c && a.h == b.h && a.w == b.w; }
-
 }  // namespace
 
 ParseResult parse_transform(const ProblemString &text, const ProblemDefaults &defaults,
