@@ -3,7 +3,7 @@
 # gpu, then bench/sets/tensor-ops-large.problems with LibreDNN against NVIDIA's cuDNN in the same run
 # (perf, then check). Writes into OUTDIR what bench/results/*-tensor-ops*/ hold: machine.txt,
 # build.log, ctest-gpu.log, tensor-ops-large.{txt,json,md} and tensor-ops-large-check.txt (the README
-# is written by hand).
+# is written by hand). Exits non-zero when the build, a gpu test or either librednn-bench run fails.
 #
 #   tools/bench/tensor_ops_results.sh OUTDIR [NVIDIA_LIBCUDNN]
 #
@@ -26,7 +26,7 @@ if [ ! -f "$vs" ]; then
     exit 2
 fi
 for lib in "$(dirname "$(dirname "$(dirname "$vs")")")"/*/lib; do
-    [ -d "$lib" ] && LD_LIBRARY_PATH="$lib:${LD_LIBRARY_PATH:-}"
+    [ -d "$lib" ] && LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 done
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -39,7 +39,9 @@ cd "$root"
 } >"$out/machine.txt" 2>&1
 
 start=$SECONDS
-LIBREDNN_BUILD_DIR=build-gpu LIBREDNN_TARGETS="cudnn librednn-bench librednn_op_tests librednn_gpu_tests" \
+# libcudnn.so.8 loads its sub-libraries (cudnn_ops_infer ... cudnn_adv_train) on first use: built by name.
+LIBREDNN_BUILD_DIR=build-gpu LIBREDNN_TARGETS="cudnn cudnn_ops_infer cudnn_ops_train cudnn_cnn_infer cudnn_cnn_train
+    cudnn_adv_infer cudnn_adv_train librednn-bench librednn_op_tests librednn_gpu_tests" \
     scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/build.log" 2>&1 || {
     tail -30 "$out/build.log"
     echo "tensor_ops_results: build failed"
@@ -53,6 +55,7 @@ problems=${PROBLEMS:-bench/sets/tensor-ops-large.problems}
 name=$(basename "$problems" .problems)
 RUNS=${RUNS:-15} tools/bench/compare_problems.sh build-gpu/tools/bench/librednn-bench build-gpu/src/libcudnn.so.8 \
     "$vs" "$problems" "$out" "$name"
+compare_rc=$?
 sed -n '/^dir  name/,/^$/p' "$out/$name.txt"
-echo "tensor_ops_results: gpu tests rc=$gpu_rc, $((SECONDS - start)) s"
-[ $gpu_rc -eq 0 ]
+echo "tensor_ops_results: gpu tests rc=$gpu_rc, compare rc=$compare_rc, $((SECONDS - start)) s"
+[ $gpu_rc -eq 0 ] && [ $compare_rc -eq 0 ]
