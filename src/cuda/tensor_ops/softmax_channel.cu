@@ -10,6 +10,8 @@
 #include "cuda/tensor_ops/softmax_math.cuh"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 namespace librednn::cuda {
 
@@ -130,6 +132,29 @@ struct StagedChannelArgs : SoftmaxScalars<C> {
     DeviceLayout outer_layout;
 };
 
+// Two lanes of a 2-byte type as one register, and -inf in both.
+template <class T>
+struct PairType;
+template <>
+struct PairType<__half> {
+    using type = __half2;
+};
+template <>
+struct PairType<__nv_bfloat16> {
+    using type = __nv_bfloat162;
+};
+template <class T>
+using PairOf = typename PairType<T>::type;
+
+template <class T>
+__device__ __forceinline__ PairOf<T> minus_infinity_pair() {
+    if constexpr (std::is_same_v<T, __half>) {
+        return __half2half2(__ushort_as_half(0xfc00));
+    } else {
+        return __bfloat162bfloat162(__ushort_as_bfloat16(0xff80));
+    }
+}
+
 template <class T, class C>
 struct StagedShared {
     static constexpr int kWarps = kStagedBlock / 32;
@@ -174,11 +199,31 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     for (int j = 0; j < L; ++j) stats[j] = {-C(INFINITY), C(0)};
     if (active) {
         if constexpr (!Backward && Algorithm != CUDNN_SOFTMAX_FAST) {
-#pragma unroll 4
-            for (int64_t c = g; c < a.length; c += G) {
-                const Vector16<T> x = x0[(c << a.q_shift) + q];
+            if constexpr (sizeof(T) == 2) {
+                // Two lanes a compare in their own type (exact; NaN loses to a number, as in fmaxf).
+                using Pair = PairOf<T>;
+                Pair maxima[L / 2];
 #pragma unroll
-                for (int j = 0; j < L; ++j) stats[j].max = math_fmax(stats[j].max, to_compute<C>(x.lane[j]));
+                for (int p = 0; p < L / 2; ++p) maxima[p] = minus_infinity_pair<T>();
+#pragma unroll 4
+                for (int64_t c = g; c < a.length; c += G) {
+                    Pair pairs[L / 2];
+                    memcpy(pairs, &x0[(c << a.q_shift) + q], 16);
+#pragma unroll
+                    for (int p = 0; p < L / 2; ++p) maxima[p] = __hmax2(maxima[p], pairs[p]);
+                }
+#pragma unroll
+                for (int p = 0; p < L / 2; ++p) {
+                    stats[2 * p].max = __low2float(maxima[p]);
+                    stats[2 * p + 1].max = __high2float(maxima[p]);
+                }
+            } else {
+#pragma unroll 4
+                for (int64_t c = g; c < a.length; c += G) {
+                    const Vector16<T> x = x0[(c << a.q_shift) + q];
+#pragma unroll
+                    for (int j = 0; j < L; ++j) stats[j].max = math_fmax(stats[j].max, to_compute<C>(x.lane[j]));
+                }
             }
         }
         C base[L];
@@ -226,28 +271,57 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     RowConstants<C> k[L];
 #pragma unroll
     for (int j = 0; j < L; ++j) k[j] = shared.constants[q * L + j];
-
-#pragma unroll 4
-    for (int64_t c = g; c < a.length; c += G) {
-        const Vector16<T> x = x0[(c << a.q_shift) + q];
-        Vector16<T> *target = reinterpret_cast<Vector16<T> *>(out + c * s0 + q * L);
-        Vector16<T> old, result, dy;
-        if (a.blend) old = *target;
-        if constexpr (Backward) dy = x1[(c << a.q_shift) + q];
+    // Forward ACCURATE and FAST fold alpha into the scale.
+    constexpr bool kAlphaInScale = !Backward && Algorithm != CUDNN_SOFTMAX_LOG;
+    const C alpha = a.alpha, beta = a.beta;
+    if constexpr (kAlphaInScale) {
 #pragma unroll
-        for (int j = 0; j < L; ++j) {
-            const C value0 = to_compute<C>(x.lane[j]);
-            C value;
-            if constexpr (Backward) {
-                value = path_backward_value<Algorithm, kFast>(value0, to_compute<C>(dy.lane[j]), k[j]);
-            } else {
-                value = path_forward_value<Algorithm, kFast>(value0, k[j]);
-            }
-            value *= a.alpha;
-            if (a.blend) value += a.beta * to_compute<C>(old.lane[j]);
-            result.lane[j] = from_compute<T>(value);
+        for (int j = 0; j < L; ++j) k[j].scale *= alpha;
+    }
+    const auto output_of = [&](const Vector16<T> &x, const Vector16<T> &dy, int j) {
+        const C value0 = to_compute<C>(x.lane[j]);
+        C value;
+        if constexpr (Backward) {
+            value = path_backward_value<Algorithm, kFast>(value0, to_compute<C>(dy.lane[j]), k[j]);
+        } else {
+            value = path_forward_value<Algorithm, kFast>(value0, k[j]);
         }
-        *target = result;
+        return kAlphaInScale ? value : value * alpha;
+    };
+
+    // The output walks down the channels by pointer steps; blending is a loop of its own, so the common
+    // loop carries no predicated reads of y.
+    const int64_t length = a.length, step = int64_t{G} * s0;
+    const int q_shift = a.q_shift;
+    T *target = out + g * s0 + q * L;
+    const int64_t first = (int64_t{g} << q_shift) + q, staged_step = int64_t{G} << q_shift;
+    const Vector16<T> *staged = x0 + first, *staged_dy = x1 + first;
+    if (!a.blend) {
+#pragma unroll 2
+        for (int64_t c = g; c < length; c += G) {
+            const Vector16<T> x = *staged;
+            Vector16<T> dy, result;
+            if constexpr (Backward) dy = *staged_dy;
+#pragma unroll
+            for (int j = 0; j < L; ++j) result.lane[j] = from_compute<T>(output_of(x, dy, j));
+            *reinterpret_cast<Vector16<T> *>(target) = result;
+            target += step;
+            staged += staged_step;
+            staged_dy += staged_step;
+        }
+    } else {
+        for (int64_t c = g; c < length; c += G) {
+            const Vector16<T> x = *staged, old = *reinterpret_cast<const Vector16<T> *>(target);
+            Vector16<T> dy, result;
+            if constexpr (Backward) dy = *staged_dy;
+#pragma unroll
+            for (int j = 0; j < L; ++j)
+                result.lane[j] = from_compute<T>(output_of(x, dy, j) + beta * to_compute<C>(old.lane[j]));
+            *reinterpret_cast<Vector16<T> *>(target) = result;
+            target += step;
+            staged += staged_step;
+            staged_dy += staged_step;
+        }
     }
 }
 
