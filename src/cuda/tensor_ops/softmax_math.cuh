@@ -10,11 +10,26 @@
 
 namespace librednn::cuda {
 
-// The softmax exponential: CUDA's expf and exp (within 2 ulp and 1 ulp). The intrinsic __expf would save a
-// few instructions but errs by about |x| ulp (the rounding of x log2(e)), more than the tolerances allow
-// for elements far below the row's max; the kernels are limited by memory, not by these instructions.
-__device__ __forceinline__ float softmax_exp(float x) { return expf(x); }
-__device__ __forceinline__ double softmax_exp(double x) { return exp(x); }
+// The exponential for elements of type T: 2-byte types (half, bfloat16) take the hardware exp2 of
+// x log2(e) (relative error below 2^-21 + |x| 2^-24, far under their rounding: their outputs are at
+// most 2^-11 precise); float and double keep expf (2 ulp) and exp (1 ulp): the hardware exp2 errs by
+// about |x| ulp of float, too much for elements far below the row's max.
+template <class T>
+constexpr bool kFastExpOf = sizeof(T) == 2;
+template <bool Fast>
+__device__ __forceinline__ float path_exp(float x) {
+    if constexpr (Fast) {
+        float result;  // 2^(x log2 e), subnormal results flushed (below 2^-126: zero in half, far under bfloat16's ulp)
+        asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(result) : "f"(x * 1.4426950408889634f));
+        return result;
+    } else {
+        return expf(x);
+    }
+}
+template <bool Fast>
+__device__ __forceinline__ double path_exp(double x) {
+    return exp(x);
+}
 
 // Forward: running max and sum of e^(x - max) (FAST: sum of e^x, max unused). Backward: the sum.
 template <class C>
@@ -26,12 +41,12 @@ struct RowStats {
 template <class C>
 __device__ __forceinline__ void add_forward(RowStats<C> &stats, C x, int algorithm) {
     if (algorithm == CUDNN_SOFTMAX_FAST) {
-        stats.sum += softmax_exp(x);
+        stats.sum += path_exp<false>(x);
     } else if (x > stats.max) {
-        stats.sum = stats.sum * softmax_exp(stats.max - x) + C(1);
+        stats.sum = stats.sum * path_exp<false>(stats.max - x) + C(1);
         stats.max = x;
     } else if (x != -C(INFINITY)) {
-        stats.sum += softmax_exp(x - stats.max);  // NaN x makes the sum NaN: it propagates
+        stats.sum += path_exp<false>(x - stats.max);  // NaN x makes the sum NaN: it propagates
     }
 }
 
@@ -44,8 +59,8 @@ __device__ __forceinline__ void combine_stats(RowStats<C> &stats, const RowStats
     }
     const C max = math_fmax(stats.max, other.max);
     // An empty side (sum 0) adds nothing; a NaN sum stays NaN.
-    const C mine = stats.sum == C(0) ? C(0) : stats.sum * softmax_exp(stats.max - max);
-    const C theirs = other.sum == C(0) ? C(0) : other.sum * softmax_exp(other.max - max);
+    const C mine = stats.sum == C(0) ? C(0) : stats.sum * path_exp<false>(stats.max - max);
+    const C theirs = other.sum == C(0) ? C(0) : other.sum * path_exp<false>(other.max - max);
     stats.max = max;
     stats.sum = mine + theirs;
 }
@@ -79,26 +94,6 @@ __device__ __forceinline__ RowConstants<C> row_constants(const RowStats<C> &stat
     return constants;
 }
 
-template <class C>
-__device__ __forceinline__ C forward_value(C x, const RowConstants<C> &k, int algorithm) {
-    switch (algorithm) {
-        case CUDNN_SOFTMAX_FAST: return softmax_exp(x) * k.scale;
-        case CUDNN_SOFTMAX_LOG: return x - k.max;
-        default: return softmax_exp(x - k.max) * k.scale;
-    }
-}
-
-// y and dy at one element; the row sum from pass 1.
-template <class C>
-__device__ __forceinline__ C backward_value(C y, C dy, const RowConstants<C> &k, int algorithm) {
-    return algorithm == CUDNN_SOFTMAX_LOG ? dy - softmax_exp(y) * k.sum : y * (dy - k.sum);
-}
-
-template <class C>
-__device__ __forceinline__ C backward_term(C y, C dy, int algorithm) {
-    return algorithm == CUDNN_SOFTMAX_LOG ? dy : dy * y;
-}
-
 // A thread's statistics over values it holds: the max first, then every e^(x - max) independent of the
 // others (no dependency chain through a running max). -inf elements add nothing, NaN ones make the sum
 // NaN. FAST ignores the max.
@@ -115,9 +110,9 @@ __device__ __forceinline__ RowStats<C> forward_stats_of(const C (&x)[N], const b
     for (int i = 0; i < N; ++i) {
         if (!valid[i]) continue;
         if (algorithm == CUDNN_SOFTMAX_FAST) {
-            stats.sum += softmax_exp(x[i]);
+            stats.sum += path_exp<false>(x[i]);
         } else if (x[i] != -C(INFINITY)) {
-            stats.sum += softmax_exp(x[i] - stats.max);
+            stats.sum += path_exp<false>(x[i] - stats.max);
         }
     }
     return stats;
@@ -127,26 +122,6 @@ __device__ __forceinline__ RowStats<C> forward_stats_of(const C (&x)[N], const b
 // Kernels run their per-element loops for one algorithm and direction known at compile time: with the
 // algorithm a runtime value the compiler if-converts the per-element choices, issuing every side
 // predicated (on the H200 that made the forward kernels issue-bound).
-
-// The exponential for elements of type T: 2-byte types (half, bfloat16) take the hardware exp2 of
-// x log2(e) (relative error below 2^-21 + |x| 2^-24, far under their rounding: their outputs are at
-// most 2^-11 precise); float and double keep expf and exp.
-template <class T>
-constexpr bool kFastExpOf = sizeof(T) == 2;
-template <bool Fast>
-__device__ __forceinline__ float path_exp(float x) {
-    if constexpr (Fast) {
-        float result;  // 2^(x log2 e), subnormal results flushed (below 2^-126: zero in half, far under bfloat16's ulp)
-        asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(result) : "f"(x * 1.4426950408889634f));
-        return result;
-    } else {
-        return expf(x);
-    }
-}
-template <bool Fast>
-__device__ __forceinline__ double path_exp(double x) {
-    return exp(x);
-}
 
 // What a thread subtracts from each element before the exponential of its sum: its max, or 0 when that
 // is -inf (every element it holds is -inf or NaN: -inf ones then add e^-inf = 0, NaN ones make the sum
@@ -187,6 +162,29 @@ __device__ __forceinline__ C path_backward_term(C y, C dy) {
     } else {
         return dy * y;
     }
+}
+
+// The same with the algorithm a runtime value, for the general kernels (one formula each, above).
+template <class C>
+__device__ __forceinline__ C forward_value(C x, const RowConstants<C> &k, int algorithm) {
+    switch (algorithm) {
+        case CUDNN_SOFTMAX_FAST: return path_forward_value<CUDNN_SOFTMAX_FAST, false>(x, k);
+        case CUDNN_SOFTMAX_LOG: return path_forward_value<CUDNN_SOFTMAX_LOG, false>(x, k);
+        default: return path_forward_value<CUDNN_SOFTMAX_ACCURATE, false>(x, k);
+    }
+}
+
+// y and dy at one element; the row sum from pass 1.
+template <class C>
+__device__ __forceinline__ C backward_value(C y, C dy, const RowConstants<C> &k, int algorithm) {
+    return algorithm == CUDNN_SOFTMAX_LOG ? path_backward_value<CUDNN_SOFTMAX_LOG, false>(y, dy, k)
+                                          : path_backward_value<CUDNN_SOFTMAX_ACCURATE, false>(y, dy, k);
+}
+
+template <class C>
+__device__ __forceinline__ C backward_term(C y, C dy, int algorithm) {
+    return algorithm == CUDNN_SOFTMAX_LOG ? path_backward_term<CUDNN_SOFTMAX_LOG>(y, dy)
+                                          : path_backward_term<CUDNN_SOFTMAX_ACCURATE>(y, dy);
 }
 
 // Calls body(algorithm, backward) with both as std::integral_constant: forward FAST, ACCURATE or LOG;
