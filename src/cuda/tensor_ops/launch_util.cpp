@@ -53,14 +53,24 @@ DeviceLimits current_device_limits() {
     return cached.limits;
 }
 
-bool allow_dynamic_shared(const void *kernel, size_t dynamic_bytes) {
+bool built_for_sm90(const void *kernel) {
     cudaFuncAttributes attributes;
-    if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess) {
-        cudaGetLastError();
-        return false;
-    }
-    if (attributes.sharedSizeBytes + dynamic_bytes <= 48 * 1024) return true;
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_bytes)) !=
+    const bool ok = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.binaryVersion >= 90;
+    cudaGetLastError();
+    return ok;
+}
+
+SharedMemoryOptIn::SharedMemoryOptIn(const void *kernel) : kernel_(kernel) {
+    cudaFuncAttributes attributes;
+    known_ = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess;
+    if (known_) static_bytes_ = attributes.sharedSizeBytes;
+    cudaGetLastError();
+}
+
+bool SharedMemoryOptIn::allow(size_t dynamic_bytes) const {
+    if (!known_) return false;
+    if (static_bytes_ + dynamic_bytes <= 48 * 1024) return true;
+    if (cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_bytes)) !=
         cudaSuccess) {
         cudaGetLastError();
         return false;

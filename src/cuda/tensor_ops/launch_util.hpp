@@ -24,10 +24,25 @@ DeviceLimits current_device_limits();
 // to fill every SM `waves` times over, never more than the work needs.
 int grid_size(int64_t work_items, int64_t items_per_block, int block_threads, int waves = 1);
 
-// Lets `kernel` launch with `dynamic_bytes` of dynamic shared memory: beyond the default 48 KB for static
-// and dynamic together it opts in (cudaFuncAttributeMaxDynamicSharedMemorySize). False, with no sticky
-// error left, when the device cannot give that much.
-bool allow_dynamic_shared(const void *kernel, size_t dynamic_bytes);
+// Whether `kernel` as loaded is sm_90 code or later (clusters, programmatic dependent launch): false for
+// a build whose sm_90 device runs code compiled for an older architecture.
+bool built_for_sm90(const void *kernel);
+
+// A kernel's shared memory opt-in. Construct one per kernel as a function-local static: it reads the
+// kernel's static shared memory once.
+class SharedMemoryOptIn {
+public:
+    explicit SharedMemoryOptIn(const void *kernel);
+    // Lets the kernel launch with `dynamic_bytes` of dynamic shared memory: beyond the default 48 KB for
+    // static and dynamic together it opts in (cudaFuncAttributeMaxDynamicSharedMemorySize). False, with no
+    // sticky error left, when the device cannot give that much.
+    bool allow(size_t dynamic_bytes) const;
+
+private:
+    const void *kernel_;
+    size_t static_bytes_ = 0;
+    bool known_ = false;  // the attributes could be read
+};
 
 // CUDNN_STATUS_EXECUTION_FAILED naming `kernel` when the last launch failed, else success.
 Status check_launch(const char *kernel);

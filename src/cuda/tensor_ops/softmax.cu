@@ -207,7 +207,6 @@ Status launch_softmax_typed(cudaStream_t stream, const SoftmaxCall &call, const 
     static_cast<SoftmaxScalars<C> &>(args) = softmax_scalars<C>(call.algorithm, call.backward, call.alpha, call.beta);
     args.batch = to_device_layout(batch);
     args.row = to_device_layout(row);
-    if (args.rows == 0 || args.length == 0) return CUDNN_STATUS_SUCCESS;
     const int operands = call.backward ? 3 : 2;
 
     bool contiguous_rows = row.rank == 1 && args.length >= 32;
@@ -243,8 +242,8 @@ Status launch_softmax_typed(cudaStream_t stream, const SoftmaxCall &call, const 
     const size_t shared = static_cast<size_t>(args.cached_inputs * bytes_per_input);
     // The opt-in counts the kernel's static shared memory too (a double backward row of 3072 elements
     // caches exactly 48 KB, which alone failed to launch).
-    if (shared > 0 && !allow_dynamic_shared(reinterpret_cast<const void *>(softmax_row_kernel<T, C>), shared))
-        args.cached_inputs = 0;
+    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(softmax_row_kernel<T, C>));
+    if (shared > 0 && !opt_in.allow(shared)) args.cached_inputs = 0;
     const int grid = grid_size(args.rows, groups, block);
     softmax_row_kernel<T, C><<<grid, block, args.cached_inputs ? shared : 0, stream>>>(args);
     return check_launch("softmax_row_kernel");

@@ -363,7 +363,8 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
     const int64_t tiles = (inner_vectors + (int64_t{1} << q_shift) - 1) >> q_shift;
     const int64_t outer_count = outer.element_count();
     if (tiles * outer_count > 0x7fffffff) return false;
-    if (!allow_dynamic_shared(reinterpret_cast<const void *>(softmax_channel_staged_kernel<T, C>), bytes)) return false;
+    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(softmax_channel_staged_kernel<T, C>));
+    if (!opt_in.allow(bytes)) return false;
     StagedChannelArgs<C> args{};
     args.inputs[0] = launch.inputs[0];
     args.inputs[1] = launch.inputs[1];

@@ -51,6 +51,34 @@ struct ClusterShared {
     RowStats<C> row_stats;
 };
 
+// The row's statistics, into shared.row_stats, from each thread's: warp, block, then the cluster's
+// blocks through distributed shared memory, every combination in a fixed order, so all blocks agree to
+// the bit. Arrives on the cluster barrier: the caller must `barrier.cluster.wait` before returning, since
+// other blocks may still read its block_stats.
+template <class C>
+__device__ __forceinline__ void cluster_row_stats(RowStats<C> stats, ClusterShared<C> &shared, int blocks,
+                                                  int algorithm, int backward) {
+    cg::cluster_group cluster = cg::this_cluster();
+    stats = warp_combine(stats, algorithm, backward);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (lane == 0) shared.warp_stats[warp] = stats;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        RowStats<C> total = shared.warp_stats[0];
+        for (int w = 1; w < kBlock / 32; ++w) combine_stats(total, shared.warp_stats[w], algorithm, backward);
+        shared.block_stats = total;
+    }
+    cluster.sync();  // every block's statistics are visible cluster-wide
+    if (warp == 0) {
+        RowStats<C> mine = {-C(INFINITY), C(0)};
+        if (lane < blocks) mine = *cluster.map_shared_rank(&shared.block_stats, lane);
+        mine = warp_combine(mine, algorithm, backward);
+        if (lane == 0) shared.row_stats = mine;
+    }
+    asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
+    __syncthreads();
+}
+
 // One row's share for one algorithm and direction.
 template <class T, class C, int Algorithm, bool Backward>
 __device__ __forceinline__ void cluster_row(const ClusterArgs<C> &a, ClusterShared<C> &shared) {
@@ -110,26 +138,7 @@ __device__ __forceinline__ void cluster_row(const ClusterArgs<C> &a, ClusterShar
         }
     }
 
-    // Warp, block, then cluster; every combination in a fixed order, so all blocks agree to the bit.
-    stats = warp_combine(stats, Algorithm, Backward);
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (lane == 0) shared.warp_stats[warp] = stats;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        RowStats<C> total = shared.warp_stats[0];
-        for (int w = 1; w < kBlock / 32; ++w) combine_stats(total, shared.warp_stats[w], Algorithm, Backward);
-        shared.block_stats = total;
-    }
-    cluster.sync();  // every block's statistics are visible cluster-wide
-    if (warp == 0) {
-        RowStats<C> mine = {-C(INFINITY), C(0)};
-        if (lane < a.cluster) mine = *cluster.map_shared_rank(&shared.block_stats, lane);
-        mine = warp_combine(mine, Algorithm, Backward);
-        if (lane == 0) shared.row_stats = mine;
-    }
-    // No block may leave while another still reads its block_stats: arrive now, wait before returning.
-    asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
-    __syncthreads();
+    cluster_row_stats(stats, shared, a.cluster, Algorithm, Backward);
     const RowConstants<C> k = row_constants(shared.row_stats, Algorithm);
 
 #pragma unroll
@@ -170,14 +179,6 @@ __global__ void __launch_bounds__(kBlock, kMinBlocksOf<T, Backward>)
 #endif
 }
 
-// Whether `kernel` as loaded is sm_90 code (clusters).
-bool built_for_clusters(const void *kernel) {
-    cudaFuncAttributes attributes;
-    const bool ok = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.binaryVersion >= 90;
-    cudaGetLastError();
-    return ok;
-}
-
 // `rows` clusters of `cluster` blocks of kBlock threads; the launch's status.
 template <class Args>
 Status launch_clusters(cudaStream_t stream, void (*kernel)(Args), const Args &args, int64_t rows, int cluster,
@@ -202,8 +203,7 @@ template <class T, class C, bool Backward>
 bool launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, int64_t rows, int64_t vectors, int cluster,
                   Status *status) {
     // The kernel as loaded must be sm_90 code (clusters); asked once per process and type.
-    static const bool built =
-        built_for_clusters(reinterpret_cast<const void *>(softmax_cluster_kernel<T, C, Backward>));
+    static const bool built = built_for_sm90(reinterpret_cast<const void *>(softmax_cluster_kernel<T, C, Backward>));
     if (!built) return false;
     ClusterArgs<C> args{};
     static_cast<SoftmaxScalars<C> &>(args) =
@@ -303,24 +303,7 @@ __device__ __forceinline__ void staged_row(const StagedArgs<T> &a, Vector16<T> *
     }
     const bool thread_max_is_minus_inf = stats.max == -C(INFINITY);
 
-    stats = warp_combine(stats, Algorithm, 0);
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (lane == 0) shared.warp_stats[warp] = stats;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        RowStats<C> total = shared.warp_stats[0];
-        for (int w = 1; w < kBlock / 32; ++w) combine_stats(total, shared.warp_stats[w], Algorithm, 0);
-        shared.block_stats = total;
-    }
-    cluster.sync();
-    if (warp == 0) {
-        RowStats<C> mine = {-C(INFINITY), C(0)};
-        if (lane < a.cluster) mine = *cluster.map_shared_rank(&shared.block_stats, lane);
-        mine = warp_combine(mine, Algorithm, 0);
-        if (lane == 0) shared.row_stats = mine;
-    }
-    asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
-    __syncthreads();
+    cluster_row_stats(stats, shared, a.cluster, Algorithm, 0);
     const RowConstants<C> k = row_constants(shared.row_stats, Algorithm);
     // e^(x - base) * factor = e^(x - max) / sum. A thread whose max is -inf (its elements all -inf or NaN:
     // base 0) has e 0 or NaN: factor 0 keeps them 0 or NaN, and NaN when the whole row is -inf (0/0, as
@@ -371,12 +354,13 @@ __global__ void __launch_bounds__(kBlock) softmax_cluster_staged_kernel(const __
 template <class T>
 bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, int64_t rows, int64_t vectors,
                          Status *status) {
-    static const bool built = built_for_clusters(reinterpret_cast<const void *>(softmax_cluster_staged_kernel<T>));
+    static const bool built = built_for_sm90(reinterpret_cast<const void *>(softmax_cluster_staged_kernel<T>));
     if (!built) return false;
     const int cluster = static_cast<int>((vectors + kStagedPerBlock - 1) / kStagedPerBlock);
     if (cluster > kMaxCluster || rows * cluster > 0x7fffffff) return false;
     const size_t bytes = size_t{kStagedPerBlock} * 16;
-    if (!allow_dynamic_shared(reinterpret_cast<const void *>(softmax_cluster_staged_kernel<T>), bytes)) return false;
+    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(softmax_cluster_staged_kernel<T>));
+    if (!opt_in.allow(bytes)) return false;
     StagedArgs<T> args{};
     static_cast<SoftmaxScalars<T> &>(args) =
         softmax_scalars<T>(launch.algorithm, launch.backward, launch.alpha, launch.beta);
