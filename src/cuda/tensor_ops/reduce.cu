@@ -962,17 +962,19 @@ Status launch_reduce(cudaStream_t stream, const ReducePlan &plan, const ReduceAr
     }
     if (plan.splits > 1) {
         const int64_t per_block = kReduceBlock / plan.finalize_threads;
-        const int grid = static_cast<int>(std::max<int64_t>(1, std::min(ceil_div(plan.outputs, per_block), sms * 8)));
-        // Launched as a programmatic dependent of the main kernel (it waits for the partials itself).
+        // Launched as a programmatic dependent of the main kernel, which it waits for itself: only where the
+        // finalize as loaded is sm_90 code (compiled for an older architecture it has no wait, and must
+        // start after the main kernel as usual).
+        static const bool dependent = built_for_sm90(reinterpret_cast<const void *>(finalize_reduce_kernel<C, Mode>));
         cudaLaunchConfig_t config = {};
-        config.gridDim = dim3(static_cast<unsigned>(grid));
+        config.gridDim = dim3(static_cast<unsigned>(grid_size(plan.outputs, per_block, kReduceBlock)));
         config.blockDim = dim3(kReduceBlock);
         config.stream = stream;
         cudaLaunchAttribute attribute;
         attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
         attribute.val.programmaticStreamSerializationAllowed = 1;
         config.attrs = &attribute;
-        config.numAttrs = 1;
+        config.numAttrs = dependent ? 1 : 0;
         cudaLaunchKernelEx(&config, finalize_reduce_kernel<C, Mode>, args);
         LIBREDNN_CHECK(check_launch("finalize_reduce_kernel"));
     }
@@ -1035,13 +1037,11 @@ Status launch_reduce_typed(cudaStream_t stream, const ReduceSpec &spec, const Re
     if (!max_kind) return launch_reduce<T, C, kSumMode>(stream, plan, args);
     args.write_indices = spec.compute_indices && indices != nullptr;
     // Double computations are rare: their values-only maxima go through the indexed kernels.
-    if (std::is_same_v<C, double> || args.write_indices) {
-        return launch_reduce<T, C, kMaxIndexMode>(stream, plan, args);
-    }
     if constexpr (std::is_same_v<C, double>) {
-        return CUDNN_STATUS_INTERNAL_ERROR;  // not reached
+        return launch_reduce<T, C, kMaxIndexMode>(stream, plan, args);
     } else {
-        return launch_reduce<T, C, kMaxValueMode>(stream, plan, args);
+        return args.write_indices ? launch_reduce<T, C, kMaxIndexMode>(stream, plan, args)
+                                  : launch_reduce<T, C, kMaxValueMode>(stream, plan, args);
     }
 }
 
