@@ -20,19 +20,18 @@ struct ActivationFamily {
     template <int Kind, class T, class C>
     __device__ static void run_mode(const FlatArgs<T, C> &a) {
         switch (a.params.mode) {
-            case CUDNN_ACTIVATION_SIGMOID: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_SIGMOID, kGathers>(a); break;
-            case CUDNN_ACTIVATION_RELU: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_RELU, kGathers>(a); break;
-            case CUDNN_ACTIVATION_TANH: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_TANH, kGathers>(a); break;
-            case CUDNN_ACTIVATION_CLIPPED_RELU:
-                flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_CLIPPED_RELU, kGathers>(a);
-                break;
-            case CUDNN_ACTIVATION_ELU: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_ELU, kGathers>(a); break;
-            case CUDNN_ACTIVATION_SWISH: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_SWISH, kGathers>(a); break;
-            default: flat_dispatch<T, C, Kind, CUDNN_ACTIVATION_IDENTITY, kGathers>(a); break;
+            case CUDNN_ACTIVATION_SIGMOID: flat_loop<T, C, Kind, CUDNN_ACTIVATION_SIGMOID, false>(a); break;
+            case CUDNN_ACTIVATION_RELU: flat_loop<T, C, Kind, CUDNN_ACTIVATION_RELU, false>(a); break;
+            case CUDNN_ACTIVATION_TANH: flat_loop<T, C, Kind, CUDNN_ACTIVATION_TANH, false>(a); break;
+            case CUDNN_ACTIVATION_CLIPPED_RELU: flat_loop<T, C, Kind, CUDNN_ACTIVATION_CLIPPED_RELU, false>(a); break;
+            case CUDNN_ACTIVATION_ELU: flat_loop<T, C, Kind, CUDNN_ACTIVATION_ELU, false>(a); break;
+            case CUDNN_ACTIVATION_SWISH: flat_loop<T, C, Kind, CUDNN_ACTIVATION_SWISH, false>(a); break;
+            default: flat_loop<T, C, Kind, CUDNN_ACTIVATION_IDENTITY, false>(a); break;
         }
     }
-    template <class T, class C>
+    template <class T, class C, bool Gather>
     __device__ static void run(const FlatArgs<T, C> &a) {
+        static_assert(!Gather, "activation calls that gather run the strided kernel");
         if (a.params.kind == static_cast<int>(ElementwiseKind::activation_forward)) {
             run_mode<static_cast<int>(ElementwiseKind::activation_forward)>(a);
         } else {

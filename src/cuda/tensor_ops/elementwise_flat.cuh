@@ -1,8 +1,8 @@
 // The flat element-wise kernel: the output is packed in the order the kernel walks it, so thread
 // positions are memory positions. Inputs in the same order load as 16-byte vectors; the others (a
 // broadcast bias, a differently strided operand) are gathered per lane through the layout. One kernel
-// per element type and op family; the mode is a runtime switch outside the loop, so each loop body is
-// specialised for its operation.
+// per element type, op family and whether the call gathers (picked on the host); the mode is a runtime
+// switch outside the loop, so each loop body is specialised for its operation.
 #pragma once
 
 #include "cuda/tensor_ops/elementwise_math.cuh"
@@ -17,7 +17,6 @@ struct FlatArgs {
     const T *inputs[3];
     int64_t inner_strides[3];  // gathered input k: its stride along the innermost dim
     int input_flat_mask;       // bit k: input k sits at the output's position
-    int gathers;               // some input read is gathered (flat_dispatch picks the loop without gathers)
     int vectorized;
     int raw_copy;
     ElementwiseParams<C> params;
@@ -67,16 +66,18 @@ __device__ __forceinline__ C flat_value(const ElementwiseParams<C> &p, T in0, T 
                        kUsed & 4 ? to_compute<C>(in2) : C(0));
 }
 
-// Gather: whether inputs off the output's order are possible (families without it send such calls to
-// the strided kernel, and their loops carry no index arithmetic at all).
+// Gather: whether some input sits off the output's order (the host picks the kernel; calls that gather
+// nothing run loops without any index arithmetic).
 template <class T, class C, int Kind, int Mode, bool Gather>
 __device__ __forceinline__ void flat_loop(const FlatArgs<T, C> &a) {
     constexpr int kUsed = inputs_used_by(static_cast<ElementwiseKind>(Kind), Mode);
     constexpr int kLanes = Vector16<T>::kLanes;
-    // Gathering loops wait on the split of each position before their loads: with one input (add tensor's
-    // bias) twice the vectors in flight for 4- and 8-byte types (the float NCHW bias add stalled on those
-    // loads at 2 a thread); with two, the registers do not allow it.
-    constexpr int kFlatUnroll = Gather && kUsed == 1 && sizeof(T) >= 4 ? 2 * kFlatUnrollOf<T> : kFlatUnrollOf<T>;
+    // Gathering loops wait on the split of each position before their loads. Copies (add tensor's bias)
+    // of 4-byte types keep twice the vectors in flight: the float NCHW bias add stalled on those loads at 2
+    // a thread. Elsewhere it was not measured to help, and double copies and op tensor's gathering loops
+    // would need more registers for it (op tensor double spilled).
+    constexpr bool kMoreInFlight = Gather && Kind == static_cast<int>(ElementwiseKind::copy) && sizeof(T) == 4;
+    constexpr int kFlatUnroll = kMoreInFlight ? 2 * kFlatUnrollOf<T> : kFlatUnrollOf<T>;
     const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
     const int64_t vectors = a.vectorized ? a.count / kLanes : 0;
@@ -140,27 +141,16 @@ __device__ __forceinline__ void flat_loop(const FlatArgs<T, C> &a) {
     }
 }
 
-// The loop for one operation: without any gather code when every input sits at the output's position
-// (the common case keeps its loop lean), with it otherwise.
-template <class T, class C, int Kind, int Mode, bool Gather>
-__device__ __forceinline__ void flat_dispatch(const FlatArgs<T, C> &a) {
-    if constexpr (Gather) {
-        if (a.gathers) {
-            flat_loop<T, C, Kind, Mode, true>(a);
-            return;
-        }
-    }
-    flat_loop<T, C, Kind, Mode, false>(a);
-}
-
 // Family: a struct with `template <class T> static constexpr bool accepts()` (the element types it
-// instantiates), `static constexpr bool kGathers` (whether its loops gather inputs), `static constexpr
-// const char *kName`, and `template <class T, class C> __device__ static void run(const FlatArgs<T, C> &)`
-// that switches over its modes to flat_dispatch.
-template <class T, class C, class Family>
+// instantiates), `static constexpr bool kGathers` (whether it takes calls that gather inputs; without
+// it they go to the strided kernel), `static constexpr const char *kName`, and `template <class T,
+// class C, bool Gather> __device__ static void run(const FlatArgs<T, C> &)` that switches over its modes
+// to flat_loop. Gather is a kernel parameter rather than a branch inside one kernel, so the calls that
+// gather nothing (the common case) keep the registers of a loop without gather code.
+template <class T, class C, class Family, bool Gather>
 __global__ void __launch_bounds__(kFlatBlock, kFlatMinBlocksOf<T>)
     flat_elementwise_kernel(const __grid_constant__ FlatArgs<T, C> args) {
-    Family::template run<T, C>(args);
+    Family::template run<T, C, Gather>(args);
 }
 
 template <class T, class C, class Family>
@@ -178,7 +168,6 @@ Status launch_flat_typed(cudaStream_t stream, const ElementwiseCall &call, const
             args.inner_strides[k] = plan.layout.rank > 0 ? plan.layout.strides[k + 1][plan.layout.rank - 1] : 0;
         }
         args.input_flat_mask = plan.input_flat_mask;
-        args.gathers = gathers ? 1 : 0;
         args.vectorized = plan.vectorized ? 1 : 0;
         args.raw_copy = plan.raw_copy ? 1 : 0;
         args.params = make_elementwise_params<C>(call, plan);
@@ -187,7 +176,13 @@ Status launch_flat_typed(cudaStream_t stream, const ElementwiseCall &call, const
         const int grid = plan.vectorized
                              ? grid_size(plan.count / lanes + 1, int64_t{kFlatBlock} * kFlatUnrollOf<T>, kFlatBlock)
                              : grid_size(plan.count, kFlatBlock, kFlatBlock);
-        flat_elementwise_kernel<T, C, Family><<<grid, kFlatBlock, 0, stream>>>(args);
+        if constexpr (Family::kGathers) {
+            if (gathers) {
+                flat_elementwise_kernel<T, C, Family, true><<<grid, kFlatBlock, 0, stream>>>(args);
+                return check_launch(Family::kName);
+            }
+        }
+        flat_elementwise_kernel<T, C, Family, false><<<grid, kFlatBlock, 0, stream>>>(args);
         return check_launch(Family::kName);
     }
 }

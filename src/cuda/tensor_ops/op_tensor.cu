@@ -14,16 +14,16 @@ struct OpTensorFamily {
         return std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, __half> ||
                std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, int8_t>;
     }
-    template <class T, class C>
+    template <class T, class C, bool Gather>
     __device__ static void run(const FlatArgs<T, C> &a) {
         constexpr int kBinary = static_cast<int>(ElementwiseKind::binary);
         switch (a.params.mode) {
-            case CUDNN_OP_TENSOR_ADD: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_ADD, kGathers>(a); break;
-            case CUDNN_OP_TENSOR_MUL: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_MUL, kGathers>(a); break;
-            case CUDNN_OP_TENSOR_MIN: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_MIN, kGathers>(a); break;
-            case CUDNN_OP_TENSOR_MAX: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_MAX, kGathers>(a); break;
-            case CUDNN_OP_TENSOR_SQRT: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_SQRT, kGathers>(a); break;
-            default: flat_dispatch<T, C, kBinary, CUDNN_OP_TENSOR_NOT, kGathers>(a); break;
+            case CUDNN_OP_TENSOR_ADD: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_ADD, Gather>(a); break;
+            case CUDNN_OP_TENSOR_MUL: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_MUL, Gather>(a); break;
+            case CUDNN_OP_TENSOR_MIN: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_MIN, Gather>(a); break;
+            case CUDNN_OP_TENSOR_MAX: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_MAX, Gather>(a); break;
+            case CUDNN_OP_TENSOR_SQRT: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_SQRT, Gather>(a); break;
+            default: flat_loop<T, C, kBinary, CUDNN_OP_TENSOR_NOT, Gather>(a); break;
         }
     }
 };

@@ -19,9 +19,9 @@ struct CopyFamily {
     static constexpr bool accepts() {
         return true;
     }
-    template <class T, class C>
+    template <class T, class C, bool Gather>
     __device__ static void run(const FlatArgs<T, C> &a) {
-        flat_dispatch<T, C, static_cast<int>(ElementwiseKind::copy), 0, kGathers>(a);
+        flat_loop<T, C, static_cast<int>(ElementwiseKind::copy), 0, Gather>(a);
     }
 };
 
