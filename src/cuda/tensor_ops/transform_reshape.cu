@@ -197,13 +197,9 @@ struct PadChannelsArgs {
     int64_t x_image_stride, x_pixel_stride, x_channel_stride;
     int x_channels;
     int pad_before;  // y channel c takes x channel c - pad_before
-    ScalarType type;
-    int raw_copy, blend;
-    int by_word;  // 1 and 2-byte types: load x as words (x_channel_stride then counts words)
+    int by_word;     // 1 and 2-byte types: load x as words (x_channel_stride then counts words)
     // by_word: x channels first_channel .. first_channel + word_channels - 1 go to y lanes from first_lane.
     int first_channel, word_channels, first_lane;
-    float alpha_float, beta_float;  // compute types: float, double for double and int32
-    double alpha_double, beta_double;
 };
 
 template <int kBytes>
@@ -247,26 +243,6 @@ struct Pixel {
 #pragma unroll
         for (int w = 0; w < kWords; ++w) word[w] |= w == target ? shifted : 0u;
     }
-    __device__ __forceinline__ uint64_t get(int lane) const {
-        if constexpr (kBytes == 8) {
-            return word[lane * 2] | static_cast<uint64_t>(word[lane * 2 + 1]) << 32;
-        } else if constexpr (kBytes == 4) {
-            return word[lane];
-        } else {
-            return (word[lane * kBytes / 4] >> (8 * (lane * kBytes % 4))) & ((1u << (8 * kBytes)) - 1);
-        }
-    }
-    __device__ __forceinline__ void load(const void *base, int64_t pixel) {
-        if constexpr (kWords == 1) {
-            word[0] = static_cast<const uint32_t *>(base)[pixel];
-        } else if constexpr (kWords == 2) {
-            const uint2 v = static_cast<const uint2 *>(base)[pixel];
-            word[0] = v.x, word[1] = v.y;
-        } else {
-            const uint4 v = static_cast<const uint4 *>(base)[pixel];
-            word[0] = v.x, word[1] = v.y, word[2] = v.z, word[3] = v.w;
-        }
-    }
     __device__ __forceinline__ void store(void *base, int64_t pixel) const {
         if constexpr (kWords == 1) {
             static_cast<uint32_t *>(base)[pixel] = word[0];
@@ -278,98 +254,6 @@ struct Pixel {
     }
 };
 
-// A scalar's value from its bits and back.
-template <class T>
-__device__ __forceinline__ T from_bits(uint64_t bits);
-template <>
-__device__ __forceinline__ int8_t from_bits<int8_t>(uint64_t bits) {
-    return static_cast<int8_t>(static_cast<uint8_t>(bits));
-}
-template <>
-__device__ __forceinline__ uint8_t from_bits<uint8_t>(uint64_t bits) {
-    return static_cast<uint8_t>(bits);
-}
-template <>
-__device__ __forceinline__ __half from_bits<__half>(uint64_t bits) {
-    return __ushort_as_half(static_cast<unsigned short>(bits));
-}
-template <>
-__device__ __forceinline__ __nv_bfloat16 from_bits<__nv_bfloat16>(uint64_t bits) {
-    return __ushort_as_bfloat16(static_cast<unsigned short>(bits));
-}
-template <>
-__device__ __forceinline__ float from_bits<float>(uint64_t bits) {
-    return __uint_as_float(static_cast<uint32_t>(bits));
-}
-template <>
-__device__ __forceinline__ int32_t from_bits<int32_t>(uint64_t bits) {
-    return static_cast<int32_t>(static_cast<uint32_t>(bits));
-}
-template <>
-__device__ __forceinline__ double from_bits<double>(uint64_t bits) {
-    return __longlong_as_double(static_cast<long long>(bits));
-}
-
-__device__ __forceinline__ uint64_t to_bits(int8_t v) { return static_cast<uint8_t>(v); }
-__device__ __forceinline__ uint64_t to_bits(uint8_t v) { return v; }
-__device__ __forceinline__ uint64_t to_bits(__half v) { return __half_as_ushort(v); }
-__device__ __forceinline__ uint64_t to_bits(__nv_bfloat16 v) { return __bfloat16_as_ushort(v); }
-__device__ __forceinline__ uint64_t to_bits(float v) { return __float_as_uint(v); }
-__device__ __forceinline__ uint64_t to_bits(int32_t v) { return static_cast<uint32_t>(v); }
-__device__ __forceinline__ uint64_t to_bits(double v) { return static_cast<uint64_t>(__double_as_longlong(v)); }
-
-// alpha * x + beta * y (beta only when blending) in the compute type, as the general kernel computes it;
-// padding lanes hold zero bits, +0 in every type.
-template <class T, class C>
-__device__ __forceinline__ uint64_t blend_as(C alpha, C beta, bool blend, uint64_t x_bits, uint64_t y_bits) {
-    C value = alpha * to_compute<C>(from_bits<T>(x_bits));
-    if (blend) value += beta * to_compute<C>(from_bits<T>(y_bits));
-    return to_bits(from_compute<T>(value));
-}
-
-template <int kBytes>
-__device__ __forceinline__ uint64_t blend_lane(const PadChannelsArgs &a, uint64_t x_bits, uint64_t y_bits) {
-    const float af = a.alpha_float, bf = a.beta_float;
-    const double ad = a.alpha_double, bd = a.beta_double;
-    if constexpr (kBytes == 1) {
-        return a.type == ScalarType::i8 ? blend_as<int8_t>(af, bf, a.blend, x_bits, y_bits)
-                                        : blend_as<uint8_t>(af, bf, a.blend, x_bits, y_bits);
-    } else if constexpr (kBytes == 2) {
-        return a.type == ScalarType::f16 ? blend_as<__half>(af, bf, a.blend, x_bits, y_bits)
-                                         : blend_as<__nv_bfloat16>(af, bf, a.blend, x_bits, y_bits);
-    } else if constexpr (kBytes == 4) {
-        return a.type == ScalarType::f32 ? blend_as<float>(af, bf, a.blend, x_bits, y_bits)
-                                         : blend_as<int32_t>(ad, bd, a.blend, x_bits, y_bits);
-    } else {
-        return blend_as<double>(ad, bd, a.blend, x_bits, y_bits);
-    }
-}
-
-// y = alpha * pixel + beta * old, lane by lane (old only when blending).
-template <int kBytes, int kLanes>
-__device__ __forceinline__ void blend_pixel(const PadChannelsArgs &a, Pixel<kBytes, kLanes> &pixel,
-                                            const Pixel<kBytes, kLanes> &old) {
-    if constexpr (kBytes >= 4) {
-#pragma unroll
-        for (int lane = 0; lane < kLanes; ++lane)
-            pixel.put(lane, blend_lane<kBytes>(a, pixel.get(lane), old.get(lane)));
-    } else {
-        // Word by word, in place: a word's lanes are all read before it is rewritten.
-        constexpr int kWordLanes = 4 / kBytes;
-#pragma unroll
-        for (int w = 0; w < Pixel<kBytes, kLanes>::kWords; ++w) {
-            uint32_t word = 0;
-#pragma unroll
-            for (int j = 0; j < kWordLanes; ++j) {
-                const int lane = w * kWordLanes + j;
-                word |= static_cast<uint32_t>(blend_lane<kBytes>(a, pixel.get(lane), old.get(lane)))
-                        << (8 * kBytes * j);
-            }
-            pixel.word[w] = word;
-        }
-    }
-}
-
 // Pixels one by one: each thread takes kPadPixels pixels kPadBlock apart, so a warp's loads from one
 // channel plane and its vector stores are contiguous. All loads are issued before the first store.
 template <int kBytes, int kLanes>
@@ -379,12 +263,12 @@ __device__ __forceinline__ void pad_channels_by_pixel(const PadChannelsArgs &a) 
     constexpr int kPixels = kPadPixels<kBytes, kLanes>;
     constexpr int64_t kChunk = int64_t{kPadBlock} * kPixels;
     for (int64_t first = blockIdx.x * kChunk + threadIdx.x; first < a.pixels; first += int64_t{gridDim.x} * kChunk) {
-        Pixel<kBytes, kLanes> pixel[kPixels], old[kPixels];
+        Pixel<kBytes, kLanes> pixel[kPixels];
 #pragma unroll
         for (int p = 0; p < kPixels; ++p) {
             const int64_t at = first + p * kPadBlock;
 #pragma unroll
-            for (int w = 0; w < Pixel<kBytes, kLanes>::kWords; ++w) pixel[p].word[w] = old[p].word[w] = 0;
+            for (int w = 0; w < Pixel<kBytes, kLanes>::kWords; ++w) pixel[p].word[w] = 0;
             if (at < a.pixels) {
                 const int64_t image = divide(a.image_pixels, at);
                 const Bits *source =
@@ -396,13 +280,11 @@ __device__ __forceinline__ void pad_channels_by_pixel(const PadChannelsArgs &a) 
                         pixel[p].put(lane, __ldg(source + channel * a.x_channel_stride));
                     }
                 }
-                if (a.blend) old[p].load(a.y, at);  // beta = 0 never reads y
             }
         }
 #pragma unroll
         for (int p = 0; p < kPixels; ++p) {
             const int64_t at = first + p * kPadBlock;
-            if (!a.raw_copy) blend_pixel(a, pixel[p], old[p]);
             if (at < a.pixels) pixel[p].store(a.y, at);
         }
     }
@@ -445,16 +327,6 @@ __device__ __forceinline__ void pad_channels_by_word(const PadChannelsArgs &a) {
         }
 #pragma unroll
         for (int g = 0; g < kGroups; ++g) {
-            // Blending reads y here rather than with x: registers for x's words are what keeps many bytes
-            // in flight, and blending is the rare case.
-            Pixel<kBytes, kLanes> old[kPerWord];
-#pragma unroll
-            for (int k = 0; k < kPerWord; ++k) {
-                const int64_t at = group_first + g * kGroupPixels + k * 32 + lane_id;
-#pragma unroll
-                for (int w = 0; w < Pixel<kBytes, kLanes>::kWords; ++w) old[k].word[w] = 0;
-                if (a.blend && at < a.pixels) old[k].load(a.y, at);  // beta = 0 never reads y
-            }
 #pragma unroll
             for (int k = 0; k < kPerWord; ++k) {
                 // Pixel k * 32 + lane_id of the group sits in thread (k * 32 + lane_id) / kPerWord, at
@@ -470,7 +342,6 @@ __device__ __forceinline__ void pad_channels_by_word(const PadChannelsArgs &a) {
                         pixel.put_at(a.first_lane + slot, (word >> shift) & ((1u << (8 * kBytes)) - 1));
                     }
                 }
-                if (!a.raw_copy) blend_pixel(a, pixel, old[k]);
                 const int64_t at = group_first + g * kGroupPixels + k * 32 + lane_id;
                 if (at < a.pixels) pixel.store(a.y, at);
             }
@@ -512,11 +383,13 @@ bool even_spatial_stride(const TensorGeometry &g, int64_t unit, int64_t *pixel_s
     return true;
 }
 
-// The channel-padding kernel when it applies: only the channels pad (or crop), one scalar type, y packed
-// NHWC with a 4, 8 or 16-byte aligned pixel, x's pixels evenly spaced. False otherwise.
+// The channel-padding kernel when it applies: only the channels pad (or crop), one scalar type, alpha = 1
+// and beta = 0 (it moves bits; transforms that pad allow nothing else, and the general kernel blends),
+// y packed NHWC with a 4, 8 or 16-byte aligned pixel, x's pixels evenly spaced. False otherwise.
 bool try_pad_channels(cudaStream_t stream, const ReshapeSpec &spec, double alpha, const TensorGeometry &x,
                       const void *x_data, double beta, const TensorGeometry &y, void *y_data, ScalarType type,
                       Status *status) {
+    if (alpha != 1.0 || beta != 0.0) return false;
     const int nb_dims = x.nb_dims;
     // (A channel count beyond int range could only come from cropping thousands of channels away.)
     if (x.vector() != 1 || y.vector() != 1 || x.dims[1] > (int64_t{1} << 30)) return false;
@@ -547,13 +420,6 @@ bool try_pad_channels(cudaStream_t stream, const ReshapeSpec &spec, double alpha
     args.x_channel_stride = x.strides[1];
     args.x_channels = static_cast<int>(x.dims[1]);
     args.pad_before = spec.pad_before[1];
-    args.type = type;
-    args.raw_copy = alpha == 1.0 && beta == 0.0;
-    args.blend = beta != 0.0;
-    args.alpha_float = static_cast<float>(alpha);
-    args.beta_float = static_cast<float>(beta);
-    args.alpha_double = alpha;
-    args.beta_double = beta;
     // Word loads: planar x (pixels adjacent), images and planes starting on word boundaries.
     const int64_t per_word = 4 / bytes;
     const int64_t first_channel = std::max<int64_t>(0, -spec.pad_before[1]);
