@@ -39,8 +39,8 @@ struct ReshapeWalkDim {
     int64_t x_extent;  // pad and fold: x's extent; unfold: the unfolded extent
     int64_t x_stride;
     int64_t padded_extent;     // fold: indices at or past it are the blocks' round-up (zero)
-    FastDivisor fold;          // the dim's fold factor; 1 for N
-    FastDivisor block_weight;  // the product of the later spatial dims' fold factors
+    FastDivisor fold;          // the dim's fold factor; 1 for N (and in pad mode)
+    FastDivisor block_weight;  // the product of the later spatial dims' fold factors (1 in pad mode)
 };
 
 // Everything about where elements go, whatever the compute type.
@@ -496,13 +496,6 @@ int plan_walk(const TensorGeometry &y, Droppable droppable, WalkDim (&walk)[kMax
     return merged;
 }
 
-// log2 of a vector width (1, 4 or 32).
-int lane_shift(int lanes) {
-    int shift = 0;
-    while ((1 << shift) < lanes) ++shift;
-    return shift;
-}
-
 template <class C>
 Status launch_reshape(cudaStream_t stream, const ReshapeShape &shape, double alpha, double beta) {
     ReshapeArgs<C> args;
@@ -601,8 +594,10 @@ Status transform_reshape(cudaStream_t stream, const ReshapeSpec &spec, double al
         to.x_extent = source_extent[d];
         to.x_stride = x.strides[d] * x_lanes;
         to.padded_extent = padded_extent[d];
-        to.fold = make_fast_divisor(d >= 2 ? spec.fold[d - 2] : 1);
-        to.block_weight = make_fast_divisor(block_weight[d]);
+        if (mode != ReshapeMode::pad) {  // without folding every factor is 1, FastDivisor's default
+            to.fold = make_fast_divisor(d >= 2 ? spec.fold[d - 2] : 1);
+            to.block_weight = make_fast_divisor(block_weight[d]);
+        }
     }
     // A dim outside the walk has index 0 in y: x index -pad_before, the same in every mode (for N and,
     // without folding, the spatial dims).
@@ -616,7 +611,7 @@ Status transform_reshape(cudaStream_t stream, const ReshapeSpec &spec, double al
     shape.x_channels = source_extent[1];
     shape.padded_channels = make_fast_divisor(std::max<int64_t>(1, padded_extent[1]));  // fold only
     shape.x_channel_stride = x.strides[1] * x_lanes;
-    shape.x_lane_shift = lane_shift(x_lanes);
+    shape.x_lane_shift = static_cast<int>(make_fast_divisor(x_lanes).shift);  // log2 of 1, 4 or 32
     shape.x_lane_mask = x_lanes - 1;
     shape.count = y.element_count();
     shape.x = x_data;
