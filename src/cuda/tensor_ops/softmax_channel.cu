@@ -194,52 +194,64 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     }
     async_copy_wait_all();
 
+    // The thread's staged vectors: `count` of them, `staged_step` apart (pointer steps; no 64-bit index).
+    const int64_t length = a.length;
+    const int q_shift = a.q_shift;
+    const int count = active ? static_cast<int>((length - g + G - 1) / G) : 0;
+    const int64_t first = (int64_t{g} << q_shift) + q;
+    const int staged_step = G << q_shift;
+    const Vector16<T> *const staged_x = x0 + first, *const staged_dy = x1 + first;
+
     RowStats<C> stats[L];
 #pragma unroll
     for (int j = 0; j < L; ++j) stats[j] = {-C(INFINITY), C(0)};
-    if (active) {
-        if constexpr (!Backward && Algorithm != CUDNN_SOFTMAX_FAST) {
-            if constexpr (sizeof(T) == 2) {
-                // Two lanes a compare in their own type (exact; NaN loses to a number, as in fmaxf).
-                using Pair = PairOf<T>;
-                Pair maxima[L / 2];
+    if constexpr (!Backward && Algorithm != CUDNN_SOFTMAX_FAST) {
+        if constexpr (sizeof(T) == 2) {
+            // Two lanes a compare in their own type (exact; NaN loses to a number, as in fmaxf).
+            using Pair = PairOf<T>;
+            Pair maxima[L / 2];
 #pragma unroll
-                for (int p = 0; p < L / 2; ++p) maxima[p] = minus_infinity_pair<T>();
+            for (int p = 0; p < L / 2; ++p) maxima[p] = minus_infinity_pair<T>();
+            const Vector16<T> *x = staged_x;
 #pragma unroll 4
-                for (int64_t c = g; c < a.length; c += G) {
-                    Pair pairs[L / 2];
-                    memcpy(pairs, &x0[(c << a.q_shift) + q], 16);
+            for (int i = 0; i < count; ++i, x += staged_step) {
+                const Vector16<T> v = *x;  // one 16-byte load (a memcpy from the pointer went byte by byte)
+                Pair pairs[L / 2];
+                memcpy(pairs, &v, 16);
 #pragma unroll
-                    for (int p = 0; p < L / 2; ++p) maxima[p] = __hmax2(maxima[p], pairs[p]);
-                }
+                for (int p = 0; p < L / 2; ++p) maxima[p] = __hmax2(maxima[p], pairs[p]);
+            }
 #pragma unroll
-                for (int p = 0; p < L / 2; ++p) {
-                    stats[2 * p].max = __low2float(maxima[p]);
-                    stats[2 * p + 1].max = __high2float(maxima[p]);
-                }
-            } else {
+            for (int p = 0; p < L / 2; ++p) {
+                stats[2 * p].max = __low2float(maxima[p]);
+                stats[2 * p + 1].max = __high2float(maxima[p]);
+            }
+        } else {
+            const Vector16<T> *x = staged_x;
 #pragma unroll 4
-                for (int64_t c = g; c < a.length; c += G) {
-                    const Vector16<T> x = x0[(c << a.q_shift) + q];
+            for (int i = 0; i < count; ++i, x += staged_step) {
+                const Vector16<T> v = *x;
 #pragma unroll
-                    for (int j = 0; j < L; ++j) stats[j].max = math_fmax(stats[j].max, to_compute<C>(x.lane[j]));
-                }
+                for (int j = 0; j < L; ++j) stats[j].max = math_fmax(stats[j].max, to_compute<C>(v.lane[j]));
             }
         }
-        C base[L];
+    }
+    {
+        C shift[L];
 #pragma unroll
-        for (int j = 0; j < L; ++j) base[j] = path_exp_base<Algorithm>(stats[j].max);
+        for (int j = 0; j < L; ++j) shift[j] = path_exp_shift<kFast>(path_exp_base<Algorithm>(stats[j].max));
+        const Vector16<T> *x = staged_x, *dy = staged_dy;
 #pragma unroll 4
-        for (int64_t c = g; c < a.length; c += G) {
-            const Vector16<T> x = x0[(c << a.q_shift) + q];
+        for (int i = 0; i < count; ++i, x += staged_step, dy += staged_step) {
+            const Vector16<T> v = *x;
             if constexpr (!Backward) {
 #pragma unroll
-                for (int j = 0; j < L; ++j) stats[j].sum += path_exp<kFast>(to_compute<C>(x.lane[j]) - base[j]);
+                for (int j = 0; j < L; ++j) stats[j].sum += path_exp_minus<kFast>(to_compute<C>(v.lane[j]), shift[j]);
             } else {
-                const Vector16<T> dy = x1[(c << a.q_shift) + q];
+                const Vector16<T> d = *dy;
 #pragma unroll
                 for (int j = 0; j < L; ++j)
-                    stats[j].sum += path_backward_term<Algorithm>(to_compute<C>(x.lane[j]), to_compute<C>(dy.lane[j]));
+                    stats[j].sum += path_backward_term<Algorithm>(to_compute<C>(v.lane[j]), to_compute<C>(d.lane[j]));
             }
         }
     }
@@ -291,36 +303,28 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
 
     // The output walks down the channels by pointer steps; blending is a loop of its own, so the common
     // loop carries no predicated reads of y.
-    const int64_t length = a.length, step = int64_t{G} * s0;
-    const int q_shift = a.q_shift;
+    const int64_t step = int64_t{G} * s0;
     T *target = out + g * s0 + q * L;
-    const int64_t first = (int64_t{g} << q_shift) + q, staged_step = int64_t{G} << q_shift;
-    const Vector16<T> *staged = x0 + first, *staged_dy = x1 + first;
+    const Vector16<T> *x = staged_x, *dy = staged_dy;
     if (!a.blend) {
 #pragma unroll 2
-        for (int64_t c = g; c < length; c += G) {
-            const Vector16<T> x = *staged;
-            Vector16<T> dy, result;
-            if constexpr (Backward) dy = *staged_dy;
+        for (int i = 0; i < count; ++i, target += step, x += staged_step, dy += staged_step) {
+            const Vector16<T> v = *x;
+            Vector16<T> d, result;
+            if constexpr (Backward) d = *dy;
 #pragma unroll
-            for (int j = 0; j < L; ++j) result.lane[j] = from_compute<T>(output_of(x, dy, j));
+            for (int j = 0; j < L; ++j) result.lane[j] = from_compute<T>(output_of(v, d, j));
             *reinterpret_cast<Vector16<T> *>(target) = result;
-            target += step;
-            staged += staged_step;
-            staged_dy += staged_step;
         }
     } else {
-        for (int64_t c = g; c < length; c += G) {
-            const Vector16<T> x = *staged, old = *reinterpret_cast<const Vector16<T> *>(target);
-            Vector16<T> dy, result;
-            if constexpr (Backward) dy = *staged_dy;
+        for (int i = 0; i < count; ++i, target += step, x += staged_step, dy += staged_step) {
+            const Vector16<T> v = *x, old = *reinterpret_cast<const Vector16<T> *>(target);
+            Vector16<T> d, result;
+            if constexpr (Backward) d = *dy;
 #pragma unroll
             for (int j = 0; j < L; ++j)
-                result.lane[j] = from_compute<T>(output_of(x, dy, j) + beta * to_compute<C>(old.lane[j]));
+                result.lane[j] = from_compute<T>(output_of(v, d, j) + beta * to_compute<C>(old.lane[j]));
             *reinterpret_cast<Vector16<T> *>(target) = result;
-            target += step;
-            staged += staged_step;
-            staged_dy += staged_step;
         }
     }
 }
