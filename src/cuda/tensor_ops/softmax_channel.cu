@@ -5,11 +5,15 @@
 // contiguous, and splits their elements four ways; the four partial statistics meet in shared memory.
 // Pass 2 reads the input again (mostly from L2).
 #include "cuda/tensor_ops/async_copy.cuh"
+#include "cuda/tensor_ops/cluster_launch.cuh"
 #include "cuda/tensor_ops/launch_util.hpp"
 #include "cuda/tensor_ops/softmax_kernels.hpp"
 #include "cuda/tensor_ops/softmax_math.cuh"
 
+#include <cooperative_groups.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
@@ -108,15 +112,19 @@ Status launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const Stri
     return check_launch("softmax_channel_kernel");
 }
 
-// --- staged tiles (images of whole 16-byte vectors): a block stages a tile of Q vectors of neighbouring
-// rows (Q * lanes pixels) across all of the rows' elements (channels) in shared memory with 16-byte
-// asynchronous copies, computes every row's statistics from there, and writes the output: one read and
-// one write of each element, loads 16 bytes wide. Q is the largest of 8, 4, 2, 1 whose tile fits the
-// budget; rows too long for one vector a row go to the tiles below.
+// --- staged tiles (images of whole 16-byte vectors): a tile is Q vectors of neighbouring rows (Q * lanes
+// pixels; tiles run on across images) across all of the rows' elements (channels). Its blocks stage it in
+// shared memory with 16-byte asynchronous copies, compute every row's statistics from there, and write
+// the output: one read and one write of each element, 16 bytes wide. Q is 8 where the rows allow (128
+// bytes of a channel a tile: whole cache lines); a tile too big for one block's budget is split by
+// channels over a cluster of 2 to 8 blocks (sm_90), which combine their statistics through distributed
+// shared memory; without clusters Q shrinks. Rows too long even then go to the element tiles above.
 constexpr int kStagedBlock = 256;
 constexpr int kStagedMaxQ = 8;
-// Shared memory a tile may stage: 64 KB, three blocks an SM. Measured on the H200 (half 256x1000x28x28,
-// forward): 32 KB tiles (two vectors a row) 2050 GB/s, 64 KB 2604, 128 KB (one block an SM) 662.
+constexpr int kStagedMaxSplit = 8;  // blocks a tile (a portable cluster size)
+// Shared memory a block may stage: 64 KB, three blocks an SM. Measured on the H200 (half 256x1000x28x28,
+// forward, one block a tile): 32 KB tiles (two vectors a row) 2050 GB/s, 64 KB 2604, 128 KB (one block
+// an SM) 662.
 constexpr int kStagedBudget = 64 * 1024;
 
 template <class C>
@@ -124,11 +132,12 @@ struct StagedChannelArgs : SoftmaxScalars<C> {
     const void *inputs[2];
     void *output;
     int64_t inner_vectors;  // 16-byte vectors along the contiguous batch dim
-    int64_t tiles;          // tiles per outer index
-    int64_t outer;
-    int64_t length;  // elements (channels) per row
+    int64_t vectors;        // all of them: inner_vectors times the outer count
+    int64_t length;         // elements (channels) per row
+    int64_t chunk;          // channels a block of the tile stages: length / split, rounded up
     int64_t element_strides[3];
     int q_shift;  // Q = 1 << q_shift vectors a tile
+    int split;    // blocks a tile (a cluster when more than 1)
     DeviceLayout outer_layout;
 };
 
@@ -160,8 +169,36 @@ struct StagedShared {
     static constexpr int kWarps = kStagedBlock / 32;
     static constexpr int kRows = kStagedMaxQ * Vector16<T>::kLanes;  // rows a tile holds at most
     RowStats<C> partial[kWarps][kRows];
+    RowStats<C> block_stats[kRows];  // the block's share, read by the tile's other blocks
     RowConstants<C> constants[kRows];
 };
+
+// A split tile's statistics: every block reads each block's share from distributed shared memory and
+// combines them in rank order (so all agree to the bit). All threads call it; arrives on the cluster
+// barrier, so the caller must cluster_wait() before returning (others may still read block_stats).
+template <class T, class C, int Algorithm, bool Backward>
+__device__ __forceinline__ void combine_split_tile(StagedShared<T, C> &shared, int rows, int split) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    cluster.sync();  // every block's shares are visible cluster-wide
+    if (static_cast<int>(threadIdx.x) < rows) {
+        RowStats<C> total = *cluster.map_shared_rank(&shared.block_stats[threadIdx.x], 0);
+        for (int r = 1; r < split; ++r)
+            combine_stats(total, *cluster.map_shared_rank(&shared.block_stats[threadIdx.x], r), Algorithm, Backward);
+        shared.constants[threadIdx.x] = row_constants(total, Algorithm);
+    }
+    asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
+#else
+    __trap();  // never launched split: the launcher checks that the kernel was built for sm_90 or later
+#endif
+}
+
+__device__ __forceinline__ void cluster_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
 
 // One tile for one algorithm and direction.
 template <class T, class C, int Algorithm, bool Backward>
@@ -169,34 +206,34 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
                                              StagedShared<T, C> &shared) {
     constexpr int L = Vector16<T>::kLanes;
     constexpr bool kFast = kFastExpOf<T>;
-    const int Q = 1 << a.q_shift;
-    const int64_t tile = blockIdx.x % a.tiles, o = blockIdx.x / a.tiles;
+    const int Q = 1 << a.q_shift, q_shift = a.q_shift, split = a.split;
+    // A thread keeps one vector q of the tile (the block size is a multiple of Q), at channels g, g + G,
+    // ... of the block's share; it reads back only what it staged itself, so no barrier is needed between
+    // the copies and the reads.
+    const int q = threadIdx.x & (Q - 1);
+    const int g = threadIdx.x >> q_shift, G = kStagedBlock >> q_shift;
+    const int rank = static_cast<int>(blockIdx.x % split);
+    const int64_t vector = static_cast<int64_t>(blockIdx.x / split) * Q + q;
+    const bool active = vector < a.vectors;
+    const int64_t o = active ? vector / a.inner_vectors : 0, v = active ? vector - o * a.inner_vectors : 0;
     int64_t at[3];
     offsets_of(a.outer_layout, o, at);
-    const int64_t v0 = tile * Q;
-    const int q_count = static_cast<int>(min(static_cast<int64_t>(Q), a.inner_vectors - v0));
     const int64_t s0 = a.element_strides[0], s1 = a.element_strides[1], s2 = a.element_strides[2];
-    T *out = static_cast<T *>(a.output) + at[0] + v0 * L;
-    const T *in0 = static_cast<const T *>(a.inputs[0]) + at[1] + v0 * L;
-    const T *in1 = static_cast<const T *>(a.inputs[1]) + at[2] + v0 * L;
-    Vector16<T> *x1 = x0 + (a.length << a.q_shift);
-
-    // A thread's vectors keep one q (the block size is a multiple of Q), at channels g, g + G, ...; it
-    // reads back only what it staged itself, so no barrier is needed between the copies and the reads.
-    const int q = threadIdx.x & (Q - 1);
-    const int g = threadIdx.x >> a.q_shift, G = kStagedBlock >> a.q_shift;
-    const bool active = q < q_count;
+    const int64_t c_begin = rank * a.chunk;
+    const int64_t length = max(int64_t{0}, min(a.chunk, a.length - c_begin));  // this block's channels
+    T *out = static_cast<T *>(a.output) + at[0] + v * L + c_begin * s0;
+    const T *in0 = static_cast<const T *>(a.inputs[0]) + at[1] + v * L + c_begin * s1;
+    const T *in1 = static_cast<const T *>(a.inputs[1]) + at[2] + v * L + c_begin * s2;
+    Vector16<T> *x1 = x0 + (a.chunk << q_shift);
     if (active) {
-        for (int64_t c = g; c < a.length; c += G) {
-            async_copy16(&x0[(c << a.q_shift) + q], in0 + c * s1 + q * L);
-            if constexpr (Backward) async_copy16(&x1[(c << a.q_shift) + q], in1 + c * s2 + q * L);
+        for (int64_t c = g; c < length; c += G) {
+            async_copy16(&x0[(c << q_shift) + q], in0 + c * s1);
+            if constexpr (Backward) async_copy16(&x1[(c << q_shift) + q], in1 + c * s2);
         }
     }
     async_copy_wait_all();
 
     // The thread's staged vectors: `count` of them, `staged_step` apart (pointer steps; no 64-bit index).
-    const int64_t length = a.length;
-    const int q_shift = a.q_shift;
     const int count = active ? static_cast<int>((length - g + G - 1) / G) : 0;
     const int64_t first = (int64_t{g} << q_shift) + q;
     const int staged_step = G << q_shift;
@@ -276,10 +313,14 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
 #pragma unroll
         for (int w = 1; w < StagedShared<T, C>::kWarps; ++w)
             combine_stats(total, shared.partial[w][threadIdx.x], Algorithm, Backward);
-        shared.constants[threadIdx.x] = row_constants(total, Algorithm);
+        if (split == 1) {
+            shared.constants[threadIdx.x] = row_constants(total, Algorithm);
+        } else {
+            shared.block_stats[threadIdx.x] = total;
+        }
     }
+    if (split > 1) combine_split_tile<T, C, Algorithm, Backward>(shared, Q * L, split);
     __syncthreads();
-    if (!active) return;
     RowConstants<C> k[L];
 #pragma unroll
     for (int j = 0; j < L; ++j) k[j] = shared.constants[q * L + j];
@@ -327,6 +368,7 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
             *reinterpret_cast<Vector16<T> *>(target) = result;
         }
     }
+    if (split > 1) cluster_wait();
 }
 
 template <class T, class C>
@@ -357,34 +399,46 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
     }
     const int64_t length = launch.row.element_count();
     const int64_t inner_vectors = inner / L;
-    const int64_t row_bytes = length * 16 * (launch.backward ? 2 : 1);
+    const int64_t vectors = inner_vectors * outer.element_count();
+    const int64_t unit = 16 * (launch.backward ? 2 : 1);  // bytes one vector of one channel stages
+    const auto staged_bytes = [&](int split, int q_shift) { return (((length + split - 1) / split) * unit) << q_shift; };
     const int budget = std::min(kStagedBudget, current_device_limits().max_dynamic_shared_bytes);
-    int q_shift = 3;
-    while (q_shift > 0 && ((row_bytes << q_shift) > budget || (int64_t{1} << (q_shift - 1)) >= inner_vectors))
-        --q_shift;
-    if ((row_bytes << q_shift) > budget) return false;
-    const size_t bytes = static_cast<size_t>(row_bytes << q_shift);
-    const int64_t tiles = (inner_vectors + (int64_t{1} << q_shift) - 1) >> q_shift;
-    const int64_t outer_count = outer.element_count();
-    if (tiles * outer_count > 0x7fffffff) return false;
-    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(softmax_channel_staged_kernel<T, C>));
+    const auto kernel = softmax_channel_staged_kernel<T, C>;
+    // Clusters need the kernel as loaded to be sm_90 code; asked once per process and type.
+    static const bool clusters = built_for_sm90(reinterpret_cast<const void *>(kernel)) &&
+                                 current_device_limits().compute_major >= 9 &&
+                                 std::getenv("LIBREDNN_XP_CHANNEL_NOSPLIT") == nullptr;
+    int q_shift = 3;  // no more vectors a tile than there are
+    while (q_shift > 0 && (int64_t{1} << (q_shift - 1)) >= vectors) --q_shift;
+    int split = 1;
+    while (split < (clusters ? kStagedMaxSplit : 1) && staged_bytes(split, q_shift) > budget) split *= 2;
+    while (q_shift > 0 && staged_bytes(split, q_shift) > budget) --q_shift;
+    if (staged_bytes(split, q_shift) > budget) return false;
+    const size_t bytes = static_cast<size_t>(staged_bytes(split, q_shift));
+    const int64_t tiles = (vectors + (int64_t{1} << q_shift) - 1) >> q_shift;
+    if (tiles * split > 0x7fffffff) return false;
+    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(kernel));
     if (!opt_in.allow(bytes)) return false;
     StagedChannelArgs<C> args{};
     args.inputs[0] = launch.inputs[0];
     args.inputs[1] = launch.inputs[1];
     args.output = launch.output;
     args.inner_vectors = inner_vectors;
-    args.tiles = tiles;
-    args.outer = outer_count;
+    args.vectors = vectors;
     args.length = length;
+    args.chunk = (length + split - 1) / split;
     for (int k = 0; k < 3; ++k) args.element_strides[k] = launch.row.strides[k][0];
     args.q_shift = q_shift;
+    args.split = split;
     static_cast<SoftmaxScalars<C> &>(args) =
         softmax_scalars<C>(launch.algorithm, launch.backward, launch.alpha, launch.beta);
     args.outer_layout = to_device_layout(outer);
-    softmax_channel_staged_kernel<T, C>
-        <<<static_cast<unsigned>(tiles * outer_count), kStagedBlock, bytes, stream>>>(args);
-    *status = check_launch("softmax_channel_staged_kernel");
+    if (split > 1) {
+        *status = launch_clusters(stream, kernel, args, tiles, split, kStagedBlock, bytes, "softmax_channel_staged_kernel");
+    } else {
+        kernel<<<static_cast<unsigned>(tiles), kStagedBlock, bytes, stream>>>(args);
+        *status = check_launch("softmax_channel_staged_kernel");
+    }
     return true;
 }
 

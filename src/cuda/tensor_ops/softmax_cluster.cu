@@ -5,6 +5,7 @@
 // overlap one row's reads with another's writes), and for float and double forward, shared memory
 // filled by one bulk copy a block (more bytes in flight than the registers hold).
 #include "cuda/tensor_ops/async_copy.cuh"
+#include "cuda/tensor_ops/cluster_launch.cuh"
 #include "cuda/tensor_ops/launch_util.hpp"
 #include "cuda/tensor_ops/softmax_kernels.hpp"
 #include "cuda/tensor_ops/softmax_math.cuh"
@@ -179,26 +180,6 @@ __global__ void __launch_bounds__(kBlock, kMinBlocksOf<T, Backward>)
 #endif
 }
 
-// `rows` clusters of `cluster` blocks of kBlock threads; the launch's status.
-template <class Args>
-Status launch_clusters(cudaStream_t stream, void (*kernel)(Args), const Args &args, int64_t rows, int cluster,
-                       size_t shared_bytes, const char *name) {
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(rows * cluster));
-    config.blockDim = dim3(kBlock);
-    config.dynamicSmemBytes = shared_bytes;
-    config.stream = stream;
-    cudaLaunchAttribute attribute;
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    cudaLaunchKernelEx(&config, kernel, args);
-    return check_launch(name);
-}
-
 template <class T, class C, bool Backward>
 bool launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, int64_t rows, int64_t vectors, int cluster,
                   Status *status) {
@@ -214,7 +195,7 @@ bool launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, int64_t rows
     args.vectors = vectors;
     args.cluster = cluster;
     args.batch = to_device_layout(launch.batch);
-    *status = launch_clusters(stream, softmax_cluster_kernel<T, C, Backward>, args, rows, cluster, 0,
+    *status = launch_clusters(stream, softmax_cluster_kernel<T, C, Backward>, args, rows, cluster, kBlock, 0,
                               "softmax_cluster_kernel");
     return true;
 }
@@ -369,7 +350,7 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, int64
     args.vectors = vectors;
     args.cluster = cluster;
     args.batch = to_device_layout(launch.batch);
-    *status = launch_clusters(stream, softmax_cluster_staged_kernel<T>, args, rows, cluster, bytes,
+    *status = launch_clusters(stream, softmax_cluster_staged_kernel<T>, args, rows, cluster, kBlock, bytes,
                               "softmax_cluster_staged_kernel");
     return true;
 }
