@@ -345,7 +345,7 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     // The output walks down the channels by pointer steps; blending is a loop of its own, so the common
     // loop carries no predicated reads of y.
     const int64_t step = int64_t{G} * s0;
-    T *target = out + g * s0 + q * L;
+    T *target = out + g * s0;
     const Vector16<T> *x = staged_x, *dy = staged_dy;
     if (!a.blend) {
 #pragma unroll 2
