@@ -119,7 +119,7 @@ Status launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const Stri
 // bytes of a channel a tile: whole cache lines); a tile too big for one block's budget is split by
 // channels over a cluster of 2 to 8 blocks (sm_90), which combine their statistics through distributed
 // shared memory; without clusters Q shrinks. Rows too long even then go to the element tiles above.
-constexpr int kStagedBlock = 256;
+constexpr int kStagedBlockDefault = 256;  // XP
 constexpr int kStagedMaxQ = 8;
 constexpr int kStagedMaxSplit = 8;  // blocks a tile (a portable cluster size)
 // Shared memory a block may stage: 64 KB, three blocks an SM. Measured on the H200 (half 256x1000x28x28,
@@ -164,9 +164,9 @@ __device__ __forceinline__ PairOf<T> minus_infinity_pair() {
     }
 }
 
-template <class T, class C>
+template <class T, class C, int Block>
 struct StagedShared {
-    static constexpr int kWarps = kStagedBlock / 32;
+    static constexpr int kWarps = Block / 32;
     static constexpr int kRows = kStagedMaxQ * Vector16<T>::kLanes;  // rows a tile holds at most
     RowStats<C> partial[kWarps][kRows];
     RowStats<C> block_stats[kRows];  // the block's share, read by the tile's other blocks
@@ -176,8 +176,8 @@ struct StagedShared {
 // A split tile's statistics: every block reads each block's share from distributed shared memory and
 // combines them in rank order (so all agree to the bit). All threads call it; arrives on the cluster
 // barrier, so the caller must cluster_wait() before returning (others may still read block_stats).
-template <class T, class C, int Algorithm, bool Backward>
-__device__ __forceinline__ void combine_split_tile(StagedShared<T, C> &shared, int rows, int split) {
+template <class T, class C, int Block, int Algorithm, bool Backward>
+__device__ __forceinline__ void combine_split_tile(StagedShared<T, C, Block> &shared, int rows, int split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     namespace cg = cooperative_groups;
     cg::cluster_group cluster = cg::this_cluster();
@@ -201,9 +201,9 @@ __device__ __forceinline__ void cluster_wait() {
 }
 
 // One tile for one algorithm and direction.
-template <class T, class C, int Algorithm, bool Backward>
+template <class T, class C, int Block, int Algorithm, bool Backward>
 __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vector16<T> *x0,
-                                             StagedShared<T, C> &shared) {
+                                             StagedShared<T, C, Block> &shared) {
     constexpr int L = Vector16<T>::kLanes;
     constexpr bool kFast = kFastExpOf<T>;
     const int Q = 1 << a.q_shift, q_shift = a.q_shift, split = a.split;
@@ -211,7 +211,7 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     // ... of the block's share; it reads back only what it staged itself, so no barrier is needed between
     // the copies and the reads.
     const int q = threadIdx.x & (Q - 1);
-    const int g = threadIdx.x >> q_shift, G = kStagedBlock >> q_shift;
+    const int g = threadIdx.x >> q_shift, G = Block >> q_shift;
     const int rank = static_cast<int>(blockIdx.x % split);
     const int64_t vector = static_cast<int64_t>(blockIdx.x / split) * Q + q;
     const bool active = vector < a.vectors;
@@ -311,7 +311,7 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     if (threadIdx.x < Q * L) {
         RowStats<C> total = shared.partial[0][threadIdx.x];
 #pragma unroll
-        for (int w = 1; w < StagedShared<T, C>::kWarps; ++w)
+        for (int w = 1; w < StagedShared<T, C, Block>::kWarps; ++w)
             combine_stats(total, shared.partial[w][threadIdx.x], Algorithm, Backward);
         if (split == 1) {
             shared.constants[threadIdx.x] = row_constants(total, Algorithm);
@@ -319,7 +319,7 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
             shared.block_stats[threadIdx.x] = total;
         }
     }
-    if (split > 1) combine_split_tile<T, C, Algorithm, Backward>(shared, Q * L, split);
+    if (split > 1) combine_split_tile<T, C, Block, Algorithm, Backward>(shared, Q * L, split);
     __syncthreads();
     RowConstants<C> k[L];
 #pragma unroll
@@ -371,14 +371,14 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     if (split > 1) cluster_wait();
 }
 
-template <class T, class C>
-__global__ void __launch_bounds__(kStagedBlock)
+template <class T, class C, int Block>
+__global__ void __launch_bounds__(Block)
     softmax_channel_staged_kernel(const __grid_constant__ StagedChannelArgs<C> a) {
     extern __shared__ uint4 stage_words[];
-    __shared__ StagedShared<T, C> shared;
+    __shared__ StagedShared<T, C, Block> shared;
     Vector16<T> *x0 = reinterpret_cast<Vector16<T> *>(stage_words);
     dispatch_softmax_path(a.algorithm, a.backward != 0, [&](auto algorithm, auto backward) {
-        channel_tile<T, C, decltype(algorithm)::value, decltype(backward)::value>(a, x0, shared);
+        channel_tile<T, C, Block, decltype(algorithm)::value, decltype(backward)::value>(a, x0, shared);
     });
 }
 
@@ -403,13 +403,17 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
     const int64_t unit = 16 * (launch.backward ? 2 : 1);  // bytes one vector of one channel stages
     const auto staged_bytes = [&](int split, int q_shift) { return (((length + split - 1) / split) * unit) << q_shift; };
     const int budget = std::min(kStagedBudget, current_device_limits().max_dynamic_shared_bytes);
-    const auto kernel = softmax_channel_staged_kernel<T, C>;
+    static const int xp_block = std::getenv("LIBREDNN_XP_CHANNEL_BLOCK") ? std::atoi(std::getenv("LIBREDNN_XP_CHANNEL_BLOCK")) : kStagedBlockDefault;
+    const int block = xp_block == 512 ? 512 : 256;
+    const auto kernel = block == 512 ? softmax_channel_staged_kernel<T, C, 512> : softmax_channel_staged_kernel<T, C, 256>;
     // Clusters need the kernel as loaded to be sm_90 code; asked once per process and type.
-    static const bool clusters = built_for_sm90(reinterpret_cast<const void *>(kernel)) &&
+    const bool clusters = built_for_sm90(reinterpret_cast<const void *>(kernel)) &&
                                  current_device_limits().compute_major >= 9 &&
                                  std::getenv("LIBREDNN_XP_CHANNEL_NOSPLIT") == nullptr;
     int q_shift = 3;  // no more vectors a tile than there are
     while (q_shift > 0 && (int64_t{1} << (q_shift - 1)) >= vectors) --q_shift;
+    static const int min_q_shift = std::getenv("LIBREDNN_XP_CHANNEL_MINQ") ? std::atoi(std::getenv("LIBREDNN_XP_CHANNEL_MINQ")) : 3;
+    while (q_shift > min_q_shift && staged_bytes(1, q_shift) > budget) --q_shift;
     int split = 1;
     while (split < (clusters ? kStagedMaxSplit : 1) && staged_bytes(split, q_shift) > budget) split *= 2;
     while (q_shift > 0 && staged_bytes(split, q_shift) > budget) --q_shift;
@@ -417,8 +421,9 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
     const size_t bytes = static_cast<size_t>(staged_bytes(split, q_shift));
     const int64_t tiles = (vectors + (int64_t{1} << q_shift) - 1) >> q_shift;
     if (tiles * split > 0x7fffffff) return false;
-    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(kernel));
-    if (!opt_in.allow(bytes)) return false;
+    static const SharedMemoryOptIn opt_in256(reinterpret_cast<const void *>(softmax_channel_staged_kernel<T, C, 256>));
+    static const SharedMemoryOptIn opt_in512(reinterpret_cast<const void *>(softmax_channel_staged_kernel<T, C, 512>));
+    if (!(block == 512 ? opt_in512 : opt_in256).allow(bytes)) return false;
     StagedChannelArgs<C> args{};
     args.inputs[0] = launch.inputs[0];
     args.inputs[1] = launch.inputs[1];
@@ -434,9 +439,9 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
         softmax_scalars<C>(launch.algorithm, launch.backward, launch.alpha, launch.beta);
     args.outer_layout = to_device_layout(outer);
     if (split > 1) {
-        *status = launch_clusters(stream, kernel, args, tiles, split, kStagedBlock, bytes, "softmax_channel_staged_kernel");
+        *status = launch_clusters(stream, kernel, args, tiles, split, block, bytes, "softmax_channel_staged_kernel");
     } else {
-        kernel<<<static_cast<unsigned>(tiles), kStagedBlock, bytes, stream>>>(args);
+        kernel<<<static_cast<unsigned>(tiles), block, bytes, stream>>>(args);
         *status = check_launch("softmax_channel_staged_kernel");
     }
     return true;
