@@ -1541,12 +1541,12 @@ TEST_F(TensorKernels, SoftmaxChannelRowsOfPackedNchwImages) {
     SEEDED_RANDOM(rng);
     // CHANNEL mode on packed NCHW: a pixel's channels are H*W apart, neighbouring pixels neighbours. Images
     // of whole 16-byte vectors are staged in shared memory by tiles of pixels that run on across images
-    // (28x28, 3x8, 2x8) and end part-filled; long rows split each tile's channels over a cluster of 2 (1000
-    // forward, 1001 into 501 and 500), 4 (3000; 1000 backward) or 8 blocks (5000 double); 5x5 takes the
-    // element-wise tiles.
+    // (28x28, 3x8, 2x8) and end part-filled; long rows split each tile's channels over a cluster of blocks:
+    // 2 (3000 forward; 1501 forward into 751 and 750), 4 (1000 backward) or 8 (5000 double; 1501 backward,
+    // the last block 185); 5x5 takes the element-wise tiles.
     const std::vector<std::vector<int64_t>> shapes = {{2, 1000, 28, 28}, {3, 10, 4, 4},  {1, 3000, 2, 8},
                                                       {4, 37, 3, 8},     {2, 300, 5, 5}, {1, 5000, 1, 8},
-                                                      {3, 1001, 2, 8}};
+                                                      {3, 1501, 2, 8}};
     for (const auto &dims : shapes) {
         for (cudnnDataType_t type : kFloatingTypes) {
             for (bool backward : {false, true}) {

@@ -13,7 +13,6 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
@@ -119,7 +118,8 @@ Status launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const Stri
 // bytes of a channel a tile: whole cache lines); a tile too big for one block's budget is split by
 // channels over a cluster of 2 to 8 blocks (sm_90), which combine their statistics through distributed
 // shared memory; without clusters Q shrinks. Rows too long even then go to the element tiles above.
-constexpr int kStagedBlockDefault = 256;  // XP
+// Threads a block. Measured on the H200 (half 256x1000x28x28 forward): 512 gave 2436 GB/s against 3466.
+constexpr int kStagedBlock = 256;
 constexpr int kStagedMaxQ = 8;
 constexpr int kStagedMaxSplit = 8;  // blocks a tile (a portable cluster size)
 // Shared memory a block may stage: 64 KB, three blocks an SM. Measured on the H200 (half 256x1000x28x28,
@@ -164,46 +164,74 @@ __device__ __forceinline__ PairOf<T> minus_infinity_pair() {
     }
 }
 
-template <class T, class C, int Block>
+template <class T, class C>
 struct StagedShared {
-    static constexpr int kWarps = Block / 32;
+    static constexpr int kWarps = kStagedBlock / 32;
     static constexpr int kRows = kStagedMaxQ * Vector16<T>::kLanes;  // rows a tile holds at most
-    RowStats<C> partial[kWarps][kRows];
-    RowStats<C> block_stats[kRows];  // the block's share, read by the tile's other blocks
+    C partial[kWarps][kRows];
+    C shares[2][kRows];  // the block's row maxima and sums (split tiles: read by the tile's other blocks)
+    C rows[2][kRows];    // the tile's row maxima and sums
     RowConstants<C> constants[kRows];
 };
 
-// A split tile's statistics: every block reads each block's share from distributed shared memory and
-// combines them in rank order (so all agree to the bit). All threads call it; arrives on the cluster
-// barrier, so the caller must cluster_wait() before returning (others may still read block_stats).
-template <class T, class C, int Block, int Algorithm, bool Backward>
-__device__ __forceinline__ void combine_split_tile(StagedShared<T, C, Block> &shared, int rows, int split) {
+__device__ __forceinline__ void cluster_arrive() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    namespace cg = cooperative_groups;
-    cg::cluster_group cluster = cg::this_cluster();
-    cluster.sync();  // every block's shares are visible cluster-wide
-    if (static_cast<int>(threadIdx.x) < rows) {
-        RowStats<C> total = *cluster.map_shared_rank(&shared.block_stats[threadIdx.x], 0);
-        for (int r = 1; r < split; ++r)
-            combine_stats(total, *cluster.map_shared_rank(&shared.block_stats[threadIdx.x], r), Algorithm, Backward);
-        shared.constants[threadIdx.x] = row_constants(total, Algorithm);
-    }
     asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
-#else
-    __trap();  // never launched split: the launcher checks that the kernel was built for sm_90 or later
 #endif
 }
-
 __device__ __forceinline__ void cluster_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
 #endif
 }
 
+// Folds each thread's values (rows q * L + j) over the tile's threads, and a split tile's blocks, with
+// `op` (max or sum: both symmetric) into shared.rows[slot], in a fixed order, so every block of the tile
+// gets the same bits. All threads call it; they are synchronised when it returns. A split tile passes the
+// cluster barrier (arrive and wait) before reading the other blocks' shares.
+template <class T, class C, class Op>
+__device__ __forceinline__ void reduce_tile(C (&values)[Vector16<T>::kLanes], StagedShared<T, C> &shared,
+                                            int slot, int Q, int split, Op op) {
+    constexpr int L = Vector16<T>::kLanes;
+    // Threads of a warp with the same q: lanes Q apart.
+#pragma unroll
+    for (int j = 0; j < L; ++j) {
+        for (int offset = 16; offset >= Q; offset >>= 1) values[j] = op(values[j], __shfl_xor_sync(0xffffffffu, values[j], offset));
+    }
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, rows = Q * L;
+    if (lane < Q) {
+#pragma unroll
+        for (int j = 0; j < L; ++j) shared.partial[warp][lane * L + j] = values[j];
+    }
+    __syncthreads();
+    if (static_cast<int>(threadIdx.x) < rows) {
+        C total = shared.partial[0][threadIdx.x];
+#pragma unroll
+        for (int w = 1; w < StagedShared<T, C>::kWarps; ++w) total = op(total, shared.partial[w][threadIdx.x]);
+        (split == 1 ? shared.rows : shared.shares)[slot][threadIdx.x] = total;
+    }
+    if (split > 1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        namespace cg = cooperative_groups;
+        cg::cluster_group cluster = cg::this_cluster();
+        cluster_arrive();
+        cluster_wait();  // every block's shares are visible cluster-wide
+        if (static_cast<int>(threadIdx.x) < rows) {
+            C total = *cluster.map_shared_rank(&shared.shares[slot][threadIdx.x], 0);
+            for (int r = 1; r < split; ++r) total = op(total, *cluster.map_shared_rank(&shared.shares[slot][threadIdx.x], r));
+            shared.rows[slot][threadIdx.x] = total;
+        }
+#else
+        __trap();  // never launched split: the launcher checks that the kernel was built for sm_90 or later
+#endif
+    }
+    __syncthreads();
+}
+
 // One tile for one algorithm and direction.
-template <class T, class C, int Block, int Algorithm, bool Backward>
+template <class T, class C, int Algorithm, bool Backward>
 __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vector16<T> *x0,
-                                             StagedShared<T, C, Block> &shared) {
+                                             StagedShared<T, C> &shared) {
     constexpr int L = Vector16<T>::kLanes;
     constexpr bool kFast = kFastExpOf<T>;
     const int Q = 1 << a.q_shift, q_shift = a.q_shift, split = a.split;
@@ -211,7 +239,7 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     // ... of the block's share; it reads back only what it staged itself, so no barrier is needed between
     // the copies and the reads.
     const int q = threadIdx.x & (Q - 1);
-    const int g = threadIdx.x >> q_shift, G = Block >> q_shift;
+    const int g = threadIdx.x >> q_shift, G = kStagedBlock >> q_shift;
     const int rank = static_cast<int>(blockIdx.x % split);
     const int64_t vector = static_cast<int64_t>(blockIdx.x / split) * Q + q;
     const bool active = vector < a.vectors;
@@ -239,16 +267,21 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     const int staged_step = G << q_shift;
     const Vector16<T> *const staged_x = x0 + first, *const staged_dy = x1 + first;
 
-    RowStats<C> stats[L];
+    // The row statistics in two reductions over the tile: forward ACCURATE and LOG take each row's max
+    // first, so that every thread then sums e^(x - the row's max) and the partial sums simply add (no
+    // rescaling of partial statistics, no exponentials in the reductions).
+    C maxima[L], sums[L];
 #pragma unroll
-    for (int j = 0; j < L; ++j) stats[j] = {-C(INFINITY), C(0)};
+    for (int j = 0; j < L; ++j) maxima[j] = -C(INFINITY), sums[j] = C(0);
+    const auto max_op = [](C x, C y) { return math_fmax(x, y); };
+    const auto sum_op = [](C x, C y) { return x + y; };
     if constexpr (!Backward && Algorithm != CUDNN_SOFTMAX_FAST) {
         if constexpr (sizeof(T) == 2) {
             // Two lanes a compare in their own type (exact; NaN loses to a number, as in fmaxf).
             using Pair = PairOf<T>;
-            Pair maxima[L / 2];
+            Pair pair_maxima[L / 2];
 #pragma unroll
-            for (int p = 0; p < L / 2; ++p) maxima[p] = minus_infinity_pair<T>();
+            for (int p = 0; p < L / 2; ++p) pair_maxima[p] = minus_infinity_pair<T>();
             const Vector16<T> *x = staged_x;
 #pragma unroll 4
             for (int i = 0; i < count; ++i, x += staged_step) {
@@ -256,12 +289,12 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
                 Pair pairs[L / 2];
                 memcpy(pairs, &v, 16);
 #pragma unroll
-                for (int p = 0; p < L / 2; ++p) maxima[p] = __hmax2(maxima[p], pairs[p]);
+                for (int p = 0; p < L / 2; ++p) pair_maxima[p] = __hmax2(pair_maxima[p], pairs[p]);
             }
 #pragma unroll
             for (int p = 0; p < L / 2; ++p) {
-                stats[2 * p].max = __low2float(maxima[p]);
-                stats[2 * p + 1].max = __high2float(maxima[p]);
+                maxima[2 * p] = __low2float(pair_maxima[p]);
+                maxima[2 * p + 1] = __high2float(pair_maxima[p]);
             }
         } else {
             const Vector16<T> *x = staged_x;
@@ -269,57 +302,40 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
             for (int i = 0; i < count; ++i, x += staged_step) {
                 const Vector16<T> v = *x;
 #pragma unroll
-                for (int j = 0; j < L; ++j) stats[j].max = math_fmax(stats[j].max, to_compute<C>(v.lane[j]));
+                for (int j = 0; j < L; ++j) maxima[j] = math_fmax(maxima[j], to_compute<C>(v.lane[j]));
             }
         }
+        reduce_tile(maxima, shared, 0, Q, split, max_op);
+#pragma unroll
+        for (int j = 0; j < L; ++j) maxima[j] = shared.rows[0][q * L + j];
     }
     {
         C shift[L];
 #pragma unroll
-        for (int j = 0; j < L; ++j) shift[j] = path_exp_shift<kFast>(path_exp_base<Algorithm>(stats[j].max));
+        for (int j = 0; j < L; ++j) shift[j] = path_exp_shift<kFast>(path_exp_base<Algorithm>(maxima[j]));
         const Vector16<T> *x = staged_x, *dy = staged_dy;
 #pragma unroll 4
         for (int i = 0; i < count; ++i, x += staged_step, dy += staged_step) {
             const Vector16<T> v = *x;
             if constexpr (!Backward) {
 #pragma unroll
-                for (int j = 0; j < L; ++j) stats[j].sum += path_exp_minus<kFast>(to_compute<C>(v.lane[j]), shift[j]);
+                for (int j = 0; j < L; ++j) sums[j] += path_exp_minus<kFast>(to_compute<C>(v.lane[j]), shift[j]);
             } else {
                 const Vector16<T> d = *dy;
 #pragma unroll
                 for (int j = 0; j < L; ++j)
-                    stats[j].sum += path_backward_term<Algorithm>(to_compute<C>(v.lane[j]), to_compute<C>(d.lane[j]));
+                    sums[j] += path_backward_term<Algorithm>(to_compute<C>(v.lane[j]), to_compute<C>(d.lane[j]));
             }
         }
     }
-    // Threads of a warp with the same q: lanes Q apart.
-#pragma unroll
-    for (int j = 0; j < L; ++j) {
-        for (int offset = 16; offset >= Q; offset >>= 1) {
-            RowStats<C> other;
-            other.max = __shfl_xor_sync(0xffffffffu, stats[j].max, offset);
-            other.sum = __shfl_xor_sync(0xffffffffu, stats[j].sum, offset);
-            combine_stats(stats[j], other, Algorithm, Backward);
-        }
+    reduce_tile(sums, shared, 1, Q, split, sum_op);
+    if (split > 1) cluster_arrive();  // done with the other blocks' shares (waited for before returning)
+    if (static_cast<int>(threadIdx.x) < Q * L) {
+        RowStats<C> total;
+        total.max = !Backward && Algorithm != CUDNN_SOFTMAX_FAST ? shared.rows[0][threadIdx.x] : C(0);
+        total.sum = shared.rows[1][threadIdx.x];
+        shared.constants[threadIdx.x] = row_constants(total, Algorithm);
     }
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (lane < Q) {
-#pragma unroll
-        for (int j = 0; j < L; ++j) shared.partial[warp][lane * L + j] = stats[j];
-    }
-    __syncthreads();
-    if (threadIdx.x < Q * L) {
-        RowStats<C> total = shared.partial[0][threadIdx.x];
-#pragma unroll
-        for (int w = 1; w < StagedShared<T, C, Block>::kWarps; ++w)
-            combine_stats(total, shared.partial[w][threadIdx.x], Algorithm, Backward);
-        if (split == 1) {
-            shared.constants[threadIdx.x] = row_constants(total, Algorithm);
-        } else {
-            shared.block_stats[threadIdx.x] = total;
-        }
-    }
-    if (split > 1) combine_split_tile<T, C, Block, Algorithm, Backward>(shared, Q * L, split);
     __syncthreads();
     RowConstants<C> k[L];
 #pragma unroll
@@ -371,14 +387,14 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     if (split > 1) cluster_wait();
 }
 
-template <class T, class C, int Block>
-__global__ void __launch_bounds__(Block)
+template <class T, class C>
+__global__ void __launch_bounds__(kStagedBlock)
     softmax_channel_staged_kernel(const __grid_constant__ StagedChannelArgs<C> a) {
     extern __shared__ uint4 stage_words[];
-    __shared__ StagedShared<T, C, Block> shared;
+    __shared__ StagedShared<T, C> shared;
     Vector16<T> *x0 = reinterpret_cast<Vector16<T> *>(stage_words);
     dispatch_softmax_path(a.algorithm, a.backward != 0, [&](auto algorithm, auto backward) {
-        channel_tile<T, C, Block, decltype(algorithm)::value, decltype(backward)::value>(a, x0, shared);
+        channel_tile<T, C, decltype(algorithm)::value, decltype(backward)::value>(a, x0, shared);
     });
 }
 
@@ -403,16 +419,16 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
     const int64_t unit = 16 * (launch.backward ? 2 : 1);  // bytes one vector of one channel stages
     const auto staged_bytes = [&](int split, int q_shift) { return (((length + split - 1) / split) * unit) << q_shift; };
     const int budget = std::min(kStagedBudget, current_device_limits().max_dynamic_shared_bytes);
-    static const int xp_block = std::getenv("LIBREDNN_XP_CHANNEL_BLOCK") ? std::atoi(std::getenv("LIBREDNN_XP_CHANNEL_BLOCK")) : kStagedBlockDefault;
-    const int block = xp_block == 512 ? 512 : 256;
-    const auto kernel = block == 512 ? softmax_channel_staged_kernel<T, C, 512> : softmax_channel_staged_kernel<T, C, 256>;
+    const auto kernel = softmax_channel_staged_kernel<T, C>;
     // Clusters need the kernel as loaded to be sm_90 code; asked once per process and type.
-    const bool clusters = built_for_sm90(reinterpret_cast<const void *>(kernel)) &&
-                                 current_device_limits().compute_major >= 9 &&
-                                 std::getenv("LIBREDNN_XP_CHANNEL_NOSPLIT") == nullptr;
+    static const bool clusters = built_for_sm90(reinterpret_cast<const void *>(kernel)) &&
+                                 current_device_limits().compute_major >= 9;
     int q_shift = 3;  // no more vectors a tile than there are
     while (q_shift > 0 && (int64_t{1} << (q_shift - 1)) >= vectors) --q_shift;
-    static const int min_q_shift = std::getenv("LIBREDNN_XP_CHANNEL_MINQ") ? std::atoi(std::getenv("LIBREDNN_XP_CHANNEL_MINQ")) : 3;
+    // Forward tiles keep 4 vectors or more (64 bytes of each channel) before they split over a cluster;
+    // backward ones (two inputs staged) split first. Measured on the H200, half 256x1000x28x28: forward 4
+    // vectors unsplit 3466 GB/s, 8 split in 2 3164; backward 8 split in 4 3510, 4 in 2 3361, 2 unsplit 2952.
+    const int min_q_shift = launch.backward ? 3 : 2;
     while (q_shift > min_q_shift && staged_bytes(1, q_shift) > budget) --q_shift;
     int split = 1;
     while (split < (clusters ? kStagedMaxSplit : 1) && staged_bytes(split, q_shift) > budget) split *= 2;
@@ -421,9 +437,8 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
     const size_t bytes = static_cast<size_t>(staged_bytes(split, q_shift));
     const int64_t tiles = (vectors + (int64_t{1} << q_shift) - 1) >> q_shift;
     if (tiles * split > 0x7fffffff) return false;
-    static const SharedMemoryOptIn opt_in256(reinterpret_cast<const void *>(softmax_channel_staged_kernel<T, C, 256>));
-    static const SharedMemoryOptIn opt_in512(reinterpret_cast<const void *>(softmax_channel_staged_kernel<T, C, 512>));
-    if (!(block == 512 ? opt_in512 : opt_in256).allow(bytes)) return false;
+    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(kernel));
+    if (!opt_in.allow(bytes)) return false;
     StagedChannelArgs<C> args{};
     args.inputs[0] = launch.inputs[0];
     args.inputs[1] = launch.inputs[1];
@@ -439,9 +454,9 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
         softmax_scalars<C>(launch.algorithm, launch.backward, launch.alpha, launch.beta);
     args.outer_layout = to_device_layout(outer);
     if (split > 1) {
-        *status = launch_clusters(stream, kernel, args, tiles, split, block, bytes, "softmax_channel_staged_kernel");
+        *status = launch_clusters(stream, kernel, args, tiles, split, kStagedBlock, bytes, "softmax_channel_staged_kernel");
     } else {
-        kernel<<<static_cast<unsigned>(tiles), block, bytes, stream>>>(args);
+        kernel<<<static_cast<unsigned>(tiles), kStagedBlock, bytes, stream>>>(args);
         *status = check_launch("softmax_channel_staged_kernel");
     }
     return true;
