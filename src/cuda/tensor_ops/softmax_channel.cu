@@ -115,9 +115,10 @@ Status launch_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const Stri
 // pixels; tiles run on across images) across all of the rows' elements (channels). Its blocks stage it in
 // shared memory with 16-byte asynchronous copies, compute every row's statistics from there, and write
 // the output: one read and one write of each element, 16 bytes wide. Q is 8 where the rows allow (128
-// bytes of a channel a tile: whole cache lines); a tile too big for one block's budget is split by
-// channels over a cluster of 2 to 8 blocks (sm_90), which combine their statistics through distributed
-// shared memory; without clusters Q shrinks. Rows too long even then go to the element tiles above.
+// bytes of a channel a tile: whole cache lines), else smaller (the rule in launch_staged_typed); a tile
+// still too big for one block's budget is split by channels over a cluster of 2 to 8 blocks (sm_90),
+// which combine their statistics through distributed shared memory; without clusters Q shrinks to 1.
+// Rows too long even then go to the element tiles above.
 // Threads a block. Measured on the H200 (half 256x1000x28x28 forward): 512 gave 2436 GB/s against 3466.
 constexpr int kStagedBlock = 256;
 constexpr int kStagedMaxQ = 8;
