@@ -53,6 +53,35 @@ DeviceLimits current_device_limits() {
     return cached.limits;
 }
 
+ResidentBlocks::ResidentBlocks(const void *kernel, int block_threads, size_t dynamic_shared_bytes)
+    : kernel_(kernel), block_threads_(block_threads), dynamic_shared_bytes_(dynamic_shared_bytes) {
+    for (std::atomic<int> &count : per_device_) count.store(0, std::memory_order_relaxed);
+}
+
+int ResidentBlocks::per_sm() const {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) device = -1;
+    if (device >= 0 && device < kDevices) {
+        const int known = per_device_[device].load(std::memory_order_relaxed);
+        if (known > 0) return known;
+    }
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_, block_threads_, dynamic_shared_bytes_) !=
+            cudaSuccess ||
+        blocks < 1) {
+        blocks = std::max(1, current_device_limits().max_threads_per_sm / block_threads_);
+    }
+    cudaGetLastError();  // a failed query leaves the thread count's estimate, not a sticky error
+    if (device >= 0 && device < kDevices) per_device_[device].store(blocks, std::memory_order_relaxed);
+    return blocks;
+}
+
+int grid_size(const ResidentBlocks &resident, int64_t work_items, int64_t items_per_block, int waves) {
+    const int64_t blocks = int64_t{current_device_limits().sm_count} * resident.per_sm() * waves;
+    const int64_t needed = (work_items + items_per_block - 1) / items_per_block;
+    return static_cast<int>(std::max<int64_t>(1, std::min(needed, blocks)));
+}
+
 bool built_for_sm90(const void *kernel) {
     cudaFuncAttributes attributes;
     const bool ok = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.binaryVersion >= 90;

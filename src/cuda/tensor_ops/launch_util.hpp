@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -21,8 +22,30 @@ struct DeviceLimits {
 DeviceLimits current_device_limits();
 
 // Blocks for a grid-stride loop over `work_items` items, `items_per_block` per block per pass: enough
-// to fill every SM `waves` times over, never more than the work needs.
+// to fill every SM `waves` times over, never more than the work needs. It counts max_threads_per_sm /
+// block_threads blocks an SM: kernels held below that by registers or shared memory get a grid of part
+// waves (the last one leaves SMs idle); they take the ResidentBlocks form below.
 int grid_size(int64_t work_items, int64_t items_per_block, int block_threads, int waves = 1);
+
+// How many blocks of one kernel (at one block size and dynamic shared memory) an SM holds at once, from
+// the CUDA occupancy calculator: registers and shared memory can hold it below max_threads_per_sm /
+// block_threads. Construct one per kernel as a function-local static; it asks once per device.
+class ResidentBlocks {
+public:
+    ResidentBlocks(const void *kernel, int block_threads, size_t dynamic_shared_bytes = 0);
+    int per_sm() const;  // on the current device; at least 1
+
+private:
+    static constexpr int kDevices = 64;
+    const void *kernel_;
+    int block_threads_;
+    size_t dynamic_shared_bytes_;
+    mutable std::atomic<int> per_device_[kDevices];  // 0: not asked yet
+};
+
+// The same for a kernel whose residency is known: `waves` times the blocks every SM holds at once (a
+// grid-stride loop's grid then ends in whole waves), never more than the work needs.
+int grid_size(const ResidentBlocks &resident, int64_t work_items, int64_t items_per_block, int waves = 1);
 
 // Whether `kernel` as loaded is sm_90 code or later (clusters, programmatic dependent launch): false for
 // a build whose sm_90 device runs code compiled for an older architecture.
