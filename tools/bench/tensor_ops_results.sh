@@ -35,6 +35,8 @@ cd "$root"
     nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm --format=csv,noheader
     nvcc --version | tail -1
     git rev-parse HEAD 2>/dev/null || echo "(no git)"
+    # A copied working tree (the device machine) can carry a .git whose HEAD is not what was built.
+    git diff --quiet HEAD 2>/dev/null && echo "tree: as committed" || echo "tree: differs from HEAD (or no git)"
     echo "vs: $vs"
 } >"$out/machine.txt" 2>&1
 
