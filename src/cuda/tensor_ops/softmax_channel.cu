@@ -191,13 +191,14 @@ __device__ __forceinline__ void cluster_wait() {
 // gets the same bits. All threads call it; they are synchronised when it returns. A split tile passes the
 // cluster barrier (arrive and wait) before reading the other blocks' shares.
 template <class T, class C, class Op>
-__device__ __forceinline__ void reduce_tile(C (&values)[Vector16<T>::kLanes], StagedShared<T, C> &shared,
-                                            int slot, int Q, int split, Op op) {
+__device__ __forceinline__ void reduce_tile(C (&values)[Vector16<T>::kLanes], StagedShared<T, C> &shared, int slot,
+                                            int Q, int split, Op op) {
     constexpr int L = Vector16<T>::kLanes;
     // Threads of a warp with the same q: lanes Q apart.
 #pragma unroll
     for (int j = 0; j < L; ++j) {
-        for (int offset = 16; offset >= Q; offset >>= 1) values[j] = op(values[j], __shfl_xor_sync(0xffffffffu, values[j], offset));
+        for (int offset = 16; offset >= Q; offset >>= 1)
+            values[j] = op(values[j], __shfl_xor_sync(0xffffffffu, values[j], offset));
     }
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, rows = Q * L;
     if (lane < Q) {
@@ -219,7 +220,8 @@ __device__ __forceinline__ void reduce_tile(C (&values)[Vector16<T>::kLanes], St
         cluster_wait();  // every block's shares are visible cluster-wide
         if (static_cast<int>(threadIdx.x) < rows) {
             C total = *cluster.map_shared_rank(&shared.shares[slot][threadIdx.x], 0);
-            for (int r = 1; r < split; ++r) total = op(total, *cluster.map_shared_rank(&shared.shares[slot][threadIdx.x], r));
+            for (int r = 1; r < split; ++r)
+                total = op(total, *cluster.map_shared_rank(&shared.shares[slot][threadIdx.x], r));
             shared.rows[slot][threadIdx.x] = total;
         }
 #else
@@ -418,12 +420,14 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
     const int64_t inner_vectors = inner / L;
     const int64_t vectors = inner_vectors * outer.element_count();
     const int64_t unit = 16 * (launch.backward ? 2 : 1);  // bytes one vector of one channel stages
-    const auto staged_bytes = [&](int split, int q_shift) { return (((length + split - 1) / split) * unit) << q_shift; };
+    const auto staged_bytes = [&](int split, int q_shift) {
+        return (((length + split - 1) / split) * unit) << q_shift;
+    };
     const int budget = std::min(kStagedBudget, current_device_limits().max_dynamic_shared_bytes);
     const auto kernel = softmax_channel_staged_kernel<T, C>;
     // Clusters need the kernel as loaded to be sm_90 code; asked once per process and type.
-    static const bool clusters = built_for_sm90(reinterpret_cast<const void *>(kernel)) &&
-                                 current_device_limits().compute_major >= 9;
+    static const bool clusters =
+        built_for_sm90(reinterpret_cast<const void *>(kernel)) && current_device_limits().compute_major >= 9;
     int q_shift = 3;  // no more vectors a tile than there are
     while (q_shift > 0 && (int64_t{1} << (q_shift - 1)) >= vectors) --q_shift;
     // Forward tiles keep 4 vectors or more (64 bytes of each channel) before they split over a cluster;
@@ -455,7 +459,8 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
         softmax_scalars<C>(launch.algorithm, launch.backward, launch.alpha, launch.beta);
     args.outer_layout = to_device_layout(outer);
     if (split > 1) {
-        *status = launch_clusters(stream, kernel, args, tiles, split, kStagedBlock, bytes, "softmax_channel_staged_kernel");
+        *status =
+            launch_clusters(stream, kernel, args, tiles, split, kStagedBlock, bytes, "softmax_channel_staged_kernel");
     } else {
         kernel<<<static_cast<unsigned>(tiles), kStagedBlock, bytes, stream>>>(args);
         *status = check_launch("softmax_channel_staged_kernel");
