@@ -59,6 +59,10 @@ struct TransposeArgs {
     int64_t rows, columns;  // P rows and Q columns of the output (the input is Q x P)
     uint32_t row_tiles, column_tiles;
     int vectors_ok;  // both pointers 16-byte aligned, P and Q whole 16-byte vectors
+    // Edge tiles and unaligned shapes, per side: the input's rows are whole aligned vectors (P a multiple
+    // of the lanes, x aligned), or a tile's input is one aligned run of whole rows (P <= K, x aligned, each
+    // image whole vectors); the same for the output with Q.
+    int in_vectors, in_runs, out_vectors, out_runs;
     int raw, blend;
     C alpha, beta;
 };
@@ -83,6 +87,129 @@ __device__ __forceinline__ T blend_element(const TransposeArgs<C> &a, T value, c
     C result = a.alpha * to_compute<C>(value);
     if (a.blend) result += a.beta * to_compute<C>(*target);
     return from_compute<T>(result);
+}
+
+// alpha * values (+ beta * the target's) for one 16-byte vector of outputs, then the store.
+template <class T, class C>
+__device__ __forceinline__ void finish_vector(const TransposeArgs<C> &a, Vector16<T> values, T *target) {
+    if (!a.raw) {
+        Vector16<T> old;
+        if (a.blend) old = *reinterpret_cast<const Vector16<T> *>(target);
+#pragma unroll
+        for (int e = 0; e < Vector16<T>::kLanes; ++e) {
+            C value = a.alpha * to_compute<C>(values.lane[e]);
+            if (a.blend) value += a.beta * to_compute<C>(old.lane[e]);
+            values.lane[e] = from_compute<T>(value);
+        }
+    }
+    uint32_t vector[4];
+    memcpy(vector, &values, 16);
+    store_16_bytes(target, vector);
+}
+
+// --- edge tiles (and shapes the full-tile path refuses): a tile is loaded into the same staging and
+// stored from it, each side the widest way it allows: whole 16-byte vectors of rows (bounds checked a
+// vector at a time), one contiguous run of whole rows read or written 16 bytes at a time (rows shorter
+// than a tile: 7x7 images, few channels), or element by element. The staged element of input (q0 + ql,
+// p0 + pl) sits at word (ql / R, pl), lane ql % R.
+template <class T>
+__device__ __forceinline__ int staged_index(int ql, int pl) {
+    using S = TransposeShape<T>;
+    return ((ql / S::kR) * S::kPitch + pl) * S::kR + ql % S::kR;
+}
+
+// Input rows q0 .. q0 + q_count - 1, columns p0 .. p0 + p_count - 1 of the tile, into `elements`.
+template <class T, class C>
+__device__ __forceinline__ void load_edge_tile(const TransposeArgs<C> &a, const T *in, int64_t p0, int64_t q0,
+                                               int p_count, int q_count, T *elements) {
+    using S = TransposeShape<T>;
+    constexpr int K = S::kTile, L = S::kElementsPerVector;
+    const int64_t P = a.rows;
+    const int tid = threadIdx.x;
+    if (a.in_vectors) {
+        // Vector (input row ql, chunk c): whole or absent, since P is a multiple of L.
+        for (int item = tid; item < K * S::kChunks; item += S::kThreads) {
+            const int ql = item / S::kChunks, c = item % S::kChunks;
+            if (ql >= q_count || c * L >= p_count) continue;
+            const Vector16<T> v = *reinterpret_cast<const Vector16<T> *>(in + (q0 + ql) * P + p0 + c * L);
+#pragma unroll
+            for (int e = 0; e < L; ++e) elements[staged_index<T>(ql, c * L + e)] = v.lane[e];
+        }
+    } else if (a.in_runs && P <= K) {
+        // The tile's rows are one run of q_count * P elements (p0 = 0), 16-byte aligned.
+        const T *run = in + q0 * P;
+        const int count = q_count * static_cast<int>(P);
+        for (int first = tid * L; first < count; first += S::kThreads * L) {
+            int ql = first / static_cast<int>(P), pl = first - ql * static_cast<int>(P);
+            if (first + L <= count) {
+                const Vector16<T> v = *reinterpret_cast<const Vector16<T> *>(run + first);
+#pragma unroll
+                for (int e = 0; e < L; ++e) {
+                    elements[staged_index<T>(ql, pl)] = v.lane[e];
+                    if (++pl == P) pl = 0, ++ql;
+                }
+            } else {
+                for (int f = first; f < count; ++f) {
+                    elements[staged_index<T>(ql, pl)] = run[f];
+                    if (++pl == P) pl = 0, ++ql;
+                }
+            }
+        }
+    } else {
+        for (int index = tid; index < K * K; index += S::kThreads) {
+            const int ql = index / K, pl = index % K;
+            if (ql < q_count && pl < p_count) elements[staged_index<T>(ql, pl)] = in[(q0 + ql) * P + p0 + pl];
+        }
+    }
+}
+
+// Output rows p0 .. p0 + p_count - 1, columns q0 .. q0 + q_count - 1 of the tile, from `elements`.
+template <class T, class C>
+__device__ __forceinline__ void store_edge_tile(const TransposeArgs<C> &a, T *out, int64_t p0, int64_t q0, int p_count,
+                                                int q_count, const T *elements) {
+    using S = TransposeShape<T>;
+    constexpr int K = S::kTile, L = S::kElementsPerVector;
+    const int64_t Q = a.columns;
+    const int tid = threadIdx.x;
+    if (a.out_vectors) {
+        for (int item = tid; item < K * S::kChunks; item += S::kThreads) {
+            const int pl = item / S::kChunks, c = item % S::kChunks;
+            if (pl >= p_count || c * L >= q_count) continue;
+            Vector16<T> v;
+#pragma unroll
+            for (int e = 0; e < L; ++e) v.lane[e] = elements[staged_index<T>(c * L + e, pl)];
+            finish_vector(a, v, out + (p0 + pl) * Q + q0 + c * L);
+        }
+    } else if (a.out_runs && Q <= K) {
+        T *run = out + p0 * Q;
+        const int count = p_count * static_cast<int>(Q);
+        for (int first = tid * L; first < count; first += S::kThreads * L) {
+            int pl = first / static_cast<int>(Q), ql = first - pl * static_cast<int>(Q);
+            if (first + L <= count) {
+                Vector16<T> v;
+#pragma unroll
+                for (int e = 0; e < L; ++e) {
+                    v.lane[e] = elements[staged_index<T>(ql, pl)];
+                    if (++ql == Q) ql = 0, ++pl;
+                }
+                finish_vector(a, v, run + first);
+            } else {
+                for (int f = first; f < count; ++f) {
+                    run[f] = a.raw ? elements[staged_index<T>(ql, pl)]
+                                   : blend_element(a, elements[staged_index<T>(ql, pl)], run + f);
+                    if (++ql == Q) ql = 0, ++pl;
+                }
+            }
+        }
+    } else {
+        for (int index = tid; index < K * K; index += S::kThreads) {
+            const int pl = index / K, ql = index % K;
+            if (ql >= q_count || pl >= p_count) continue;
+            const T value = elements[staged_index<T>(ql, pl)];
+            T *target = out + (p0 + pl) * Q + q0 + ql;
+            *target = a.raw ? value : blend_element(a, value, target);
+        }
+    }
 }
 
 template <class T, class C>
@@ -159,42 +286,20 @@ __global__ void __launch_bounds__(TransposeShape<T>::kThreads)
 #pragma unroll
             for (int w = 0; w < S::kWordsPerVector; ++w)
                 words[w] = staged[(c * S::kWordsPerVector + w) * S::kPitch + pp];
-            uint4 *target = reinterpret_cast<uint4 *>(out + (p0 + pp) * Q + q0 + c * S::kElementsPerVector);
-            if (!a.raw) {
-                Vector16<T> values, old;
-                memcpy(&values, words, 16);
-                if (a.blend) old = *reinterpret_cast<const Vector16<T> *>(target);
-#pragma unroll
-                for (int e = 0; e < S::kElementsPerVector; ++e) {
-                    C value = a.alpha * to_compute<C>(values.lane[e]);
-                    if (a.blend) value += a.beta * to_compute<C>(old.lane[e]);
-                    values.lane[e] = from_compute<T>(value);
-                }
-                memcpy(words, &values, 16);
-            }
-            uint32_t vector[4];
-            memcpy(vector, words, 16);
-            store_16_bytes(target, vector);
+            Vector16<T> values;
+            memcpy(&values, words, 16);
+            finish_vector(a, values, out + (p0 + pp) * Q + q0 + c * S::kElementsPerVector);
         }
         return;
     }
 
-    // A tile at the edge, or unaligned data: element by element through the same staging, input element
-    // (q0 + ql, p0 + pl) at word (ql / R, pl), lane ql % R.
+    // A tile at the edge, or a shape the path above refuses.
     T *elements = reinterpret_cast<T *>(staged);
-    for (int index = tid; index < K * K; index += S::kThreads) {
-        const int ql = index / K, pl = index % K;
-        if (q0 + ql < Q && p0 + pl < P)
-            elements[((ql / R) * S::kPitch + pl) * R + ql % R] = in[(q0 + ql) * P + p0 + pl];
-    }
+    const int p_count = static_cast<int>(min(static_cast<int64_t>(K), P - p0));
+    const int q_count = static_cast<int>(min(static_cast<int64_t>(K), Q - q0));
+    load_edge_tile(a, in, p0, q0, p_count, q_count, elements);
     __syncthreads();
-    for (int index = tid; index < K * K; index += S::kThreads) {
-        const int pl = index / K, ql = index % K;
-        if (q0 + ql >= Q || p0 + pl >= P) continue;
-        const T value = elements[((ql / R) * S::kPitch + pl) * R + ql % R];
-        T *target = out + (p0 + pl) * Q + q0 + ql;
-        *target = a.raw ? value : blend_element(a, value, target);
-    }
+    store_edge_tile(a, out, p0, q0, p_count, q_count, elements);
 }
 
 template <class T, class C>
@@ -212,9 +317,16 @@ Status launch_transpose_typed(cudaStream_t stream, const ElementwiseCall &call, 
     if (tiles > 0x7fffffff) return launch_strided_elementwise(stream, call, plan);
     args.row_tiles = static_cast<uint32_t>(row_tiles);
     args.column_tiles = static_cast<uint32_t>(column_tiles);
-    args.vectors_ok = plan.rows % S::kElementsPerVector == 0 && plan.columns % S::kElementsPerVector == 0 &&
-                      (reinterpret_cast<uintptr_t>(args.input) & 15u) == 0 &&
-                      (reinterpret_cast<uintptr_t>(args.output) & 15u) == 0;
+    const bool in_aligned = (reinterpret_cast<uintptr_t>(args.input) & 15u) == 0;
+    const bool out_aligned = (reinterpret_cast<uintptr_t>(args.output) & 15u) == 0;
+    // Images of whole 16-byte vectors keep every image's start aligned; a tile's run starts K rows (a
+    // multiple of 16 bytes) further on.
+    const bool images_whole = (plan.rows * plan.columns) % S::kElementsPerVector == 0;
+    args.in_vectors = in_aligned && plan.rows % S::kElementsPerVector == 0;
+    args.out_vectors = out_aligned && plan.columns % S::kElementsPerVector == 0;
+    args.in_runs = in_aligned && images_whole && plan.rows <= S::kTile;
+    args.out_runs = out_aligned && images_whole && plan.columns <= S::kTile;
+    args.vectors_ok = args.in_vectors && args.out_vectors;
     args.raw = plan.raw_copy ? 1 : 0;
     args.blend = plan.blend ? 1 : 0;
     args.alpha = static_cast<C>(call.alpha);
