@@ -60,11 +60,15 @@ bool read_nan_option(const ProblemString &in, cudnnNanPropagation_t *option, std
     return true;
 }
 
+cudnnDataType_t default_compute_type(cudnnDataType_t data_type) {
+    return data_type == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+}
+
 bool read_compute_type(const ProblemString &in, cudnnDataType_t data_type, cudnnDataType_t *compute,
                        std::string *error) {
     std::string text;
     in.get("compute", &text, "", error);
-    if (text.empty()) text = data_type == CUDNN_DATA_DOUBLE ? "double" : "float";
+    if (text.empty()) text = data_type_short_name(default_compute_type(data_type));
     if (!data_type_from_short_name(text, compute)) {
         *error = "compute=" + text + " is not a data type";
         return false;

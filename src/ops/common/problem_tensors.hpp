@@ -36,8 +36,11 @@ bool data_type_from_short_name(const std::string &name, cudnnDataType_t *type);
 const char *nan_option_name(cudnnNanPropagation_t option);
 bool read_nan_option(const ProblemString &in, cudnnNanPropagation_t *option, std::string *error);
 
-// compute=<data type>; without it the compute type follows the data, as librednn-bench reads it:
-// double for double tensors, float otherwise.
+// The compute type a problem string without compute= means: double for double tensors, float otherwise
+// (librednn-bench reads it the same way).
+cudnnDataType_t default_compute_type(cudnnDataType_t data_type);
+
+// compute=<data type>; without it, default_compute_type.
 bool read_compute_type(const ProblemString &in, cudnnDataType_t data_type, cudnnDataType_t *compute,
                        std::string *error);
 

@@ -5,6 +5,8 @@
 #include "problems/families.hpp"
 #include "problems/keys.hpp"
 
+#include "ops/common/problem_tensors.hpp"  // LibreDNN's default compute type (the bench links its core)
+
 namespace librednn::bench {
 
 namespace {
@@ -105,7 +107,7 @@ ParseResult parse_op_tensor(const ProblemString &text, const ProblemDefaults &de
     p.op = keys.choice("tensor_op", {"add", "mul", "min", "max", "sqrt", "not"}, "add");
     const TensorOperand main = keys.main_tensor(defaults);
     std::string compute_name =
-        keys.choice("compute", {"float", "double", "half"}, main.type == CUDNN_DATA_DOUBLE ? "double" : "float");
+        keys.choice("compute", {"float", "double", "half"}, data_type_name(default_compute_type(main.type)));
     parse_data_type(compute_name, &p.compute);
     p.propagate_nan = keys.choice("nan", {"not_propagate", "propagate"}, "not_propagate") == "propagate";
     p.a = keys.operand("a", main, defaults.layout, true);

@@ -5,7 +5,8 @@
 #include "problems/families.hpp"
 #include "problems/keys.hpp"
 
-#include "ops/reduce/problem.hpp"  // LibreDNN's names of the reduce ops (the bench links its core)
+#include "ops/common/problem_tensors.hpp"  // LibreDNN's default compute type
+#include "ops/reduce/problem.hpp"          // LibreDNN's names of the reduce ops (the bench links its core)
 
 namespace librednn::bench {
 
@@ -147,7 +148,7 @@ ParseResult parse_reduce(const ProblemString &text, const ProblemDefaults &defau
     reduce_op_from_name(keys.choice("reduce_op", reduce_op_names(), "add"), &p.op);
     const TensorOperand main = keys.main_tensor(defaults);
     const std::string compute_name =
-        keys.choice("compute", {"float", "double"}, main.type == CUDNN_DATA_DOUBLE ? "double" : "float");
+        keys.choice("compute", {"float", "double"}, data_type_name(default_compute_type(main.type)));
     parse_data_type(compute_name, &p.compute);
     p.propagate_nan = keys.choice("nan", {"not_propagate", "propagate"}, "not_propagate") == "propagate";
     p.indices = keys.choice("indices", {"0", "1"}, "0") == "1";
