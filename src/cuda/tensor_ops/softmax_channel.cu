@@ -425,9 +425,10 @@ bool launch_staged_typed(cudaStream_t stream, const SoftmaxLaunch &launch, const
     };
     const int budget = std::min(kStagedBudget, current_device_limits().max_dynamic_shared_bytes);
     const auto kernel = softmax_channel_staged_kernel<T, C>;
-    // Clusters need the kernel as loaded to be sm_90 code; asked once per process and type.
-    static const bool clusters =
-        built_for_sm90(reinterpret_cast<const void *>(kernel)) && current_device_limits().compute_major >= 9;
+    // Clusters need an sm_90 device and the kernel as loaded to be sm_90 code (asked once per process and
+    // type).
+    static const bool built = built_for_sm90(reinterpret_cast<const void *>(kernel));
+    const bool clusters = built && current_device_limits().compute_major >= 9;
     int q_shift = 3;  // no more vectors a tile than there are
     while (q_shift > 0 && (int64_t{1} << (q_shift - 1)) >= vectors) --q_shift;
     // Forward tiles keep 4 vectors or more (64 bytes of each channel) before they split over a cluster;
