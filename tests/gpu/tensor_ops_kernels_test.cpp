@@ -470,14 +470,9 @@ TEST_F(TensorKernels, TransformBetweenNchwAndNhwcIsExactOnFixedShapesWithPartial
         std::vector<int64_t> dims;
         std::vector<cudnnDataType_t> types;
     };
-    const std::vector<Shape> shapes = {{{1, 20, 4, 5}, wide},
-                                       {{2, 96, 7, 8}, wide},
-                                       {{2, 64, 8, 12}, wide},
-                                       {{2, 64, 8, 16}, all},
-                                       {{3, 256, 7, 7}, all},
-                                       {{2, 32, 7, 7}, all},
-                                       {{2, 48, 10, 12}, all},
-                                       {{3, 8, 3, 3}, all}};
+    const std::vector<Shape> shapes = {{{1, 20, 4, 5}, wide},  {{2, 96, 7, 8}, wide}, {{2, 64, 8, 12}, wide},
+                                       {{2, 64, 8, 16}, all},  {{3, 256, 7, 7}, all}, {{2, 32, 7, 7}, all},
+                                       {{2, 48, 10, 12}, all}, {{3, 8, 3, 3}, all}};
     // A plain move, scaling alone, blending, and the input or the output one scalar past a 16-byte
     // boundary (the vector path refused on whole-vector shapes). Powers of two: exact for every type.
     struct Scaling {
@@ -1346,6 +1341,7 @@ struct SoftmaxCase {
     double alpha, beta;
     bool in_place;
     double minus_infinity = 0.0;  // forward: the chance of an element being -inf
+    double offset = 0.0;          // forward: added to every x (rows of large magnitude)
 };
 
 void run_softmax_case(Random &rng, const SoftmaxCase &sc, cudaStream_t stream, std::vector<double> *result = nullptr) {
@@ -1367,7 +1363,7 @@ void run_softmax_case(Random &rng, const SoftmaxCase &sc, cudaStream_t stream, s
     if (!sc.backward) {
         in0.fill([&](const int64_t *) {
             if (sc.minus_infinity > 0.0 && rng.chance(sc.minus_infinity)) return -HUGE_VAL;
-            return rng.chance(0.001) ? 30.0 : rng.uniform(-8.0, 8.0);
+            return sc.offset + (rng.chance(0.001) ? 30.0 : rng.uniform(-8.0, 8.0));
         });
     } else {
         // y: positive values summing to about one per row (log: their logarithms); dy random.
@@ -1545,13 +1541,14 @@ TEST_F(TensorKernels, SoftmaxChannelRowsOfPackedNchwImages) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     SEEDED_RANDOM(rng);
     // CHANNEL mode on packed NCHW: a pixel's channels are H*W apart, neighbouring pixels neighbours. Images
-    // of whole 16-byte vectors are staged in shared memory by tiles of pixels that run on across images
-    // (28x28, 3x8, 2x8) and end part-filled; long rows split each tile's channels over a cluster of blocks:
-    // 2 (3000 forward; 1501 forward into 751 and 750), 4 (1000 backward) or 8 (5000 double; 1501 backward,
-    // the last block 185); 5x5 takes the element-wise tiles.
-    const std::vector<std::vector<int64_t>> shapes = {{2, 1000, 28, 28}, {3, 10, 4, 4},  {1, 3000, 2, 8},
-                                                      {4, 37, 3, 8},     {2, 300, 5, 5}, {1, 5000, 1, 8},
-                                                      {3, 1501, 2, 8}};
+    // of at least 32 pixels take the channel tiles; whole 16-byte vectors are staged in shared memory (for
+    // half: 28x28 and 4x8 images, tiles of 8 or 4 vectors running on across images and ending part-filled),
+    // long rows split over a cluster: 1501 forward over 2 blocks (751 and 750 channels), backward over 8;
+    // 3000 forward over 4; 5000 over 8; 32768 forward is the longest staged row (1 vector, 8 blocks), its
+    // backward takes the element tiles, as do 5x7 images (35 pixels: no whole vectors).
+    const std::vector<std::vector<int64_t>> shapes = {{2, 1000, 28, 28}, {3, 10, 4, 8},   {2, 3000, 4, 8},
+                                                      {4, 37, 4, 8},     {2, 300, 5, 7},  {1, 5000, 4, 8},
+                                                      {3, 1501, 4, 8},   {1, 32768, 4, 8}};
     for (const auto &dims : shapes) {
         for (cudnnDataType_t type : kFloatingTypes) {
             for (bool backward : {false, true}) {
@@ -1589,6 +1586,38 @@ TEST_F(TensorKernels, SoftmaxForwardHandlesMinusInfinity) {
                                    false,     chance};
                     run_softmax_case(rng, sc, stream());
                 }
+            }
+        }
+    }
+}
+
+TEST_F(TensorKernels, SoftmaxForwardHandlesRowsOfLargeMagnitude) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    SEEDED_RANDOM(rng);
+    // x of large magnitude (most rows' elements round to one value): e^(x - max) must not lose the
+    // subtraction (an exponent folded into x log2(e) - max log2(e) erred by half an ulp of max log2(e):
+    // bfloat16 rows near 3e9 overflowed to NaN, LOG outputs near 1e7 were off by 0.3). Cluster, row,
+    // staged channel and split channel kernels; ACCURATE and LOG (FAST overflows by definition).
+    struct Shape {
+        std::vector<int64_t> dims;
+        cudnnSoftmaxMode_t mode;
+    };
+    const std::vector<Shape> shapes = {{{2, 12000, 1, 1}, CUDNN_SOFTMAX_MODE_INSTANCE},
+                                       {{4, 100, 1, 1}, CUDNN_SOFTMAX_MODE_INSTANCE},
+                                       {{2, 600, 4, 8}, CUDNN_SOFTMAX_MODE_CHANNEL},
+                                       {{3, 1501, 4, 8}, CUDNN_SOFTMAX_MODE_CHANNEL}};
+    const std::vector<std::pair<cudnnDataType_t, double>> offsets = {
+        {CUDNN_DATA_HALF, 60000.0},  {CUDNN_DATA_HALF, -60000.0}, {CUDNN_DATA_BFLOAT16, 3e9},
+        {CUDNN_DATA_BFLOAT16, -1e9}, {CUDNN_DATA_BFLOAT16, 1e7},  {CUDNN_DATA_FLOAT, 1e30},
+        {CUDNN_DATA_FLOAT, -1e30},   {CUDNN_DATA_DOUBLE, 1e300}};
+    for (const Shape &shape : shapes) {
+        for (const auto &[type, offset] : offsets) {
+            for (cudnnSoftmaxAlgorithm_t algorithm : {CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_LOG}) {
+                SoftmaxCase sc{algorithm, shape.mode, false,
+                               type,      shape.dims, {Layout::nchw, Layout::nchw, Layout::nchw},
+                               1.0,       0.0,        false};
+                sc.offset = offset;
+                run_softmax_case(rng, sc, stream());
             }
         }
     }

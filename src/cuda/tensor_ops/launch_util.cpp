@@ -84,7 +84,10 @@ int grid_size(const ResidentBlocks &resident, int64_t work_items, int64_t items_
 
 bool built_for_sm90(const void *kernel) {
     cudaFuncAttributes attributes;
-    const bool ok = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.binaryVersion >= 90;
+    // Both: code compiled from compute_80 PTX runs on Hopper as JIT-compiled sm_90 SASS (binaryVersion
+    // 90), but its device code was compiled with __CUDA_ARCH__ 800, without the sm_90 parts.
+    const bool ok = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.binaryVersion >= 90 &&
+                    attributes.ptxVersion >= 90;
     cudaGetLastError();
     return ok;
 }

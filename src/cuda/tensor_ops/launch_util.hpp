@@ -48,7 +48,7 @@ private:
 int grid_size(const ResidentBlocks &resident, int64_t work_items, int64_t items_per_block, int waves = 1);
 
 // Whether `kernel` as loaded is sm_90 code or later (clusters, programmatic dependent launch): false for
-// a build whose sm_90 device runs code compiled for an older architecture.
+// a build whose sm_90 device runs code compiled for an older architecture, as SASS or JIT-compiled PTX.
 bool built_for_sm90(const void *kernel);
 
 // A kernel's shared memory opt-in. Construct one per kernel as a function-local static: it reads the

@@ -315,14 +315,14 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     {
         C shift[L];
 #pragma unroll
-        for (int j = 0; j < L; ++j) shift[j] = path_exp_shift<kFast>(path_exp_base<Algorithm>(maxima[j]));
+        for (int j = 0; j < L; ++j) shift[j] = path_exp_base<Algorithm>(maxima[j]);
         const Vector16<T> *x = staged_x, *dy = staged_dy;
 #pragma unroll 4
         for (int i = 0; i < count; ++i, x += staged_step, dy += staged_step) {
             const Vector16<T> v = *x;
             if constexpr (!Backward) {
 #pragma unroll
-                for (int j = 0; j < L; ++j) sums[j] += path_exp_minus<kFast>(to_compute<C>(v.lane[j]), shift[j]);
+                for (int j = 0; j < L; ++j) sums[j] += path_exp<kFast>(to_compute<C>(v.lane[j]) - shift[j]);
             } else {
                 const Vector16<T> d = *dy;
 #pragma unroll

@@ -122,12 +122,12 @@ __device__ __forceinline__ void cluster_row(const ClusterArgs<C> &a, ClusterShar
                 }
             }
         }
-        const C base = path_exp_shift<kFast>(path_exp_base<Algorithm>(stats.max));
+        const C base = path_exp_base<Algorithm>(stats.max);
 #pragma unroll
         for (int i = 0; i < V; ++i) {
             if (!valid[i]) continue;
 #pragma unroll
-            for (int j = 0; j < kLanes; ++j) stats.sum += path_exp_minus<kFast>(to_compute<C>(x0[i].lane[j]), base);
+            for (int j = 0; j < kLanes; ++j) stats.sum += path_exp<kFast>(to_compute<C>(x0[i].lane[j]) - base);
         }
     } else {
 #pragma unroll

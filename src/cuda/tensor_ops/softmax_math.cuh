@@ -31,28 +31,10 @@ __device__ __forceinline__ double path_exp(double x) {
     return exp(x);
 }
 
-// e^(x - shift) as path_exp<Fast>(x - shift), with the shift prepared by path_exp_shift (loop-invariant:
-// the compiler computes it once). The hardware exp2 path keeps shift log2(e), so each element takes one
-// fused multiply-add before the exp2 instead of a subtract and a multiply (one rounding fewer, too).
-template <bool Fast, class C>
-__device__ __forceinline__ C path_exp_shift(C shift) {
-    if constexpr (Fast) {
-        return shift * C(1.4426950408889634);
-    } else {
-        return shift;
-    }
-}
-template <bool Fast, class C>
-__device__ __forceinline__ C path_exp_minus(C x, C prepared_shift) {
-    if constexpr (Fast) {
-        static_assert(std::is_same_v<C, float>, "the hardware exp2 path computes in float");
-        float result;
-        asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(result) : "f"(fmaf(x, 1.4426950408889634f, -prepared_shift)));
-        return result;
-    } else {
-        return path_exp<false>(x - prepared_shift);
-    }
-}
+// Arguments are always x - shift, subtracted first (exact when x is near the shift), never folded into one
+// fused multiply-add as x log2(e) - shift log2(e): the rounding of shift log2(e) is half an ulp of the
+// shift's magnitude (0.004 at 65504 in half, 64 at 1e9 in bfloat16), an error in every exponent that LOG
+// outputs keep and that overflows the sums of large bfloat16 rows.
 
 // Forward: running max and sum of e^(x - max) (FAST: sum of e^x, max unused). Backward: the sum.
 template <class C>
@@ -165,7 +147,7 @@ __device__ __forceinline__ C path_forward_value(C x, const RowConstants<C> &k) {
     } else if constexpr (Algorithm == CUDNN_SOFTMAX_LOG) {
         return x - k.max;
     } else {
-        return path_exp_minus<Fast>(x, path_exp_shift<Fast>(k.max)) * k.scale;
+        return path_exp<Fast>(x - k.max) * k.scale;
     }
 }
 
