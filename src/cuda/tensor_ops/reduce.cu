@@ -17,7 +17,6 @@
 #include "cuda/tensor_ops/reduce.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <cstring>
 #include <type_traits>
@@ -926,37 +925,20 @@ Status plan_reduce(const ReduceSpec &spec, const TensorGeometry &a, const Tensor
     return CUDNN_STATUS_SUCCESS;
 }
 
-// Blocks of `kernel` that fit on one SM, asked once per kernel (the first device's answer serves all:
-// it only sizes grids).
-template <class Kernel>
-int resident_blocks(Kernel kernel, std::atomic<int> &cache) {
-    int blocks = cache.load(std::memory_order_relaxed);
-    if (blocks == 0) {
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kReduceBlock, 0) != cudaSuccess ||
-            blocks < 1) {
-            cudaGetLastError();
-            blocks = kReduceMinBlocksOf<int8_t>;  // the fewest any launch bound here allows
-        }
-        cache.store(blocks, std::memory_order_relaxed);
-    }
-    return blocks;
-}
-
 template <class T, class C, int Mode>
 Status launch_reduce(cudaStream_t stream, const ReducePlan &plan, const ReduceArgs<C> &args) {
-    const int64_t sms = std::max(1, current_device_limits().sm_count);
     // Grids of at most one wave: the items are balanced over the blocks by the grid-stride loops.
     if (plan.row) {
-        static std::atomic<int> row_blocks{0};
-        const int64_t per_block = kReduceBlock / plan.group_threads;
-        const int64_t resident = sms * resident_blocks(row_reduce_kernel<T, C, Mode>, row_blocks);
-        const int grid = static_cast<int>(std::max<int64_t>(1, std::min(ceil_div(args.items, per_block), resident)));
+        static const ResidentBlocks resident(reinterpret_cast<const void *>(row_reduce_kernel<T, C, Mode>),
+                                             kReduceBlock);
+        const int grid = grid_size(resident, args.items, kReduceBlock / plan.group_threads);
         row_reduce_kernel<T, C, Mode><<<grid, kReduceBlock, 0, stream>>>(args);
         LIBREDNN_CHECK(check_launch("row_reduce_kernel"));
     } else {
-        static std::atomic<int> column_blocks{0};
-        const int64_t resident = sms * resident_blocks(column_reduce_kernel<T, C, Mode>, column_blocks);
-        const int grid = static_cast<int>(std::max<int64_t>(1, std::min(args.items, resident)));
+        // Column blocks are block_x * block_y = kReduceBlock threads, one item each.
+        static const ResidentBlocks resident(reinterpret_cast<const void *>(column_reduce_kernel<T, C, Mode>),
+                                             kReduceBlock);
+        const int grid = grid_size(resident, args.items, 1);
         column_reduce_kernel<T, C, Mode><<<grid, dim3(plan.block_x, plan.block_y), 0, stream>>>(args);
         LIBREDNN_CHECK(check_launch("column_reduce_kernel"));
     }
