@@ -5,7 +5,7 @@
 // contiguous, and splits their elements four ways; the four partial statistics meet in shared memory.
 // Pass 2 reads the input again (mostly from L2).
 #include "cuda/tensor_ops/async_copy.cuh"
-#include "cuda/tensor_ops/cluster_launch.cuh"
+#include "cuda/tensor_ops/cluster.cuh"
 #include "cuda/tensor_ops/launch_util.hpp"
 #include "cuda/tensor_ops/softmax_kernels.hpp"
 #include "cuda/tensor_ops/softmax_math.cuh"
@@ -174,17 +174,6 @@ struct StagedShared {
     C rows[2][kRows];    // the tile's row maxima and sums
     RowConstants<C> constants[kRows];
 };
-
-__device__ __forceinline__ void cluster_arrive() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void cluster_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
-#endif
-}
 
 // Folds each thread's values (rows q * L + j) over the tile's threads, and a split tile's blocks, with
 // `op` (max or sum: both symmetric) into shared.rows[slot], in a fixed order, so every block of the tile

@@ -5,7 +5,7 @@
 // overlap one row's reads with another's writes), and for float and double forward, shared memory
 // filled by one bulk copy a block (more bytes in flight than the registers hold).
 #include "cuda/tensor_ops/async_copy.cuh"
-#include "cuda/tensor_ops/cluster_launch.cuh"
+#include "cuda/tensor_ops/cluster.cuh"
 #include "cuda/tensor_ops/launch_util.hpp"
 #include "cuda/tensor_ops/softmax_kernels.hpp"
 #include "cuda/tensor_ops/softmax_math.cuh"
@@ -54,7 +54,7 @@ struct ClusterShared {
 
 // The row's statistics, into shared.row_stats, from each thread's: warp, block, then the cluster's
 // blocks through distributed shared memory, every combination in a fixed order, so all blocks agree to
-// the bit. Arrives on the cluster barrier: the caller must `barrier.cluster.wait` before returning, since
+// the bit. Arrives on the cluster barrier: the caller must cluster_wait() before returning, since
 // other blocks may still read its block_stats.
 template <class C>
 __device__ __forceinline__ void cluster_row_stats(RowStats<C> stats, ClusterShared<C> &shared, int blocks,
@@ -76,7 +76,7 @@ __device__ __forceinline__ void cluster_row_stats(RowStats<C> stats, ClusterShar
         mine = warp_combine(mine, algorithm, backward);
         if (lane == 0) shared.row_stats = mine;
     }
-    asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
+    cluster_arrive();
     __syncthreads();
 }
 
@@ -164,7 +164,7 @@ __device__ __forceinline__ void cluster_row(const ClusterArgs<C> &a, ClusterShar
         }
         out[v] = result;
     }
-    asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+    cluster_wait();
 }
 
 template <class T, class C, bool Backward>
@@ -312,7 +312,7 @@ __device__ __forceinline__ void staged_row(const StagedArgs<T> &a, Vector16<T> *
         }
         out[v] = result;
     }
-    asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+    cluster_wait();
 }
 
 template <class T>

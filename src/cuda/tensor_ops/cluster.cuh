@@ -1,5 +1,5 @@
-// Launching a kernel in thread-block clusters (sm_90): a one-dimensional grid of `clusters` clusters of
-// `cluster` consecutive blocks each.
+// Thread-block clusters (sm_90): launching a one-dimensional grid of `clusters` clusters of `cluster`
+// consecutive blocks each, and the cluster barrier in its two halves.
 #pragma once
 
 #include "cuda/tensor_ops/launch_util.hpp"
@@ -7,6 +7,20 @@
 #include <cuda_runtime.h>
 
 namespace librednn::cuda {
+
+// The cluster barrier split in two: a thread arrives once it has published what other blocks will read
+// (release), and waits before it reads theirs or leaves while they may still read its shared memory
+// (acquire). Each thread alternates arrive and wait. Nothing below sm_90, where no cluster is launched.
+__device__ __forceinline__ void cluster_arrive() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cluster_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
 
 // The launch's status (check_launch naming `name`).
 template <class Args>
