@@ -9,6 +9,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace librednn::cuda {
 
@@ -227,5 +228,14 @@ struct alignas(16) Vector16 {
 __device__ __forceinline__ bool aligned16(const void *pointer) {
     return (reinterpret_cast<uintptr_t>(pointer) & 15u) == 0;
 }
+
+// --- two lanes of a 2-byte type as one register (half2, bfloat162): paired compares and maxima ---------
+
+template <class T>
+using PairOf = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+
+// -infinity in both lanes of a pair of T (half or bfloat16), as the pair's bits.
+template <class T>
+constexpr uint32_t kMinusInfinityPairBits = std::is_same_v<T, __half> ? 0xfc00fc00u : 0xff80ff80u;
 
 }  // namespace librednn::cuda

@@ -272,7 +272,7 @@ template <class T, bool Propagate>
 struct PackMax {
     static constexpr int kLanes = Vector16<T>::kLanes;
     static constexpr bool kPaired = sizeof(T) == 2;
-    using Pair = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+    using Pair = PairOf<T>;
     uint32_t pairs[kPaired ? kLanes / 2 : 1];
     float lanes[kPaired ? 1 : kLanes];
 
@@ -280,8 +280,7 @@ struct PackMax {
     // it, -infinity.
     __device__ __forceinline__ void init() {
         if constexpr (kPaired) {
-            constexpr uint32_t kStart =
-                Propagate ? (std::is_same_v<T, __half> ? 0xfc00fc00u : 0xff80ff80u) : 0x7fff7fffu;
+            constexpr uint32_t kStart = Propagate ? kMinusInfinityPairBits<T> : 0x7fff7fffu;
 #pragma unroll
             for (int i = 0; i < kLanes / 2; ++i) pairs[i] = kStart;
         } else {
@@ -332,7 +331,7 @@ template <class T>
 __device__ __forceinline__ float pack_max_operand(const Pack<T, Vector16<T>::kLanes> &x, const ReduceArgs<float> &a) {
     constexpr int kLanes = Vector16<T>::kLanes;
     if constexpr (sizeof(T) == 2) {
-        using Pair = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloat162>;
+        using Pair = PairOf<T>;
         const uint32_t keep = a.absolute ? 0x7fff7fffu : 0xffffffffu, flip = a.negate ? 0x80008000u : 0u;
         uint32_t words[kLanes / 2];
         memcpy(words, &x, sizeof words);

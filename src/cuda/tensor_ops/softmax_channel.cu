@@ -142,29 +142,6 @@ struct StagedChannelArgs : SoftmaxScalars<C> {
     DeviceLayout outer_layout;
 };
 
-// Two lanes of a 2-byte type as one register, and -inf in both.
-template <class T>
-struct PairType;
-template <>
-struct PairType<__half> {
-    using type = __half2;
-};
-template <>
-struct PairType<__nv_bfloat16> {
-    using type = __nv_bfloat162;
-};
-template <class T>
-using PairOf = typename PairType<T>::type;
-
-template <class T>
-__device__ __forceinline__ PairOf<T> minus_infinity_pair() {
-    if constexpr (std::is_same_v<T, __half>) {
-        return __half2half2(__ushort_as_half(0xfc00));
-    } else {
-        return __bfloat162bfloat162(__ushort_as_bfloat16(0xff80));
-    }
-}
-
 template <class T, class C>
 struct StagedShared {
     static constexpr int kWarps = kStagedBlock / 32;
@@ -272,8 +249,9 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
             // Two lanes a compare in their own type (exact; NaN loses to a number, as in fmaxf).
             using Pair = PairOf<T>;
             Pair pair_maxima[L / 2];
+            const uint32_t minus_infinity = kMinusInfinityPairBits<T>;
 #pragma unroll
-            for (int p = 0; p < L / 2; ++p) pair_maxima[p] = minus_infinity_pair<T>();
+            for (int p = 0; p < L / 2; ++p) memcpy(&pair_maxima[p], &minus_infinity, 4);
             const Vector16<T> *x = staged_x;
 #pragma unroll 4
             for (int i = 0; i < count; ++i, x += staged_step) {
