@@ -322,11 +322,9 @@ __global__ void __launch_bounds__(kBlock) softmax_cluster_staged_kernel(const __
     __shared__ uint64_t landed;
     __shared__ ClusterShared<T> shared;
     Vector16<T> *x = reinterpret_cast<Vector16<T> *>(stage_words);
-    switch (a.algorithm) {
-        case CUDNN_SOFTMAX_FAST: staged_row<T, CUDNN_SOFTMAX_FAST>(a, x, &landed, shared); break;
-        case CUDNN_SOFTMAX_LOG: staged_row<T, CUDNN_SOFTMAX_LOG>(a, x, &landed, shared); break;
-        default: staged_row<T, CUDNN_SOFTMAX_ACCURATE>(a, x, &landed, shared); break;
-    }
+    dispatch_softmax_path(a.algorithm, false, [&](auto algorithm, auto) {
+        staged_row<T, decltype(algorithm)::value>(a, x, &landed, shared);
+    });
 #else
     __trap();  // never launched: the launcher checks that the kernel was built for sm_90 or later
 #endif
