@@ -13,7 +13,11 @@ namespace librednn::cuda {
 // The exponential for elements of type T: 2-byte types (half, bfloat16) take the hardware exp2 of
 // x log2(e) (relative error below 2^-21 + |x| 2^-24, far under their rounding: their outputs are at
 // most 2^-11 precise); float and double keep expf (2 ulp) and exp (1 ulp): the hardware exp2 errs by
-// about |x| ulp of float, too much for elements far below the row's max.
+// about |x| ulp of float, too much for elements far below the row's max. Callers pass x - shift,
+// subtracted first (exact when x is near the shift), never folded into one fused multiply-add as
+// x log2(e) - shift log2(e): the rounding of shift log2(e) is half an ulp of the shift's magnitude (0.004
+// at 65504 in half, 64 at 1e9 in bfloat16), an error in every exponent that LOG outputs keep and that
+// overflows the sums of large bfloat16 rows.
 template <class T>
 constexpr bool kFastExpOf = sizeof(T) == 2;
 template <bool Fast>
@@ -30,11 +34,6 @@ template <bool Fast>
 __device__ __forceinline__ double path_exp(double x) {
     return exp(x);
 }
-
-// Arguments are always x - shift, subtracted first (exact when x is near the shift), never folded into one
-// fused multiply-add as x log2(e) - shift log2(e): the rounding of shift log2(e) is half an ulp of the
-// shift's magnitude (0.004 at 65504 in half, 64 at 1e9 in bfloat16), an error in every exponent that LOG
-// outputs keep and that overflows the sums of large bfloat16 rows.
 
 // Forward: running max and sum of e^(x - max) (FAST: sum of e^x, max unused). Backward: the sum.
 template <class C>
