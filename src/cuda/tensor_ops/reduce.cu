@@ -108,13 +108,21 @@ __device__ __forceinline__ C max_value(C current, C v, int propagate_nan) {
     return math_fmax(current, v);
 }
 
-// What a max compares: -a for MIN, |a| for AMAX, a for MAX. On float bits, (bits & keep) ^ flip does
-// either in one instruction.
+// What a max compares: -a for MIN, |a| for AMAX, a for MAX. On the bits of a word holding one float or
+// two 16-bit lanes (`sign`: the sign bits), (bits & keep) ^ flip does either in one instruction.
+template <class C>
+struct MaxOperandMasks {
+    uint32_t keep, flip;
+    __device__ __forceinline__ MaxOperandMasks(const ReduceArgs<C> &a, uint32_t sign)
+        : keep(a.absolute ? ~sign : 0xffffffffu), flip(a.negate ? sign : 0u) {}
+    __device__ __forceinline__ uint32_t operator()(uint32_t bits) const { return (bits & keep) ^ flip; }
+};
+constexpr uint32_t kFloatSign = 0x80000000u, kPairSigns = 0x80008000u;
+
 template <class C>
 __device__ __forceinline__ C max_operand(C v, const ReduceArgs<C> &a) {
     if constexpr (std::is_same_v<C, float>) {
-        const uint32_t keep = a.absolute ? 0x7fffffffu : 0xffffffffu, flip = a.negate ? 0x80000000u : 0u;
-        return __uint_as_float((__float_as_uint(v) & keep) ^ flip);
+        return __uint_as_float(MaxOperandMasks<C>(a, kFloatSign)(__float_as_uint(v)));
     } else {
         if (a.negate) v = -v;
         if (a.absolute) v = math_abs(v);
@@ -292,13 +300,12 @@ struct PackMax {
     template <class C>
     __device__ __forceinline__ void add(const Pack<T, kLanes> &x, const ReduceArgs<C> &a) {
         if constexpr (kPaired) {
-            // The sign bits of both lanes: cleared for AMAX, flipped for MIN.
-            const uint32_t keep = a.absolute ? 0x7fff7fffu : 0xffffffffu, flip = a.negate ? 0x80008000u : 0u;
+            const MaxOperandMasks<C> operand_of(a, kPairSigns);  // both lanes' sign bits
             uint32_t words[kLanes / 2];
             memcpy(words, &x, sizeof words);
 #pragma unroll
             for (int i = 0; i < kLanes / 2; ++i) {
-                const uint32_t operand_bits = (words[i] & keep) ^ flip;
+                const uint32_t operand_bits = operand_of(words[i]);
                 Pair current, operand;
                 memcpy(&current, &pairs[i], 4);
                 memcpy(&operand, &operand_bits, 4);
@@ -332,13 +339,13 @@ __device__ __forceinline__ float pack_max_operand(const Pack<T, Vector16<T>::kLa
     constexpr int kLanes = Vector16<T>::kLanes;
     if constexpr (sizeof(T) == 2) {
         using Pair = PairOf<T>;
-        const uint32_t keep = a.absolute ? 0x7fff7fffu : 0xffffffffu, flip = a.negate ? 0x80008000u : 0u;
+        const MaxOperandMasks<float> operand_of(a, kPairSigns);
         uint32_t words[kLanes / 2];
         memcpy(words, &x, sizeof words);
         Pair pairs[kLanes / 2];
 #pragma unroll
         for (int i = 0; i < kLanes / 2; ++i) {
-            const uint32_t bits = (words[i] & keep) ^ flip;
+            const uint32_t bits = operand_of(words[i]);
             memcpy(&pairs[i], &bits, 4);
         }
         const Pair larger = __hmax2_nan(__hmax2_nan(pairs[0], pairs[1]), __hmax2_nan(pairs[2], pairs[3]));
