@@ -82,11 +82,17 @@ __device__ __forceinline__ void store_16_bytes(void *target, const uint32_t (&v)
                  : "memory");
 }
 
+// alpha * value (+ beta * old when blending; old is not read otherwise), in the compute type.
+template <class T, class C>
+__device__ __forceinline__ T scaled(const TransposeArgs<C> &a, T value, const T &old) {
+    C result = a.alpha * to_compute<C>(value);
+    if (a.blend) result += a.beta * to_compute<C>(old);
+    return from_compute<T>(result);
+}
+
 template <class T, class C>
 __device__ __forceinline__ T blend_element(const TransposeArgs<C> &a, T value, const T *target) {
-    C result = a.alpha * to_compute<C>(value);
-    if (a.blend) result += a.beta * to_compute<C>(*target);
-    return from_compute<T>(result);
+    return scaled(a, value, *target);
 }
 
 // alpha * values (+ beta * the target's) for one 16-byte vector of outputs, then the store.
@@ -96,11 +102,7 @@ __device__ __forceinline__ void finish_vector(const TransposeArgs<C> &a, Vector1
         Vector16<T> old;
         if (a.blend) old = *reinterpret_cast<const Vector16<T> *>(target);
 #pragma unroll
-        for (int e = 0; e < Vector16<T>::kLanes; ++e) {
-            C value = a.alpha * to_compute<C>(values.lane[e]);
-            if (a.blend) value += a.beta * to_compute<C>(old.lane[e]);
-            values.lane[e] = from_compute<T>(value);
-        }
+        for (int e = 0; e < Vector16<T>::kLanes; ++e) values.lane[e] = scaled(a, values.lane[e], old.lane[e]);
     }
     uint32_t vector[4];
     memcpy(vector, &values, 16);
