@@ -88,18 +88,6 @@ __device__ __forceinline__ C cluster_reduce(C value, ClusterShared<C> &shared, i
     return shared.row_values[slot];
 }
 
-// Two lanes of a 2-byte type as one register, and -inf in both.
-template <class T>
-struct PairType;
-template <>
-struct PairType<__half> {
-    using type = __half2;
-};
-template <>
-struct PairType<__nv_bfloat16> {
-    using type = __nv_bfloat162;
-};
-
 // The row's statistics, into shared.row_stats, from each thread's: warp, block, then the cluster's
 // blocks through distributed shared memory, every combination in a fixed order, so all blocks agree to
 // the bit. Arrives on the cluster barrier: the caller must cluster_wait() before returning, since
@@ -166,12 +154,12 @@ __device__ __forceinline__ void cluster_row(const ClusterArgs<C> &a, ClusterShar
         if constexpr (Algorithm != CUDNN_SOFTMAX_FAST) {
             if constexpr (sizeof(T) == 2) {
                 // Two lanes a compare in their own type (exact; NaN loses to a number, as in fmaxf).
-                using Pair = typename PairType<T>::type;
+                using Pair = PairOf<T>;
                 Pair maxima[kLanes / 2];
 #pragma unroll
                 for (int p = 0; p < kLanes / 2; ++p) {
                     Pair minus_infinity;
-                    const uint32_t bits = std::is_same_v<T, __half> ? 0xfc00fc00u : 0xff80ff80u;
+                    const uint32_t bits = kMinusInfinityPairBits<T>;
                     memcpy(&minus_infinity, &bits, 4);
                     maxima[p] = minus_infinity;
                 }
@@ -206,7 +194,7 @@ __device__ __forceinline__ void cluster_row(const ClusterArgs<C> &a, ClusterShar
             for (int j = 0; j < kLanes; ++j) sum += path_exp<kFast>(to_compute<C>(x0[i].lane[j]) - base);
         }
         sum = cluster_reduce(sum, shared, 1, a.cluster, C(0), [](C x, C y) { return x + y; });
-        asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");  // waited for before returning
+        cluster_arrive();  // waited for before returning
         RowStats<C> total;
         total.max = Algorithm != CUDNN_SOFTMAX_FAST ? max : C(0);
         total.sum = sum;
