@@ -59,10 +59,11 @@ struct TransposeArgs {
     int64_t rows, columns;  // P rows and Q columns of the output (the input is Q x P)
     uint32_t row_tiles, column_tiles;
     int vectors_ok;  // both pointers 16-byte aligned, P and Q whole 16-byte vectors
-    // Edge tiles and unaligned shapes, per side: row segments move as the aligned 16-byte vectors that
-    // cover them (x aligned and each image whole vectors, so no vector leaves the image), or a tile's input
-    // is one aligned run of whole rows (the same, and P <= K); the same for the output with Q.
-    int in_segments, in_runs, out_segments, out_runs;
+    // Edge tiles and unaligned shapes, per side: the input's rows are whole aligned vectors (P a multiple
+    // of the lanes, x aligned); or a tile's input is one aligned run of whole rows (P <= K, x aligned, each
+    // image whole vectors); or row segments move as the aligned 16-byte vectors that cover them (x aligned
+    // and each image whole vectors, so no vector leaves the image). The same for the output with Q.
+    int in_vectors, in_runs, in_segments, out_vectors, out_runs, out_segments;
     int raw, blend;
     C alpha, beta;
 };
@@ -110,12 +111,13 @@ __device__ __forceinline__ void finish_vector(const TransposeArgs<C> &a, Vector1
 }
 
 // --- edge tiles (and shapes the full-tile path refuses): a tile is loaded into the same staging and
-// stored from it, each side the widest way it allows: one contiguous run of whole rows read or written
-// 16 bytes at a time (rows shorter than a tile: 7x7 images, few channels); row segments as the aligned
-// 16-byte vectors that cover them (loads keep the lanes inside the segment; stores write whole vectors
-// inside it and the partial ones at its ends element by element, since their other lanes belong to
-// other tiles); or element by element. The staged element of input (q0 + ql, p0 + pl) sits at word
-// (ql / R, pl), lane ql % R.
+// stored from it, each side the widest way it allows: whole 16-byte vectors of rows (bounds checked a
+// vector at a time); one contiguous run of whole rows read or written 16 bytes at a time (rows shorter
+// than a tile: 7x7 images, few channels); row segments as the aligned 16-byte vectors that cover them
+// (rows longer than a tile but not whole vectors: float 7x7, half 14x14; loads keep the lanes inside the
+// segment; stores write whole vectors inside it and the partial ones at its ends element by element,
+// since their other lanes belong to other tiles); or element by element. The staged element of input
+// (q0 + ql, p0 + pl) sits at word (ql / R, pl), lane ql % R.
 template <class T>
 __device__ __forceinline__ int staged_index(int ql, int pl) {
     using S = TransposeShape<T>;
@@ -130,7 +132,16 @@ __device__ __forceinline__ void load_edge_tile(const TransposeArgs<C> &a, const 
     constexpr int K = S::kTile, L = S::kElementsPerVector;
     const int64_t P = a.rows;
     const int tid = threadIdx.x;
-    if (a.in_runs && P <= K) {
+    if (a.in_vectors) {
+        // Vector (input row ql, chunk c): whole or absent, since P is a multiple of L.
+        for (int item = tid; item < K * S::kChunks; item += S::kThreads) {
+            const int ql = item / S::kChunks, c = item % S::kChunks;
+            if (ql >= q_count || c * L >= p_count) continue;
+            const Vector16<T> v = *reinterpret_cast<const Vector16<T> *>(in + (q0 + ql) * P + p0 + c * L);
+#pragma unroll
+            for (int e = 0; e < L; ++e) elements[staged_index<T>(ql, c * L + e)] = v.lane[e];
+        }
+    } else if (a.in_runs && P <= K) {
         // The tile's rows are one run of q_count * P elements (p0 = 0), 16-byte aligned.
         const T *run = in + q0 * P;
         const int count = q_count * static_cast<int>(P);
@@ -182,7 +193,16 @@ __device__ __forceinline__ void store_edge_tile(const TransposeArgs<C> &a, T *ou
     constexpr int K = S::kTile, L = S::kElementsPerVector;
     const int64_t Q = a.columns;
     const int tid = threadIdx.x;
-    if (a.out_runs && Q <= K) {
+    if (a.out_vectors) {
+        for (int item = tid; item < K * S::kChunks; item += S::kThreads) {
+            const int pl = item / S::kChunks, c = item % S::kChunks;
+            if (pl >= p_count || c * L >= q_count) continue;
+            Vector16<T> v;
+#pragma unroll
+            for (int e = 0; e < L; ++e) v.lane[e] = elements[staged_index<T>(c * L + e, pl)];
+            finish_vector(a, v, out + (p0 + pl) * Q + q0 + c * L);
+        }
+    } else if (a.out_runs && Q <= K) {
         T *run = out + p0 * Q;
         const int count = p_count * static_cast<int>(Q);
         for (int first = tid * L; first < count; first += S::kThreads * L) {
@@ -349,12 +369,13 @@ Status launch_transpose_typed(cudaStream_t stream, const ElementwiseCall &call, 
     // Images of whole 16-byte vectors keep every image's start aligned; a tile's run starts K rows (a
     // multiple of 16 bytes) further on.
     const bool images_whole = (plan.rows * plan.columns) % S::kElementsPerVector == 0;
+    args.in_vectors = in_aligned && plan.rows % S::kElementsPerVector == 0;
+    args.out_vectors = out_aligned && plan.columns % S::kElementsPerVector == 0;
     args.in_segments = in_aligned && images_whole;
     args.out_segments = out_aligned && images_whole;
     args.in_runs = args.in_segments && plan.rows <= S::kTile;
     args.out_runs = args.out_segments && plan.columns <= S::kTile;
-    args.vectors_ok = in_aligned && out_aligned && plan.rows % S::kElementsPerVector == 0 &&
-                      plan.columns % S::kElementsPerVector == 0;
+    args.vectors_ok = args.in_vectors && args.out_vectors;
     args.raw = plan.raw_copy ? 1 : 0;
     args.blend = plan.blend ? 1 : 0;
     args.alpha = static_cast<C>(call.alpha);
