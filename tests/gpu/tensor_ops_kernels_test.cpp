@@ -463,9 +463,9 @@ TEST_F(TensorKernels, TransformBetweenNchwAndNhwcIsExactOnFixedShapesWithPartial
     // C and H*W that leave the transpose tiles partly outside along either side, or that fill them; half
     // and int8 on some. Edge tiles move whole 16-byte vectors where rows are whole vectors (48 x 120), one
     // run of whole rows where a row is no longer than a tile and not whole vectors (7x7 and 3x3 images; 120
-    // for int8), row segments as the aligned vectors covering them where a row is longer than a tile and
-    // not whole vectors (7x7 floats, 14x14 halves: segments starting mid-vector, partial vectors at their
-    // ends), else elements (the shifted pointers).
+    // for int8), loads of row segments as the aligned vectors covering them where a row is longer than a
+    // tile and not whole vectors (7x7 floats, 14x14 halves: segments starting mid-vector, partial vectors
+    // at their ends), else elements (the shifted pointers; the stores of such rows).
     const std::vector<cudnnDataType_t> wide = {CUDNN_DATA_FLOAT, CUDNN_DATA_INT32};
     const std::vector<cudnnDataType_t> all = {CUDNN_DATA_FLOAT, CUDNN_DATA_INT32, CUDNN_DATA_HALF, CUDNN_DATA_INT8};
     struct Shape {
