@@ -462,8 +462,10 @@ TEST_F(TensorKernels, TransformBetweenNchwAndNhwcIsExactOnFixedShapesWithPartial
     SEEDED_RANDOM(rng);
     // C and H*W that leave the transpose tiles partly outside along either side, or that fill them; half
     // and int8 on some. Edge tiles move whole 16-byte vectors where rows are whole vectors (48 x 120), one
-    // run of whole rows where a row is shorter than a tile and not whole vectors (7x7 and 3x3 images; 120
-    // for int8), else elements (the shifted pointers).
+    // run of whole rows where a row is no longer than a tile and not whole vectors (7x7 and 3x3 images; 120
+    // for int8), loads of row segments as the aligned vectors covering them where a row is longer than a
+    // tile and not whole vectors (7x7 floats, 14x14 halves: segments starting mid-vector, partial vectors
+    // at their ends), else elements (the shifted pointers; the stores of such rows).
     const std::vector<cudnnDataType_t> wide = {CUDNN_DATA_FLOAT, CUDNN_DATA_INT32};
     const std::vector<cudnnDataType_t> all = {CUDNN_DATA_FLOAT, CUDNN_DATA_INT32, CUDNN_DATA_HALF, CUDNN_DATA_INT8};
     struct Shape {
@@ -472,7 +474,7 @@ TEST_F(TensorKernels, TransformBetweenNchwAndNhwcIsExactOnFixedShapesWithPartial
     };
     const std::vector<Shape> shapes = {{{1, 20, 4, 5}, wide},  {{2, 96, 7, 8}, wide}, {{2, 64, 8, 12}, wide},
                                        {{2, 64, 8, 16}, all},  {{3, 256, 7, 7}, all}, {{2, 32, 7, 7}, all},
-                                       {{2, 48, 10, 12}, all}, {{3, 8, 3, 3}, all}};
+                                       {{2, 48, 10, 12}, all}, {{3, 8, 3, 3}, all},   {{2, 64, 14, 14}, all}};
     // A plain move, scaling alone, blending, and the input or the output one scalar past a 16-byte
     // boundary (the vector path refused on whole-vector shapes). Powers of two: exact for every type.
     struct Scaling {
@@ -1512,14 +1514,15 @@ TEST_F(TensorKernels, SoftmaxHandlesLongContiguousRows) {
     for (const auto &dims : shapes) {
         for (cudnnDataType_t type : kFloatingTypes) {
             for (bool backward : {false, true}) {
+                const bool blend = rng.chance(0.5);  // the kernels' blending loops are separate ones
                 SoftmaxCase sc{rng.pick(kSoftmaxAlgorithms),
                                CUDNN_SOFTMAX_MODE_INSTANCE,
                                backward,
                                type,
                                dims,
                                {Layout::nchw, Layout::nchw, Layout::nchw},
-                               1.0,
-                               0.0,
+                               blend ? -2.0 : 1.0,
+                               blend ? 0.5 : 0.0,
                                false};
                 run_softmax_case(rng, sc, stream());
                 SoftmaxCase channel{rng.pick(kSoftmaxAlgorithms),

@@ -60,9 +60,11 @@ struct TransposeArgs {
     uint32_t row_tiles, column_tiles;
     int vectors_ok;  // both pointers 16-byte aligned, P and Q whole 16-byte vectors
     // Edge tiles and unaligned shapes, per side: the input's rows are whole aligned vectors (P a multiple
-    // of the lanes, x aligned), or a tile's input is one aligned run of whole rows (P <= K, x aligned, each
-    // image whole vectors); the same for the output with Q.
-    int in_vectors, in_runs, out_vectors, out_runs;
+    // of the lanes, x aligned); or a tile's input is one aligned run of whole rows (P <= K, x aligned, each
+    // image whole vectors); the same for the output with Q. Else the input's row segments load as the
+    // aligned 16-byte vectors that cover them (x aligned and each image whole vectors, so no vector
+    // leaves the image).
+    int in_vectors, in_runs, in_segments, out_vectors, out_runs;
     int raw, blend;
     C alpha, beta;
 };
@@ -111,9 +113,13 @@ __device__ __forceinline__ void finish_vector(const TransposeArgs<C> &a, Vector1
 
 // --- edge tiles (and shapes the full-tile path refuses): a tile is loaded into the same staging and
 // stored from it, each side the widest way it allows: whole 16-byte vectors of rows (bounds checked a
-// vector at a time), one contiguous run of whole rows read or written 16 bytes at a time (rows shorter
-// than a tile: 7x7 images, few channels), or element by element. The staged element of input (q0 + ql,
-// p0 + pl) sits at word (ql / R, pl), lane ql % R.
+// vector at a time); one contiguous run of whole rows read or written 16 bytes at a time (rows shorter
+// than a tile: 7x7 images, few channels); for loads, row segments as the aligned 16-byte vectors that
+// cover them, keeping the lanes inside the segment (rows longer than a tile but not whole vectors: float
+// 7x7, half 14x14); or element by element. Stores have no segment path: storing the partial vectors at a
+// segment's ends lane by lane was slower on the H200 than element stores, which coalesce across the warp
+// (float 7x7 NHWC→NCHW 2891 → 2585 GB/s). The staged element of input (q0 + ql, p0 + pl) sits at word
+// (ql / R, pl), lane ql % R.
 template <class T>
 __device__ __forceinline__ int staged_index(int ql, int pl) {
     using S = TransposeShape<T>;
@@ -155,6 +161,22 @@ __device__ __forceinline__ void load_edge_tile(const TransposeArgs<C> &a, const 
                     elements[staged_index<T>(ql, pl)] = run[f];
                     if (++pl == P) pl = 0, ++ql;
                 }
+            }
+        }
+    } else if (a.in_segments) {
+        // Vector j of input row ql's segment: the aligned vector at (segment start rounded down) + j L;
+        // a segment of p_count elements is covered by at most kChunks + 1 of them.
+        for (int item = tid; item < K * (S::kChunks + 1); item += S::kThreads) {
+            const int ql = item / (S::kChunks + 1), j = item % (S::kChunks + 1);
+            if (ql >= q_count) continue;
+            const int64_t start = (q0 + ql) * P + p0;
+            const int64_t base = (start & ~static_cast<int64_t>(L - 1)) + static_cast<int64_t>(j) * L;
+            if (base >= start + p_count) continue;
+            const Vector16<T> v = *reinterpret_cast<const Vector16<T> *>(in + base);
+#pragma unroll
+            for (int e = 0; e < L; ++e) {
+                const int64_t pl = base + e - start;
+                if (pl >= 0 && pl < p_count) elements[staged_index<T>(ql, static_cast<int>(pl))] = v.lane[e];
             }
         }
     } else {
@@ -326,7 +348,8 @@ Status launch_transpose_typed(cudaStream_t stream, const ElementwiseCall &call, 
     const bool images_whole = (plan.rows * plan.columns) % S::kElementsPerVector == 0;
     args.in_vectors = in_aligned && plan.rows % S::kElementsPerVector == 0;
     args.out_vectors = out_aligned && plan.columns % S::kElementsPerVector == 0;
-    args.in_runs = in_aligned && images_whole && plan.rows <= S::kTile;
+    args.in_segments = in_aligned && images_whole;
+    args.in_runs = args.in_segments && plan.rows <= S::kTile;
     args.out_runs = out_aligned && images_whole && plan.columns <= S::kTile;
     args.vectors_ok = args.in_vectors && args.out_vectors;
     args.raw = plan.raw_copy ? 1 : 0;
