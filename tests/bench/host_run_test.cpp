@@ -194,6 +194,24 @@ TEST(BenchHostRun, CheckModeMeasuresHowFarLibIsFromVs) {
     EXPECT_TRUE(contains(alone.out, "0.00e+00")) << alone.out;
 }
 
+// op=copy times the bench's own copy and never calls the library: against the double that scales every
+// output by 1.001, check mode finds it exact, and both columns of a comparison report it.
+TEST(BenchHostRun, TheCopyProblemNeverCallsTheLibrary) {
+    TempDir dir;
+    const auto check = run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8_SCALED, "--host", "--check", "--problem",
+                                  "op=copy dtype=half dims=2x8x4x4", "--json", dir.file("check.json")});
+    ASSERT_EQ(check.exit_code, 0) << check.out << check.err;
+    const std::string json = read_file(dir.file("check.json"));
+    EXPECT_TRUE(contains(json, "\"against\": \"reference\", \"compared\": true")) << json;
+    EXPECT_EQ(json_number(json, "relative_error"), 0) << json;
+    const auto perf =
+        run_bench({"--lib", LIBREDNN_BENCH_FAKE_V8, "--vs", LIBREDNN_BENCH_FAKE_V8_SCALED, "--host", "--runs", "3",
+                   "--problem", "op=copy dims=4x8x16x16", "--json", dir.file("perf.json")});
+    ASSERT_EQ(perf.exit_code, 0) << perf.out << perf.err;
+    EXPECT_TRUE(contains(perf.out, "op=copy dtype=float dims=4x8x16x16")) << perf.out;
+    EXPECT_GT(json_number(read_file(dir.file("perf.json")), "ratio"), 0) << perf.out;
+}
+
 // The test double's max reduction over w asks for a workspace and index memory (the bench allocates
 // what the library asks for) and writes indices; check mode compares them with LibreDNN's reference,
 // which takes the first of equal maxima where the double takes the last: on int8 data, full of ties,

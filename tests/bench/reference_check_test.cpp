@@ -90,6 +90,17 @@ TEST(BenchReferenceCheck, PerChannelSumReferenceBlendsWithC) {
     EXPECT_EQ(tensors[1], (std::vector<double>{110, 300}));
 }
 
+TEST(BenchReferenceCheck, CopyReferenceWritesXIntoY) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto copy = parsed("op=copy dtype=half n=1 c=1 h=1 w=3");
+    ASSERT_TRUE(copy);
+    const Reference reference = reference_for(*copy);
+    ASSERT_TRUE(reference.compute) << reference.unavailable;
+    HostTensors tensors = {{1.5, -2, 0.25}, {nan, 7, nan}};
+    ASSERT_TRUE(reference.compute(&tensors).ok());
+    EXPECT_EQ(tensors[1], (std::vector<double>{1.5, -2, 0.25}));
+}
+
 TEST(BenchReferenceCheck, SetReferenceOverwritesYAndScaleReferenceScalesIt) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const auto set = parsed("op=set_tensor n=1 c=1 h=1 w=3 value=-2.5");
@@ -145,6 +156,7 @@ TEST(BenchReferenceCheck, LibreDNNAgreesWithItsReferencesOnTensorOps) {
         "op=set_tensor dtype=int8 n=2 c=8 h=4 w=4 value=-3",
         "op=scale_tensor n=2 c=8 h=4 w=4 alpha=0.1",
         "op=scale_tensor dtype=bfloat16 layout=nhwc n=2 c=8 h=4 w=4 alpha=-3",
+        "op=copy dtype=int8 n=2 c=8 h=4 w=4",
     };
     const std::string seed = fresh_seed();
     for (const std::string &problem : problems) {

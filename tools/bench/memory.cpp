@@ -190,6 +190,17 @@ size_t free_memory(MemoryKind kind) {
     return host_free_bytes();
 }
 
+Outcome copy_memory(MemoryKind kind, void *target, const void *source, size_t bytes) {
+#if LIBREDNN_BENCH_HAVE_CUDA
+    if (kind == MemoryKind::device)
+        return cuda_outcome(cudaMemcpyAsync(target, source, bytes, cudaMemcpyDeviceToDevice, nullptr),
+                            "cudaMemcpyAsync");
+#endif
+    (void)kind;
+    std::memcpy(target, source, bytes);
+    return Outcome::success();
+}
+
 Outcome synchronize(MemoryKind kind) {
 #if LIBREDNN_BENCH_HAVE_CUDA
     if (kind == MemoryKind::device)

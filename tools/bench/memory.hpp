@@ -61,6 +61,10 @@ private:
 // Bytes that can be allocated now (the GPU's free memory, or the host's available memory).
 size_t free_memory(MemoryKind kind);
 
+// Copies `bytes` from `source` to `target`, both of `kind` memory: on the GPU asynchronously, device to
+// device, on the legacy default stream (where the timing events are recorded); on the host with memcpy.
+Outcome copy_memory(MemoryKind kind, void *target, const void *source, size_t bytes);
+
 // Waits for the GPU's work and reports a failed kernel; nothing to do on the host.
 Outcome synchronize(MemoryKind kind);
 

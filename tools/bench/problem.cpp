@@ -25,6 +25,7 @@ const OpFamily kFamilies[] = {
     {"set_tensor", parse_set_tensor},
     {"scale_tensor", parse_scale_tensor},
     {"add", parse_add_tensor},  // the name for cudnnAddTensor; prints as add_tensor
+    {"copy", parse_copy},       // not a cuDNN call: the run's own copy ceiling
 };
 
 std::string op_list() {

@@ -170,6 +170,17 @@ Reference tensor_op_reference(const Problem &problem) {
             reference::set_tensor(value, buffers);
         });
     }
+    if (op == "copy") {
+        // The bench's own copy: y is x.
+        Reference reference;
+        reference.compute = [](HostTensors *tensors) -> Outcome {
+            if (tensors->size() != 2)
+                return Outcome::failed("the copy reference got " + std::to_string(tensors->size()) + " tensors, not 2");
+            (*tensors)[1] = (*tensors)[0];
+            return Outcome::success();
+        };
+        return reference;
+    }
     return unavailable("no reference yet");
 }
 

@@ -2,8 +2,9 @@
 # Issue 4's result run, on a GPU machine: builds LibreDNN (sm_90, into build-gpu), runs the tests labelled
 # gpu, then bench/sets/tensor-ops-large.problems with LibreDNN against NVIDIA's cuDNN in the same run
 # (perf, then check). Writes into OUTDIR what bench/results/*-tensor-ops*/ hold: machine.txt,
-# build.log, ctest-gpu.log, tensor-ops-large.{txt,json,md} and tensor-ops-large-check.txt (the README
-# is written by hand). Exits non-zero when the build, a gpu test or either librednn-bench run fails.
+# build.log, ctest-gpu.log, tensor-ops-large.{txt,json,md}, tensor-ops-large-check.txt and copy.txt (the
+# machine's own device-to-device copy rate, measured right after the set; the README is written by
+# hand). Exits non-zero when the build, a gpu test or either librednn-bench run fails.
 #
 #   tools/bench/tensor_ops_results.sh OUTDIR [NVIDIA_LIBCUDNN]
 #
@@ -59,5 +60,10 @@ RUNS=${RUNS:-15} tools/bench/compare_problems.sh build-gpu/tools/bench/librednn-
     "$vs" "$problems" "$out" "$name"
 compare_rc=$?
 sed -n '/^dir  name/,/^$/p' "$out/$name.txt"
+# The machine's own copy ceiling at the time of the run (op=copy: cudaMemcpyAsync of 411 MB, no library
+# call), next to the fixed 4150 GB/s of ../shared/GPU.md.
+build-gpu/tools/bench/librednn-bench --lib build-gpu/src/libcudnn.so.8 --runs "${RUNS:-15}" \
+    --problem "op=copy dtype=float dims=128x256x56x56" >"$out/copy.txt" 2>&1
+grep -E "^fwd +problem" "$out/copy.txt" | awk '{print "copy (this machine, now): " $6 " GB/s"}'
 echo "tensor_ops_results: gpu tests rc=$gpu_rc, compare rc=$compare_rc, $((SECONDS - start)) s"
 [ $gpu_rc -eq 0 ] && [ $compare_rc -eq 0 ]

@@ -22,6 +22,8 @@ ParseResult parse_reduce(const ProblemString &, const ProblemDefaults &, std::un
 ParseResult parse_set_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 ParseResult parse_scale_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *,
                                std::string *);
+// The bench's own device-to-device copy (no library call): the run's copy ceiling.
+ParseResult parse_copy(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 
 // The forward/backward direction of an op without a key of its own for it: the problem's `dir` key
 // when present, else --dir mapped (fwd and inference -> "fwd", bwd -> "bwd"). Returns false when --dir
