@@ -12,50 +12,39 @@ namespace librednn::bench {
 
 namespace {
 
-struct CopyParams {
-    TensorOperand x;
-};
-
-size_t bytes_of(const TensorOperand &tensor) {
-    return static_cast<size_t>(tensor.shape.elements()) * data_type_size(tensor.type);
-}
-
 class CopyOperation : public Operation {
 public:
-    CopyOperation(const CopyParams &params, const Context &context) : p_(params), memory_(context.memory) {}
+    CopyOperation(size_t bytes, MemoryKind memory) : bytes_(bytes), memory_(memory) {}
 
-    Outcome run(const TensorPointers &t, void *, size_t) override {
-        return copy_memory(memory_, t[1], t[0], bytes_of(p_.x));
-    }
+    Outcome run(const TensorPointers &t, void *, size_t) override { return copy_memory(memory_, t[1], t[0], bytes_); }
 
 private:
-    CopyParams p_;
+    size_t bytes_;
     MemoryKind memory_;
 };
 
 class CopyProblem : public Problem {
 public:
-    explicit CopyProblem(const CopyParams &params) : p_(params) {}
+    explicit CopyProblem(const TensorOperand &x) : x_(x) {}
 
     ProblemString describe() const override {
         ProblemString text;
         text.set("op", "copy");
-        write_main_tensor(&text, p_.x);
+        write_main_tensor(&text, x_);
         return text;
     }
 
     std::vector<TensorSpec> tensors() const override {
-        return {{"x", Role::input, p_.x.type, p_.x.shape.elements()},
-                {"y", Role::output, p_.x.type, p_.x.shape.elements()}};
+        return {{"x", Role::input, x_.type, x_.shape.elements()}, {"y", Role::output, x_.type, x_.shape.elements()}};
     }
 
     std::unique_ptr<Operation> bind(const Context &context, Outcome *outcome) const override {
         *outcome = Outcome::success();
-        return std::make_unique<CopyOperation>(p_, context);
+        return std::make_unique<CopyOperation>(tensors()[0].bytes(), context.memory);
     }
 
 private:
-    CopyParams p_;
+    TensorOperand x_;
 };
 
 }  // namespace
@@ -64,10 +53,9 @@ ParseResult parse_copy(const ProblemString &text, const ProblemDefaults &default
                        std::string *error) {
     if (defaults.dir != "fwd" && defaults.dir != "inference") return ParseResult::not_applicable;
     KeyReader keys(text, "copy");
-    CopyParams p;
-    p.x = keys.main_tensor(defaults);
+    const TensorOperand x = keys.main_tensor(defaults);
     if (!keys.finish(error)) return ParseResult::error;
-    *problem = std::make_unique<CopyProblem>(p);
+    *problem = std::make_unique<CopyProblem>(x);
     return ParseResult::ok;
 }
 
