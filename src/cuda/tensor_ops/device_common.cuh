@@ -9,6 +9,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace librednn::cuda {
@@ -237,5 +238,29 @@ using PairOf = std::conditional_t<std::is_same_v<T, __half>, __half2, __nv_bfloa
 // -infinity in both lanes of a pair of T (half or bfloat16), as the pair's bits.
 template <class T>
 constexpr uint32_t kMinusInfinityPairBits = std::is_same_v<T, __half> ? 0xfc00fc00u : 0xff80ff80u;
+
+// The lane-wise maxima of 16-byte vectors of a 2-byte type, two lanes a compare in their own type
+// (__hmax2: exact; NaN loses to a number, as in fmaxf). Starts at -infinity.
+template <class T>
+struct PairMaxima {
+    static constexpr int kPairs = Vector16<T>::kLanes / 2;
+    PairOf<T> pairs[kPairs];
+
+    __device__ __forceinline__ PairMaxima() {
+        const uint32_t minus_infinity = kMinusInfinityPairBits<T>;
+#pragma unroll
+        for (int p = 0; p < kPairs; ++p) memcpy(&pairs[p], &minus_infinity, 4);
+    }
+    __device__ __forceinline__ void add(const Vector16<T> &v) {
+        PairOf<T> values[kPairs];
+        memcpy(values, &v, 16);
+#pragma unroll
+        for (int p = 0; p < kPairs; ++p) pairs[p] = __hmax2(pairs[p], values[p]);
+    }
+    // Lane j's maximum, as a float.
+    __device__ __forceinline__ float lane(int j) const {
+        return j % 2 == 0 ? __low2float(pairs[j / 2]) : __high2float(pairs[j / 2]);
+    }
+};
 
 }  // namespace librednn::cuda

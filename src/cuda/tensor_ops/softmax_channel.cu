@@ -246,26 +246,15 @@ __device__ __forceinline__ void channel_tile(const StagedChannelArgs<C> &a, Vect
     const auto sum_op = [](C x, C y) { return x + y; };
     if constexpr (!Backward && Algorithm != CUDNN_SOFTMAX_FAST) {
         if constexpr (sizeof(T) == 2) {
-            // Two lanes a compare in their own type (exact; NaN loses to a number, as in fmaxf).
-            using Pair = PairOf<T>;
-            Pair pair_maxima[L / 2];
-            const uint32_t minus_infinity = kMinusInfinityPairBits<T>;
-#pragma unroll
-            for (int p = 0; p < L / 2; ++p) memcpy(&pair_maxima[p], &minus_infinity, 4);
+            PairMaxima<T> pair_maxima;
             const Vector16<T> *x = staged_x;
 #pragma unroll 4
             for (int i = 0; i < count; ++i, x += staged_step) {
                 const Vector16<T> v = *x;  // one 16-byte load (a memcpy from the pointer went byte by byte)
-                Pair pairs[L / 2];
-                memcpy(pairs, &v, 16);
-#pragma unroll
-                for (int p = 0; p < L / 2; ++p) pair_maxima[p] = __hmax2(pair_maxima[p], pairs[p]);
+                pair_maxima.add(v);
             }
 #pragma unroll
-            for (int p = 0; p < L / 2; ++p) {
-                maxima[2 * p] = __low2float(pair_maxima[p]);
-                maxima[2 * p + 1] = __high2float(pair_maxima[p]);
-            }
+            for (int j = 0; j < L; ++j) maxima[j] = pair_maxima.lane(j);
         } else {
             const Vector16<T> *x = staged_x;
 #pragma unroll 4
