@@ -13,7 +13,6 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
-#include <cstring>
 #include <type_traits>
 
 namespace librednn::cuda {
