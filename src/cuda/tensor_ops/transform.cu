@@ -348,9 +348,9 @@ Status launch_transpose_typed(cudaStream_t stream, const ElementwiseCall &call, 
     const bool images_whole = (plan.rows * plan.columns) % S::kElementsPerVector == 0;
     args.in_vectors = in_aligned && plan.rows % S::kElementsPerVector == 0;
     args.out_vectors = out_aligned && plan.columns % S::kElementsPerVector == 0;
-    args.in_segments = in_aligned && images_whole;
-    args.in_runs = args.in_segments && plan.rows <= S::kTile;
+    args.in_runs = in_aligned && images_whole && plan.rows <= S::kTile;
     args.out_runs = out_aligned && images_whole && plan.columns <= S::kTile;
+    args.in_segments = in_aligned && images_whole;
     args.vectors_ok = args.in_vectors && args.out_vectors;
     args.raw = plan.raw_copy ? 1 : 0;
     args.blend = plan.blend ? 1 : 0;
