@@ -1548,10 +1548,12 @@ TEST_F(TensorKernels, SoftmaxChannelRowsOfPackedNchwImages) {
     // half: 28x28 and 4x8 images, tiles of 8 or 4 vectors running on across images and ending part-filled),
     // long rows split over a cluster: 1501 forward over 2 blocks (751 and 750 channels), backward over 8;
     // 3000 forward over 4; 5000 over 8; 32768 forward is the longest staged row (1 vector, 8 blocks), its
-    // backward takes the element tiles, as do 5x7 images (35 pixels: no whole vectors).
-    const std::vector<std::vector<int64_t>> shapes = {{2, 1000, 28, 28}, {3, 10, 4, 8},   {2, 3000, 4, 8},
-                                                      {4, 37, 4, 8},     {2, 300, 5, 7},  {1, 5000, 4, 8},
-                                                      {3, 1501, 4, 8},   {1, 32768, 4, 8}};
+    // backward takes the element tiles, as do 5x7 images (35 pixels: no whole vectors). Forward tiles of 4
+    // vectors run in pairs (clusters of 2): an odd count leaves the last pair's second block empty (half
+    // 2x1000x28x28: 49 tiles; float and double 1x700x4x10: 3 and 5, the last part-filled).
+    const std::vector<std::vector<int64_t>> shapes = {{2, 1000, 28, 28}, {3, 10, 4, 8},    {2, 3000, 4, 8},
+                                                      {4, 37, 4, 8},     {2, 300, 5, 7},   {1, 5000, 4, 8},
+                                                      {3, 1501, 4, 8},   {1, 32768, 4, 8}, {1, 700, 4, 10}};
     for (const auto &dims : shapes) {
         for (cudnnDataType_t type : kFloatingTypes) {
             for (bool backward : {false, true}) {
