@@ -50,6 +50,9 @@ struct TransposeShape {
     static constexpr int kLoadItems = kWordRows * kChunks / kThreads;  // R vectors each
     static constexpr int kStoreItems = kTile * kChunks / kThreads;     // one vector each
     static_assert(kWordRows * kChunks % kThreads == 0 && kTile * kChunks % kThreads == 0, "tile split");
+    // Wide tiles (one side a whole row of K + 1 to 2K elements): up to 2K staged rows of K + 1 words, or K
+    // rows of 2K + 1.
+    static constexpr int kWideWords = 2 * kWordRows * kPitch;
 };
 
 template <class C>
@@ -60,13 +63,16 @@ struct TransposeArgs {
     uint32_t row_tiles, column_tiles;
     int vectors_ok;  // both pointers 16-byte aligned, P and Q whole 16-byte vectors
     // Edge tiles and unaligned shapes, per side: the input's rows are whole aligned vectors (P a multiple
-    // of the lanes, x aligned); or a tile's input is one aligned run of whole rows (P <= K, x aligned, each
-    // image whole vectors); the same for the output with Q. Else the input's row segments load as the
-    // aligned 16-byte vectors that cover them (x aligned and each image whole vectors, so no vector
-    // leaves the image).
+    // of the lanes, x aligned); or a tile's input is one aligned run of whole rows (P no longer than the
+    // tile, x aligned, each image whole vectors); the same for the output with Q. Else the input's row
+    // segments load as the aligned 16-byte vectors that cover them (x aligned and each image whole
+    // vectors, so no vector leaves the image).
     int in_vectors, in_runs, in_segments, out_vectors, out_runs;
     int raw, blend;
     C alpha, beta;
+    // Wide tiles only: a tile's extent along P and Q (K, or the whole side), and the staged row pitch in
+    // words (at least the P extent, odd).
+    int p_span, q_span, pitch;
 };
 
 // Byte s of each of the four words, as one word (lane r from word r): the 4 x 4 byte transpose.
@@ -120,30 +126,114 @@ __device__ __forceinline__ void finish_vector(const TransposeArgs<C> &a, Vector1
 // segment's ends lane by lane was slower on the H200 than element stores, which coalesce across the warp
 // (float 7x7 NHWC→NCHW 2891 → 2585 GB/s). The staged element of input (q0 + ql, p0 + pl) sits at word
 // (ql / R, pl), lane ql % R.
-template <class T>
-__device__ __forceinline__ int staged_index(int ql, int pl) {
+//
+// Wide tiles: where one side is not whole vectors and holds K + 1 to 2K elements (float 7x7 images: 49
+// pixels), a tile takes that whole side by K of the other, staged with a pitch of its own (`Wide`
+// kernels), so the side is one aligned run: two tiles of 32 and 17 rows, the second half empty and its
+// 49-element rows stored element by element, become one. Extents and pitch then come from the
+// arguments; the K x K kernels keep them constant.
+template <class T, bool Wide>
+struct EdgeSpans {
+    int p, q, pitch;
+    template <class C>
+    __device__ __forceinline__ explicit EdgeSpans(const TransposeArgs<C> &a) {
+        using S = TransposeShape<T>;
+        if constexpr (Wide) {
+            p = a.p_span, q = a.q_span, pitch = a.pitch;
+        } else {
+            p = S::kTile, q = S::kTile, pitch = S::kPitch;
+        }
+    }
+    __device__ __forceinline__ int staged_index(int ql, int pl) const {
+        using S = TransposeShape<T>;
+        return ((ql / S::kR) * pitch + pl) * S::kR + ql % S::kR;
+    }
+};
+
+// A wide tile's input as whole aligned vectors, either rows of them or one run of whole rows (at most
+// 2K x K elements a tile), in rounds of kRound vectors a thread, each round's loads all issued before any
+// is staged. Four 16-byte vectors: a float tile in one round; more (int8: 16) had ptxas spill.
+template <class T, class C>
+__device__ __forceinline__ void load_wide_tile(const TransposeArgs<C> &a, const T *in, int64_t p0, int64_t q0,
+                                               int p_count, int q_count, T *elements) {
     using S = TransposeShape<T>;
-    return ((ql / S::kR) * S::kPitch + pl) * S::kR + ql % S::kR;
+    constexpr int L = S::kElementsPerVector, kRound = 4, kRounds = 2 * S::kTile * S::kChunks / S::kThreads / kRound;
+    static_assert(kRounds * kRound * S::kThreads == 2 * S::kTile * S::kChunks, "wide tile split");
+    const EdgeSpans<T, true> span(a);
+    const int P = static_cast<int>(a.rows);
+    const int tid = threadIdx.x;
+    Vector16<T> v[kRound];
+    if (a.in_vectors) {
+        // Vector (input row ql, chunk c): P is whole vectors, so its span is K.
+        for (int round = 0; round < kRounds; ++round) {
+#pragma unroll
+            for (int i = 0; i < kRound; ++i) {
+                const int item = tid + (round * kRound + i) * S::kThreads, ql = item / S::kChunks,
+                          c = item % S::kChunks;
+                if (ql < q_count && c * L < p_count) {
+                    v[i] = *reinterpret_cast<const Vector16<T> *>(in + (q0 + ql) * P + p0 + c * L);
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < kRound; ++i) {
+                const int item = tid + (round * kRound + i) * S::kThreads, ql = item / S::kChunks,
+                          c = item % S::kChunks;
+                if (ql < q_count && c * L < p_count) {
+#pragma unroll
+                    for (int e = 0; e < L; ++e) elements[span.staged_index(ql, c * L + e)] = v[i].lane[e];
+                }
+            }
+        }
+        return;
+    }
+    // One run of q_count * P elements (p0 = 0), 16-byte aligned; a last part vector goes element by element.
+    const T *run = in + q0 * P;
+    const int count = q_count * P;
+    for (int round = 0; round < kRounds; ++round) {
+#pragma unroll
+        for (int i = 0; i < kRound; ++i) {
+            const int first = (tid + (round * kRound + i) * S::kThreads) * L;
+            if (first + L <= count) v[i] = *reinterpret_cast<const Vector16<T> *>(run + first);
+        }
+#pragma unroll
+        for (int i = 0; i < kRound; ++i) {
+            const int first = (tid + (round * kRound + i) * S::kThreads) * L;
+            if (first + L <= count) {
+                int ql = first / P, pl = first - ql * P;
+#pragma unroll
+                for (int e = 0; e < L; ++e) {
+                    elements[span.staged_index(ql, pl)] = v[i].lane[e];
+                    if (++pl == P) pl = 0, ++ql;
+                }
+            }
+        }
+    }
+    for (int f = count / L * L + tid; f < count; f += S::kThreads) elements[span.staged_index(f / P, f % P)] = run[f];
 }
 
 // Input rows q0 .. q0 + q_count - 1, columns p0 .. p0 + p_count - 1 of the tile, into `elements`.
-template <class T, class C>
+template <class T, bool Wide, class C>
 __device__ __forceinline__ void load_edge_tile(const TransposeArgs<C> &a, const T *in, int64_t p0, int64_t q0,
                                                int p_count, int q_count, T *elements) {
     using S = TransposeShape<T>;
-    constexpr int K = S::kTile, L = S::kElementsPerVector;
+    constexpr int L = S::kElementsPerVector;
+    const EdgeSpans<T, Wide> span(a);
     const int64_t P = a.rows;
     const int tid = threadIdx.x;
+    if constexpr (Wide) {
+        if (a.in_vectors || (a.in_runs && P <= span.p))
+            return load_wide_tile(a, in, p0, q0, p_count, q_count, elements);
+    }
     if (a.in_vectors) {
         // Vector (input row ql, chunk c): whole or absent, since P is a multiple of L.
-        for (int item = tid; item < K * S::kChunks; item += S::kThreads) {
+        for (int item = tid; item < span.q * S::kChunks; item += S::kThreads) {
             const int ql = item / S::kChunks, c = item % S::kChunks;
             if (ql >= q_count || c * L >= p_count) continue;
             const Vector16<T> v = *reinterpret_cast<const Vector16<T> *>(in + (q0 + ql) * P + p0 + c * L);
 #pragma unroll
-            for (int e = 0; e < L; ++e) elements[staged_index<T>(ql, c * L + e)] = v.lane[e];
+            for (int e = 0; e < L; ++e) elements[span.staged_index(ql, c * L + e)] = v.lane[e];
         }
-    } else if (a.in_runs && P <= K) {
+    } else if (a.in_runs && P <= span.p) {
         // The tile's rows are one run of q_count * P elements (p0 = 0), 16-byte aligned.
         const T *run = in + q0 * P;
         const int count = q_count * static_cast<int>(P);
@@ -153,21 +243,22 @@ __device__ __forceinline__ void load_edge_tile(const TransposeArgs<C> &a, const 
                 const Vector16<T> v = *reinterpret_cast<const Vector16<T> *>(run + first);
 #pragma unroll
                 for (int e = 0; e < L; ++e) {
-                    elements[staged_index<T>(ql, pl)] = v.lane[e];
+                    elements[span.staged_index(ql, pl)] = v.lane[e];
                     if (++pl == P) pl = 0, ++ql;
                 }
             } else {
                 for (int f = first; f < count; ++f) {
-                    elements[staged_index<T>(ql, pl)] = run[f];
+                    elements[span.staged_index(ql, pl)] = run[f];
                     if (++pl == P) pl = 0, ++ql;
                 }
             }
         }
     } else if (a.in_segments) {
         // Vector j of input row ql's segment: the aligned vector at (segment start rounded down) + j L;
-        // a segment of p_count elements is covered by at most kChunks + 1 of them.
-        for (int item = tid; item < K * (S::kChunks + 1); item += S::kThreads) {
-            const int ql = item / (S::kChunks + 1), j = item % (S::kChunks + 1);
+        // a segment of p_count elements is covered by at most `per_row` of them.
+        const int per_row = (span.p + L - 1) / L + 1;
+        for (int item = tid; item < span.q * per_row; item += S::kThreads) {
+            const int ql = item / per_row, j = item % per_row;
             if (ql >= q_count) continue;
             const int64_t start = (q0 + ql) * P + p0;
             const int64_t base = (start & ~static_cast<int64_t>(L - 1)) + static_cast<int64_t>(j) * L;
@@ -176,35 +267,36 @@ __device__ __forceinline__ void load_edge_tile(const TransposeArgs<C> &a, const 
 #pragma unroll
             for (int e = 0; e < L; ++e) {
                 const int64_t pl = base + e - start;
-                if (pl >= 0 && pl < p_count) elements[staged_index<T>(ql, static_cast<int>(pl))] = v.lane[e];
+                if (pl >= 0 && pl < p_count) elements[span.staged_index(ql, static_cast<int>(pl))] = v.lane[e];
             }
         }
     } else {
-        for (int index = tid; index < K * K; index += S::kThreads) {
-            const int ql = index / K, pl = index % K;
-            if (ql < q_count && pl < p_count) elements[staged_index<T>(ql, pl)] = in[(q0 + ql) * P + p0 + pl];
+        for (int index = tid; index < span.q * span.p; index += S::kThreads) {
+            const int ql = index / span.p, pl = index % span.p;
+            if (ql < q_count && pl < p_count) elements[span.staged_index(ql, pl)] = in[(q0 + ql) * P + p0 + pl];
         }
     }
 }
 
 // Output rows p0 .. p0 + p_count - 1, columns q0 .. q0 + q_count - 1 of the tile, from `elements`.
-template <class T, class C>
+template <class T, bool Wide, class C>
 __device__ __forceinline__ void store_edge_tile(const TransposeArgs<C> &a, T *out, int64_t p0, int64_t q0, int p_count,
                                                 int q_count, const T *elements) {
     using S = TransposeShape<T>;
-    constexpr int K = S::kTile, L = S::kElementsPerVector;
+    constexpr int L = S::kElementsPerVector;
+    const EdgeSpans<T, Wide> span(a);
     const int64_t Q = a.columns;
     const int tid = threadIdx.x;
     if (a.out_vectors) {
-        for (int item = tid; item < K * S::kChunks; item += S::kThreads) {
+        for (int item = tid; item < span.p * S::kChunks; item += S::kThreads) {
             const int pl = item / S::kChunks, c = item % S::kChunks;
             if (pl >= p_count || c * L >= q_count) continue;
             Vector16<T> v;
 #pragma unroll
-            for (int e = 0; e < L; ++e) v.lane[e] = elements[staged_index<T>(c * L + e, pl)];
+            for (int e = 0; e < L; ++e) v.lane[e] = elements[span.staged_index(c * L + e, pl)];
             finish_vector(a, v, out + (p0 + pl) * Q + q0 + c * L);
         }
-    } else if (a.out_runs && Q <= K) {
+    } else if (a.out_runs && Q <= span.q) {
         T *run = out + p0 * Q;
         const int count = p_count * static_cast<int>(Q);
         for (int first = tid * L; first < count; first += S::kThreads * L) {
@@ -213,50 +305,51 @@ __device__ __forceinline__ void store_edge_tile(const TransposeArgs<C> &a, T *ou
                 Vector16<T> v;
 #pragma unroll
                 for (int e = 0; e < L; ++e) {
-                    v.lane[e] = elements[staged_index<T>(ql, pl)];
+                    v.lane[e] = elements[span.staged_index(ql, pl)];
                     if (++ql == Q) ql = 0, ++pl;
                 }
                 finish_vector(a, v, run + first);
             } else {
                 for (int f = first; f < count; ++f) {
-                    run[f] = a.raw ? elements[staged_index<T>(ql, pl)]
-                                   : blend_element(a, elements[staged_index<T>(ql, pl)], run + f);
+                    run[f] = a.raw ? elements[span.staged_index(ql, pl)]
+                                   : blend_element(a, elements[span.staged_index(ql, pl)], run + f);
                     if (++ql == Q) ql = 0, ++pl;
                 }
             }
         }
     } else {
-        for (int index = tid; index < K * K; index += S::kThreads) {
-            const int pl = index / K, ql = index % K;
+        for (int index = tid; index < span.p * span.q; index += S::kThreads) {
+            const int pl = index / span.q, ql = index % span.q;
             if (ql >= q_count || pl >= p_count) continue;
-            const T value = elements[staged_index<T>(ql, pl)];
+            const T value = elements[span.staged_index(ql, pl)];
             T *target = out + (p0 + pl) * Q + q0 + ql;
             *target = a.raw ? value : blend_element(a, value, target);
         }
     }
 }
 
-template <class T, class C>
+template <class T, class C, bool Wide>
 __global__ void __launch_bounds__(TransposeShape<T>::kThreads)
     transpose_kernel(const __grid_constant__ TransposeArgs<C> a) {
     using S = TransposeShape<T>;
     using Word = typename S::Word;
     constexpr int K = S::kTile, R = S::kR;
-    __shared__ Word staged[S::kWordRows * S::kPitch];
+    __shared__ Word staged[Wide ? S::kWideWords : S::kWordRows * S::kPitch];
 
     // One tile per block: column tiles fastest, then row tiles, then the batch.
+    const EdgeSpans<T, Wide> span(a);
     const uint32_t tiles_per_matrix = a.row_tiles * a.column_tiles;
     const uint32_t b = blockIdx.x / tiles_per_matrix;
     const uint32_t within = blockIdx.x - b * tiles_per_matrix;
     const uint32_t row_tile = within / a.column_tiles;
     const int64_t P = a.rows, Q = a.columns;
-    const int64_t p0 = static_cast<int64_t>(row_tile) * K;
-    const int64_t q0 = static_cast<int64_t>(within - row_tile * a.column_tiles) * K;
+    const int64_t p0 = static_cast<int64_t>(row_tile) * span.p;
+    const int64_t q0 = static_cast<int64_t>(within - row_tile * a.column_tiles) * span.q;
     const T *in = static_cast<const T *>(a.input) + static_cast<int64_t>(b) * P * Q;  // in[q][p] at q * P + p
     T *out = static_cast<T *>(a.output) + static_cast<int64_t>(b) * P * Q;            // out[p][q] at p * Q + q
     const int tid = threadIdx.x;
 
-    if (a.vectors_ok && p0 + K <= P && q0 + K <= Q) {
+    if (!Wide && a.vectors_ok && p0 + K <= P && q0 + K <= Q) {
         // Loads: item = (word row j, chunk c); R vectors from input rows q0 + R*j .. + R-1, all in flight.
         uint4 loaded[S::kLoadItems][R];
 #pragma unroll
@@ -317,46 +410,60 @@ __global__ void __launch_bounds__(TransposeShape<T>::kThreads)
         return;
     }
 
-    // A tile at the edge, or a shape the path above refuses.
+    // A tile at the edge, a wide tile, or a shape the path above refuses.
     T *elements = reinterpret_cast<T *>(staged);
-    const int p_count = static_cast<int>(min(static_cast<int64_t>(K), P - p0));
-    const int q_count = static_cast<int>(min(static_cast<int64_t>(K), Q - q0));
-    load_edge_tile(a, in, p0, q0, p_count, q_count, elements);
+    const int p_count = static_cast<int>(min(static_cast<int64_t>(span.p), P - p0));
+    const int q_count = static_cast<int>(min(static_cast<int64_t>(span.q), Q - q0));
+    load_edge_tile<T, Wide>(a, in, p0, q0, p_count, q_count, elements);
     __syncthreads();
-    store_edge_tile(a, out, p0, q0, p_count, q_count, elements);
+    store_edge_tile<T, Wide>(a, out, p0, q0, p_count, q_count, elements);
 }
 
 template <class T, class C>
 Status launch_transpose_typed(cudaStream_t stream, const ElementwiseCall &call, const ElementwisePlan &plan) {
     using S = TransposeShape<T>;
+    constexpr int64_t K = S::kTile, L = S::kElementsPerVector;
     TransposeArgs<C> args;
     args.input = call.input_data[0];
     args.output = call.output_data;
     args.rows = plan.rows;
     args.columns = plan.columns;
-    const int64_t row_tiles = (plan.rows + S::kTile - 1) / S::kTile;
-    const int64_t column_tiles = (plan.columns + S::kTile - 1) / S::kTile;
+    const bool in_aligned = (reinterpret_cast<uintptr_t>(args.input) & 15u) == 0;
+    const bool out_aligned = (reinterpret_cast<uintptr_t>(args.output) & 15u) == 0;
+    // Images of whole 16-byte vectors keep every image's start aligned; a tile's run starts K rows (a
+    // multiple of 16 bytes) further on.
+    const bool images_whole = (plan.rows * plan.columns) % L == 0;
+    // Wide tiles take a side of K + 1 to 2K elements, not whole vectors, in one tile (its rows then load or
+    // store as one run); P before Q, never both.
+    const auto widens = [&](int64_t side) {
+        return in_aligned && out_aligned && images_whole && side > K && side <= 2 * K && side % L != 0;
+    };
+    const bool wide_p = widens(plan.rows), wide_q = !wide_p && widens(plan.columns);
+    args.p_span = static_cast<int>(wide_p ? plan.rows : K);
+    args.q_span = static_cast<int>(wide_q ? plan.columns : K);
+    args.pitch = args.p_span | 1;  // odd: a staged column spreads over the banks
+    const int64_t row_tiles = (plan.rows + args.p_span - 1) / args.p_span;
+    const int64_t column_tiles = (plan.columns + args.q_span - 1) / args.q_span;
     const int64_t tiles = row_tiles * column_tiles * plan.batch;
     // One block per tile: more tiles than a grid holds go the strided way (tensors of 2^37 elements).
     if (tiles > 0x7fffffff) return launch_strided_elementwise(stream, call, plan);
     args.row_tiles = static_cast<uint32_t>(row_tiles);
     args.column_tiles = static_cast<uint32_t>(column_tiles);
-    const bool in_aligned = (reinterpret_cast<uintptr_t>(args.input) & 15u) == 0;
-    const bool out_aligned = (reinterpret_cast<uintptr_t>(args.output) & 15u) == 0;
-    // Images of whole 16-byte vectors keep every image's start aligned; a tile's run starts K rows (a
-    // multiple of 16 bytes) further on.
-    const bool images_whole = (plan.rows * plan.columns) % S::kElementsPerVector == 0;
-    args.in_vectors = in_aligned && plan.rows % S::kElementsPerVector == 0;
-    args.out_vectors = out_aligned && plan.columns % S::kElementsPerVector == 0;
-    args.in_runs = in_aligned && images_whole && plan.rows <= S::kTile;
-    args.out_runs = out_aligned && images_whole && plan.columns <= S::kTile;
+    args.in_vectors = in_aligned && plan.rows % L == 0;
+    args.out_vectors = out_aligned && plan.columns % L == 0;
+    args.in_runs = in_aligned && images_whole && plan.rows <= args.p_span;
+    args.out_runs = out_aligned && images_whole && plan.columns <= args.q_span;
     args.in_segments = in_aligned && images_whole;
     args.vectors_ok = args.in_vectors && args.out_vectors;
     args.raw = plan.raw_copy ? 1 : 0;
     args.blend = plan.blend ? 1 : 0;
     args.alpha = static_cast<C>(call.alpha);
     args.beta = static_cast<C>(call.beta);
-    transpose_kernel<T, C><<<static_cast<unsigned>(tiles), S::kThreads, 0, stream>>>(args);
+    if (wide_p || wide_q) {
+        transpose_kernel<T, C, true><<<static_cast<unsigned>(tiles), S::kThreads, 0, stream>>>(args);
+    } else {
+        transpose_kernel<T, C, false><<<static_cast<unsigned>(tiles), S::kThreads, 0, stream>>>(args);
+    }
     return check_launch("transpose_kernel");
 }
 
