@@ -93,6 +93,7 @@ bool built_for_sm90(const void *kernel) {
 }
 
 SharedMemoryOptIn::SharedMemoryOptIn(const void *kernel) : kernel_(kernel) {
+    for (std::atomic<size_t> &bytes : allowed_) bytes.store(0, std::memory_order_relaxed);
     cudaFuncAttributes attributes;
     known_ = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess;
     if (known_) static_bytes_ = attributes.sharedSizeBytes;
@@ -102,11 +103,21 @@ SharedMemoryOptIn::SharedMemoryOptIn(const void *kernel) : kernel_(kernel) {
 bool SharedMemoryOptIn::allow(size_t dynamic_bytes) const {
     if (!known_) return false;
     if (static_bytes_ + dynamic_bytes <= 48 * 1024) return true;
-    if (cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_bytes)) !=
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    std::atomic<size_t> *allowed = device >= 0 && device < kDevices ? &allowed_[device] : nullptr;
+    if (allowed && dynamic_bytes <= allowed->load(std::memory_order_acquire)) return true;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const size_t target = std::max(dynamic_bytes, allowed ? allowed->load(std::memory_order_relaxed) : 0);
+    if (cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(target)) !=
         cudaSuccess) {
         cudaGetLastError();
         return false;
     }
+    if (allowed) allowed->store(target, std::memory_order_release);
     return true;
 }
 

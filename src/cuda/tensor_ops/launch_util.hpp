@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 
 namespace librednn::cuda {
 
@@ -58,13 +59,18 @@ public:
     explicit SharedMemoryOptIn(const void *kernel);
     // Lets the kernel launch with `dynamic_bytes` of dynamic shared memory: beyond the default 48 KB for
     // static and dynamic together it opts in (cudaFuncAttributeMaxDynamicSharedMemorySize). False, with no
-    // sticky error left, when the device cannot give that much.
+    // sticky error left, when the device cannot give that much. An opt-in only grows: each device's
+    // largest so far is remembered, so a request within it makes no CUDA call, and a caller asking for
+    // less never lowers the limit under another's launch.
     bool allow(size_t dynamic_bytes) const;
 
 private:
+    static constexpr int kDevices = 64;
     const void *kernel_;
     size_t static_bytes_ = 0;
-    bool known_ = false;  // the attributes could be read
+    bool known_ = false;                             // the attributes could be read
+    mutable std::atomic<size_t> allowed_[kDevices];  // dynamic bytes opted in per device (0: none)
+    mutable std::mutex mutex_;                       // one opt-in at a time
 };
 
 // CUDNN_STATUS_EXECUTION_FAILED naming `kernel` when the last launch failed, else success.
