@@ -467,7 +467,9 @@ TEST_F(TensorKernels, TransformBetweenNchwAndNhwcIsExactOnFixedShapesWithPartial
     // tile and not whole vectors (14x14 halves, 9x9 floats: segments starting mid-vector, partial vectors
     // at their ends), else elements (the shifted pointers; the stores of such rows). A side of K + 1 to 2K
     // elements, not whole vectors, takes wide tiles (the whole side by K: 7x7 floats and doubles, 49
-    // float channels, 9x9 halves, 13x13 int8), which the shifted pointers refuse.
+    // float channels, 9x9 halves, 13x13 int8), which the shifted pointers refuse; with the other side
+    // longer than a tile and not whole vectors too, that side loads by segments or stores by elements
+    // (50 float channels of 7x14 images, 100 half channels).
     const std::vector<cudnnDataType_t> wide = {CUDNN_DATA_FLOAT, CUDNN_DATA_INT32};
     const std::vector<cudnnDataType_t> all = {CUDNN_DATA_FLOAT, CUDNN_DATA_INT32, CUDNN_DATA_HALF, CUDNN_DATA_INT8};
     const std::vector<cudnnDataType_t> eight_bytes = {CUDNN_DATA_DOUBLE};
@@ -475,11 +477,11 @@ TEST_F(TensorKernels, TransformBetweenNchwAndNhwcIsExactOnFixedShapesWithPartial
         std::vector<int64_t> dims;
         std::vector<cudnnDataType_t> types;
     };
-    const std::vector<Shape> shapes = {{{1, 20, 4, 5}, wide},       {{2, 96, 7, 8}, wide},   {{2, 64, 8, 12}, wide},
-                                       {{2, 64, 8, 16}, all},       {{3, 256, 7, 7}, all},   {{2, 32, 7, 7}, all},
-                                       {{2, 48, 10, 12}, all},      {{3, 8, 3, 3}, all},     {{2, 64, 14, 14}, all},
-                                       {{2, 64, 9, 9}, all},        {{2, 160, 13, 13}, all}, {{2, 49, 16, 16}, wide},
-                                       {{3, 96, 7, 7}, eight_bytes}};
+    const std::vector<Shape> shapes = {{{1, 20, 4, 5}, wide},  {{2, 96, 7, 8}, wide},   {{2, 64, 8, 12}, wide},
+                                       {{2, 64, 8, 16}, all},  {{3, 256, 7, 7}, all},   {{2, 32, 7, 7}, all},
+                                       {{2, 48, 10, 12}, all}, {{3, 8, 3, 3}, all},     {{2, 64, 14, 14}, all},
+                                       {{2, 64, 9, 9}, all},   {{2, 160, 13, 13}, all}, {{2, 49, 16, 16}, wide},
+                                       {{2, 50, 7, 14}, all},  {{2, 100, 7, 14}, all},  {{3, 96, 7, 7}, eight_bytes}};
     // A plain move, scaling alone, blending, and the input or the output one scalar past a 16-byte
     // boundary (the vector path refused on whole-vector shapes). Powers of two: exact for every type.
     struct Scaling {

@@ -133,10 +133,10 @@ __device__ __forceinline__ void finish_vector(const TransposeArgs<C> &a, Vector1
 // 49-element rows stored element by element, become one. Extents and pitch then come from the
 // arguments; the K x K kernels keep them constant.
 template <class T, bool Wide>
-struct EdgeSpans {
+struct TileSpans {
     int p, q, pitch;
     template <class C>
-    __device__ __forceinline__ explicit EdgeSpans(const TransposeArgs<C> &a) {
+    __device__ __forceinline__ explicit TileSpans(const TransposeArgs<C> &a) {
         using S = TransposeShape<T>;
         if constexpr (Wide) {
             p = a.p_span, q = a.q_span, pitch = a.pitch;
@@ -159,8 +159,8 @@ __device__ __forceinline__ void load_wide_tile(const TransposeArgs<C> &a, const 
     using S = TransposeShape<T>;
     constexpr int L = S::kElementsPerVector, kRound = 4, kRounds = 2 * S::kTile * S::kChunks / S::kThreads / kRound;
     static_assert(kRounds * kRound * S::kThreads == 2 * S::kTile * S::kChunks, "wide tile split");
-    const EdgeSpans<T, true> span(a);
-    const int P = static_cast<int>(a.rows);
+    const TileSpans<T, true> span(a);
+    const int64_t P = a.rows;
     const int tid = threadIdx.x;
     Vector16<T> v[kRound];
     if (a.in_vectors) {
@@ -186,9 +186,10 @@ __device__ __forceinline__ void load_wide_tile(const TransposeArgs<C> &a, const 
         }
         return;
     }
-    // One run of q_count * P elements (p0 = 0), 16-byte aligned; a last part vector goes element by element.
+    // One run of q_count * P elements (p0 = 0, P at most 2K), 16-byte aligned; a last part vector goes
+    // element by element.
     const T *run = in + q0 * P;
-    const int count = q_count * P;
+    const int count = q_count * static_cast<int>(P);
     for (int round = 0; round < kRounds; ++round) {
 #pragma unroll
         for (int i = 0; i < kRound; ++i) {
@@ -199,7 +200,7 @@ __device__ __forceinline__ void load_wide_tile(const TransposeArgs<C> &a, const 
         for (int i = 0; i < kRound; ++i) {
             const int first = (tid + (round * kRound + i) * S::kThreads) * L;
             if (first + L <= count) {
-                int ql = first / P, pl = first - ql * P;
+                int ql = first / static_cast<int>(P), pl = first - ql * static_cast<int>(P);
 #pragma unroll
                 for (int e = 0; e < L; ++e) {
                     elements[span.staged_index(ql, pl)] = v[i].lane[e];
@@ -208,7 +209,9 @@ __device__ __forceinline__ void load_wide_tile(const TransposeArgs<C> &a, const 
             }
         }
     }
-    for (int f = count / L * L + tid; f < count; f += S::kThreads) elements[span.staged_index(f / P, f % P)] = run[f];
+    for (int f = count / L * L + tid; f < count; f += S::kThreads) {
+        elements[span.staged_index(f / static_cast<int>(P), f % static_cast<int>(P))] = run[f];
+    }
 }
 
 // Input rows q0 .. q0 + q_count - 1, columns p0 .. p0 + p_count - 1 of the tile, into `elements`.
@@ -217,7 +220,7 @@ __device__ __forceinline__ void load_edge_tile(const TransposeArgs<C> &a, const 
                                                int p_count, int q_count, T *elements) {
     using S = TransposeShape<T>;
     constexpr int L = S::kElementsPerVector;
-    const EdgeSpans<T, Wide> span(a);
+    const TileSpans<T, Wide> span(a);
     const int64_t P = a.rows;
     const int tid = threadIdx.x;
     if constexpr (Wide) {
@@ -284,7 +287,7 @@ __device__ __forceinline__ void store_edge_tile(const TransposeArgs<C> &a, T *ou
                                                 int q_count, const T *elements) {
     using S = TransposeShape<T>;
     constexpr int L = S::kElementsPerVector;
-    const EdgeSpans<T, Wide> span(a);
+    const TileSpans<T, Wide> span(a);
     const int64_t Q = a.columns;
     const int tid = threadIdx.x;
     if (a.out_vectors) {
@@ -337,7 +340,7 @@ __global__ void __launch_bounds__(TransposeShape<T>::kThreads)
     __shared__ Word staged[Wide ? S::kWideWords : S::kWordRows * S::kPitch];
 
     // One tile per block: column tiles fastest, then row tiles, then the batch.
-    const EdgeSpans<T, Wide> span(a);
+    const TileSpans<T, Wide> span(a);
     const uint32_t tiles_per_matrix = a.row_tiles * a.column_tiles;
     const uint32_t b = blockIdx.x / tiles_per_matrix;
     const uint32_t within = blockIdx.x - b * tiles_per_matrix;
