@@ -9,8 +9,6 @@ namespace librednn::cuda {
 
 namespace {
 
-constexpr int kCachedDevices = 64;
-
 struct CachedLimits {
     std::atomic<bool> ready{false};
     DeviceLimits limits;
@@ -61,7 +59,7 @@ ResidentBlocks::ResidentBlocks(const void *kernel, int block_threads, size_t dyn
 int ResidentBlocks::per_sm() const {
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess) device = -1;
-    if (device >= 0 && device < kDevices) {
+    if (device >= 0 && device < kCachedDevices) {
         const int known = per_device_[device].load(std::memory_order_relaxed);
         if (known > 0) return known;
     }
@@ -72,7 +70,7 @@ int ResidentBlocks::per_sm() const {
         blocks = std::max(1, current_device_limits().max_threads_per_sm / block_threads_);
     }
     cudaGetLastError();  // a failed query leaves the thread count's estimate, not a sticky error
-    if (device >= 0 && device < kDevices) per_device_[device].store(blocks, std::memory_order_relaxed);
+    if (device >= 0 && device < kCachedDevices) per_device_[device].store(blocks, std::memory_order_relaxed);
     return blocks;
 }
 
@@ -108,7 +106,7 @@ bool SharedMemoryOptIn::allow(size_t dynamic_bytes) const {
         cudaGetLastError();
         return false;
     }
-    std::atomic<size_t> *allowed = device >= 0 && device < kDevices ? &allowed_[device] : nullptr;
+    std::atomic<size_t> *allowed = device >= 0 && device < kCachedDevices ? &allowed_[device] : nullptr;
     if (allowed && dynamic_bytes <= allowed->load(std::memory_order_acquire)) return true;
     std::lock_guard<std::mutex> lock(mutex_);
     const size_t target = std::max(dynamic_bytes, allowed ? allowed->load(std::memory_order_relaxed) : 0);

@@ -13,6 +13,10 @@
 
 namespace librednn::cuda {
 
+// Devices whose per-device answers (limits, residency, shared memory opt-ins) are cached; others are
+// asked each time.
+constexpr int kCachedDevices = 64;
+
 // Properties of the current device, cached per device after the first query.
 struct DeviceLimits {
     int sm_count = 1;
@@ -37,11 +41,10 @@ public:
     int per_sm() const;  // on the current device; at least 1
 
 private:
-    static constexpr int kDevices = 64;
     const void *kernel_;
     int block_threads_;
     size_t dynamic_shared_bytes_;
-    mutable std::atomic<int> per_device_[kDevices];  // 0: not asked yet
+    mutable std::atomic<int> per_device_[kCachedDevices];  // 0: not asked yet
 };
 
 // The same for a kernel whose residency is known: `waves` times the blocks every SM holds at once (a
@@ -65,12 +68,11 @@ public:
     bool allow(size_t dynamic_bytes) const;
 
 private:
-    static constexpr int kDevices = 64;
     const void *kernel_;
     size_t static_bytes_ = 0;
-    bool known_ = false;                             // the attributes could be read
-    mutable std::atomic<size_t> allowed_[kDevices];  // dynamic bytes opted in per device (0: none)
-    mutable std::mutex mutex_;                       // one opt-in at a time
+    bool known_ = false;                                   // the attributes could be read
+    mutable std::atomic<size_t> allowed_[kCachedDevices];  // dynamic bytes opted in per device (0: none)
+    mutable std::mutex mutex_;                             // one opt-in at a time
 };
 
 // CUDNN_STATUS_EXECUTION_FAILED naming `kernel` when the last launch failed, else success.
