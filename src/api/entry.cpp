@@ -43,10 +43,18 @@ void Call::add(const char *name, const std::string &value) {
     arguments_ += value;
 }
 
+Call &Call::handle(cudnnHandle_t handle) {
+    context_.handle = handle;
+    if (handle != nullptr) {
+        context_.stream = handle->stream;
+        context_.device = handle->device;
+    }
+    return arg("handle", handle);
+}
+
 void Call::finish(Status status) {
-    LogContext context;
+    LogContext context = context_;
     context.status = status;
-    context.handle = handle_;
     if (status != CUDNN_STATUS_SUCCESS && log_enabled(CUDNN_SEV_ERROR)) {
         const std::string &reason = last_failure_reason();
         log_message(CUDNN_SEV_ERROR,

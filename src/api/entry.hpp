@@ -77,11 +77,9 @@ public:
         return *this;
     }
 
-    // The handle the call runs on, for cudnnDebug_t (also traced as an argument).
-    Call &handle(cudnnHandle_t handle) {
-        handle_ = handle;
-        return arg("handle", handle);
-    }
+    // The handle the call runs on, for cudnnDebug_t (also traced as an argument). Its stream and
+    // device are read now, while the handle surely exists: cudnnDestroy frees it before finish().
+    Call &handle(cudnnHandle_t handle);
 
     const char *function() const { return function_; }
     void finish(Status status);
@@ -91,7 +89,7 @@ private:
 
     const char *function_;
     bool tracing_;
-    cudnnHandle_t handle_ = nullptr;
+    LogContext context_;
     std::string arguments_;
 };
 

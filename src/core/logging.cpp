@@ -1,8 +1,6 @@
 // The logging state, the built-in writer and delivery to user callbacks.
 #include "core/logging.hpp"
 
-#include "core/handle.hpp"
-
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -119,10 +117,10 @@ void log_message(cudnnSeverity_t severity, const std::string &message, const Log
     debug.time_usec = static_cast<unsigned>(now.tv_usec);
     debug.time_delta = static_cast<unsigned>(now.tv_sec - clock_start().start.tv_sec);
     debug.handle = context.handle;
-    debug.stream = context.handle ? context.handle->stream : nullptr;
+    debug.stream = context.stream;
     debug.pid = static_cast<unsigned long long>(getpid());
     debug.tid = static_cast<unsigned long long>(syscall(SYS_gettid));
-    debug.cudaDeviceId = context.handle ? context.handle->device : -1;
+    debug.cudaDeviceId = context.device;
     if (state.fn != nullptr) {
         state.fn(severity, state.udata, &debug, message.c_str());
         return;

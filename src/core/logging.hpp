@@ -33,10 +33,14 @@ unsigned environment_log_mask();
 // True when a message of this severity would go anywhere.
 bool log_enabled(cudnnSeverity_t severity);
 
-// Context a message carries into cudnnDebug_t.
+// Context a message carries into cudnnDebug_t. The handle's stream and device are copied when the
+// call starts: the handle itself may be gone by the time the message is written (cudnnDestroy), so
+// `handle` is only ever reported, never read.
 struct LogContext {
     cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
     cudnnHandle_t handle = nullptr;
+    cudaStream_t stream = nullptr;
+    int device = -1;
 };
 
 // Delivers one message (may span lines) at `severity`, if enabled.
