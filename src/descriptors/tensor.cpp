@@ -1,6 +1,7 @@
 // Tensor descriptor rules: valid types, formats, dims and strides; packed strides; sizes; describe().
 #include "descriptors/tensor.hpp"
 
+#include "core/checked_math.hpp"
 #include "core/data_type.hpp"
 #include "core/enum_names.gen.hpp"
 #include "descriptors/describe.hpp"
@@ -17,17 +18,6 @@ const char *const kStrideANames[CUDNN_DIM_MAX] = {"strideA[0]", "strideA[1]", "s
                                                   "strideA[4]", "strideA[5]", "strideA[6]", "strideA[7]"};
 const char *const kNchwNames[CUDNN_DIM_MAX] = {"n", "c", "h", "w", "?", "?", "?", "?"};
 const char *const kNchwStrideNames[CUDNN_DIM_MAX] = {"nStride", "cStride", "hStride", "wStride", "?", "?", "?", "?"};
-
-// Products and sums that stop at INT64_MAX instead of wrapping: dims and strides are ints, but up to
-// eight of them multiply.
-int64_t saturating_mul(int64_t a, int64_t b) {
-    int64_t result = 0;
-    return __builtin_mul_overflow(a, b, &result) ? INT64_MAX : result;
-}
-int64_t saturating_add(int64_t a, int64_t b) {
-    int64_t result = 0;
-    return __builtin_add_overflow(a, b, &result) ? INT64_MAX : result;
-}
 
 // Span in elements of dims/strides, with C counted in vectors for vectorised types.
 int64_t span_of(int nb_dims, const int *dims, const int *strides, int vector) {
@@ -50,7 +40,23 @@ std::string join(const int *values, int count) {
     return text;
 }
 
-Status refuse_over_limit(int64_t span, int nb_dims, const int *dims) {
+// Elements addressed, with C counted in vectors for vectorised types (the unit of span_of).
+int64_t count_of(int nb_dims, const int *dims, int vector) {
+    int64_t count = 1;
+    for (int i = 0; i < nb_dims; ++i) count = saturating_mul(count, i == 1 ? dims[i] / vector : dims[i]);
+    return count;
+}
+
+// cuDNN's 2 Giga-element limit holds for the memory a tensor spans and for the elements it has: with
+// overlapping strides (a stride smaller than the extent inside it) the second is far larger, and every
+// loop over the elements must stay within int64 and finish.
+Status refuse_over_limit(int64_t span, int64_t count, int nb_dims, const int *dims) {
+    if (count > kMaxTensorSpanElements) {
+        return fail(CUDNN_STATUS_NOT_SUPPORTED,
+                    "the tensor %s has %s elements, more than cuDNN's limit of 2 Giga-elements (%lld)",
+                    join(dims, nb_dims).c_str(), count == INT64_MAX ? "more than 2^63" : std::to_string(count).c_str(),
+                    static_cast<long long>(kMaxTensorSpanElements));
+    }
     if (span > kMaxTensorSpanElements) {
         return fail(CUDNN_STATUS_NOT_SUPPORTED,
                     "the tensor %s spans %lld elements, more than cuDNN's limit of 2 Giga-elements (%lld)",
@@ -148,7 +154,8 @@ Status set_tensor_strided(cudnnTensorStruct *tensor, cudnnDataType_t type, int n
     const int vector = vector_count(type);
     const cudnnTensorFormat_t format = vector > 1 ? CUDNN_TENSOR_NCHW_VECT_C : CUDNN_TENSOR_NCHW;
     LIBREDNN_CHECK(check_vector_layout(format, type, dims[1], "format", "dataType", names.dims[1]));
-    LIBREDNN_CHECK(refuse_over_limit(span_of(nb_dims, dims, strides, vector), nb_dims, dims));
+    LIBREDNN_CHECK(
+        refuse_over_limit(span_of(nb_dims, dims, strides, vector), count_of(nb_dims, dims, vector), nb_dims, dims));
 
     cudnnTensorStruct result;
     result.is_set = true;
@@ -199,7 +206,7 @@ Status set_tensor_packed(cudnnTensorStruct *tensor, cudnnTensorFormat_t format, 
     }
     int64_t span = 1;
     for (int i = 0; i < nb_dims; ++i) span = saturating_add(span, saturating_mul(extent[i] - 1, stride[i]));
-    LIBREDNN_CHECK(refuse_over_limit(span, nb_dims, dims));
+    LIBREDNN_CHECK(refuse_over_limit(span, count_of(nb_dims, dims, vector), nb_dims, dims));
 
     cudnnTensorStruct result;
     result.is_set = true;

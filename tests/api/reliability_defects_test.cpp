@@ -32,3 +32,24 @@ TEST(ReliabilityDefect, DestroyWithInfoLoggingReadsNoFreedHandle) {
     EXPECT_EQ(debug.back().handle, handle);
     EXPECT_EQ(debug.back().stream, stream);
 }
+
+// Defect 2: the 2 Giga-element limit looked at the memory span only, so overlapping strides let through
+// tensors of 2^64 and 2^48 elements, whose element counts then overflowed (reduce) or never finished
+// (set, scale).
+TEST(ReliabilityDefect, OverlappingStridesCannotExceedTheElementLimit) {
+    cudnnTensorDescriptor_t desc = nullptr;
+    ASSERT_EQ(cudnnCreateTensorDescriptor(&desc), CUDNN_STATUS_SUCCESS);
+    const int dims[8] = {256, 256, 256, 256, 256, 256, 256, 256};
+    const int strides[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnSetTensorNdDescriptor(desc, CUDNN_DATA_FLOAT, 8, dims, strides),
+                    "256x256x256x256x256x256x256x256", "more than 2^63", "2 Giga-elements");
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnSetTensor4dDescriptorEx(desc, CUDNN_DATA_FLOAT, 65536, 65536, 65536, 1, 1, 1, 1, 1),
+                    "65536x65536x65536x1", "281474976710656 elements");
+    // Overlap itself is allowed (cuDNN accepts it), within the limit.
+    EXPECT_EQ(cudnnSetTensor4dDescriptorEx(desc, CUDNN_DATA_FLOAT, 64, 64, 64, 64, 1, 1, 1, 1), CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnSetTensor4dDescriptorEx(desc, CUDNN_DATA_FLOAT, 2048, 1024, 1024, 2, 1, 1, 1, 1),
+                    "4294967296 elements");
+    cudnnDestroyTensorDescriptor(desc);
+}
