@@ -1,6 +1,7 @@
 // Tensor transform descriptor rules, the destination geometry of a transform, and describe().
 #include "descriptors/tensor_transform.hpp"
 
+#include "core/checked_math.hpp"
 #include "core/data_type.hpp"
 #include "core/enum_names.gen.hpp"
 #include "descriptors/describe.hpp"
@@ -21,11 +22,6 @@ std::string join(const T *values, int count) {
     std::string text;
     for (int i = 0; i < count; ++i) text += (i ? "x" : "") + std::to_string(values[i]);
     return text;
-}
-
-int64_t saturating_mul(int64_t a, int64_t b) {
-    int64_t result = 0;
-    return __builtin_mul_overflow(a, b, &result) ? INT64_MAX : result;
 }
 
 const char *name_of(cudnnDataType_t type) {
@@ -126,7 +122,7 @@ Status transform_destination(const cudnnTensorTransformStruct &transform, const 
     int64_t dims[CUDNN_DIM_MAX] = {};
     auto pad = [&](const int64_t *from, const char *stage) -> Status {
         for (int i = 0; i < nb_dims; ++i) {
-            dims[i] = from[i] + transform.pad_before[i] + transform.pad_after[i];
+            dims[i] = saturating_add(from[i], int64_t{transform.pad_before[i]} + transform.pad_after[i]);
             if (dims[i] <= 0) {
                 return fail(CUDNN_STATUS_BAD_PARAM,
                             "padding %d before and %d after turns dim %d of %s (%lld) into %lld, must stay positive",

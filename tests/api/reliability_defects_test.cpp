@@ -10,6 +10,16 @@
 #include <string>
 #include <vector>
 
+namespace {
+
+struct Handle {
+    cudnnHandle_t handle = nullptr;
+    Handle() { EXPECT_EQ(cudnnCreate(&handle), CUDNN_STATUS_SUCCESS); }
+    ~Handle() { cudnnDestroy(handle); }
+};
+
+}  // namespace
+
 // Defect 1: cudnnDestroy finished its trace after the handle was freed, reading its stream and device.
 TEST(ReliabilityDefect, DestroyWithInfoLoggingReadsNoFreedHandle) {
     std::vector<cudnnDebug_t> debug;
@@ -52,4 +62,46 @@ TEST(ReliabilityDefect, OverlappingStridesCannotExceedTheElementLimit) {
                     cudnnSetTensor4dDescriptorEx(desc, CUDNN_DATA_FLOAT, 2048, 1024, 1024, 2, 1, 1, 1, 1),
                     "4294967296 elements");
     cudnnDestroyTensorDescriptor(desc);
+}
+
+// Defect 3: fold factors of 2^32 - 1 overflowed the destination dims of cudnnTransformFilter (and the
+// unfolded ones of cudnnTransformTensorEx); they are now refused as a mismatch with the destination.
+TEST(ReliabilityDefect, HugeFoldFactorsAreRefusedWithoutOverflow) {
+    Handle h;
+    cudnnTensorTransformDescriptor_t transform = nullptr;
+    ASSERT_EQ(cudnnCreateTensorTransformDescriptor(&transform), CUDNN_STATUS_SUCCESS);
+    const int32_t pads[4] = {0, 0, 0, 0};
+    const uint32_t fold[2] = {4294967295u, 4294967295u};
+    cudnnFilterDescriptor_t src = nullptr, dest = nullptr;
+    ASSERT_EQ(cudnnCreateFilterDescriptor(&src), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateFilterDescriptor(&dest), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetFilter4dDescriptor(src, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 2, 3, 4, 5), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetFilter4dDescriptor(dest, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 2, 3, 1, 1), CUDNN_STATUS_SUCCESS);
+    std::vector<float> x(2 * 3 * 4 * 5, 1.0f), y(2 * 3 * 4 * 5, 0.0f);
+    const float alpha = 1.0f, beta = 0.0f;
+    for (cudnnFoldingDirection_t direction : {CUDNN_TRANSFORM_FOLD, CUDNN_TRANSFORM_UNFOLD}) {
+        ASSERT_EQ(cudnnSetTensorTransformDescriptor(transform, 4, CUDNN_TENSOR_NCHW, pads, pads, fold, direction),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnTransformFilter(h.handle, transform, &alpha, src, x.data(), &beta, dest, y.data()),
+                  CUDNN_STATUS_BAD_PARAM)
+            << "direction " << direction;
+    }
+    cudnnTensorDescriptor_t xt = nullptr, yt = nullptr;
+    ASSERT_EQ(cudnnCreateTensorDescriptor(&xt), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateTensorDescriptor(&yt), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(xt, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 2, 3, 4, 5), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(yt, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 2, 3, 4, 5), CUDNN_STATUS_SUCCESS);
+    for (cudnnFoldingDirection_t direction : {CUDNN_TRANSFORM_FOLD, CUDNN_TRANSFORM_UNFOLD}) {
+        ASSERT_EQ(cudnnSetTensorTransformDescriptor(transform, 4, CUDNN_TENSOR_NCHW, pads, pads, fold, direction),
+                  CUDNN_STATUS_SUCCESS);
+        const cudnnStatus_t status =
+            cudnnTransformTensorEx(h.handle, transform, &alpha, xt, x.data(), &beta, yt, y.data());
+        EXPECT_TRUE(status == CUDNN_STATUS_BAD_PARAM || status == CUDNN_STATUS_NOT_SUPPORTED)
+            << "direction " << direction << ": " << cudnnGetErrorString(status);
+    }
+    cudnnDestroyTensorDescriptor(xt);
+    cudnnDestroyTensorDescriptor(yt);
+    cudnnDestroyFilterDescriptor(src);
+    cudnnDestroyFilterDescriptor(dest);
+    cudnnDestroyTensorTransformDescriptor(transform);
 }

@@ -2,6 +2,7 @@
 // and folding only with alpha = 1 and beta = 0; never in place.
 #include "ops/transform/validate.hpp"
 
+#include "core/checked_math.hpp"
 #include "ops/common/element_access.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -25,8 +26,10 @@ bool transform_supports(cudnnDataType_t type) {
 
 bool transform_output_dims(const TransformProblem &problem, int64_t *dims, std::string *reason) {
     const TensorGeometry &x = problem.x;
+    // Fold factors are any uint32 the caller gave: every product saturates, and a saturated dim can
+    // match no descriptor's.
     int64_t fold_product = 1;
-    for (int i = 2; i < x.nb_dims; ++i) fold_product *= problem.fold[i - 2];
+    for (int i = 2; i < x.nb_dims; ++i) fold_product = saturating_mul(fold_product, problem.fold[i - 2]);
     int64_t unpadded[kMaxDims];
     for (int i = 0; i < x.nb_dims; ++i) unpadded[i] = x.dims[i];
     if (problem.unfold && fold_product > 1) {
@@ -36,17 +39,17 @@ bool transform_output_dims(const TransformProblem &problem, int64_t *dims, std::
             return false;
         }
         unpadded[1] = x.dims[1] / fold_product;
-        for (int i = 2; i < x.nb_dims; ++i) unpadded[i] = x.dims[i] * problem.fold[i - 2];
+        for (int i = 2; i < x.nb_dims; ++i) unpadded[i] = saturating_mul(x.dims[i], problem.fold[i - 2]);
     }
     for (int i = 0; i < x.nb_dims; ++i) {
-        dims[i] = unpadded[i] + problem.pad_before[i] + problem.pad_after[i];
+        dims[i] = saturating_add(unpadded[i], int64_t{problem.pad_before[i]} + problem.pad_after[i]);
         if (dims[i] <= 0) {
             *reason = "padding leaves dim " + std::to_string(i) + " empty";
             return false;
         }
     }
     if (!problem.unfold && fold_product > 1) {
-        dims[1] *= fold_product;
+        dims[1] = saturating_mul(dims[1], fold_product);
         for (int i = 2; i < x.nb_dims; ++i) dims[i] = (dims[i] + problem.fold[i - 2] - 1) / problem.fold[i - 2];
     }
     return true;
