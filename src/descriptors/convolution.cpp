@@ -5,6 +5,7 @@
 #include "core/enum_names.gen.hpp"
 #include "descriptors/describe.hpp"
 
+#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -143,7 +144,13 @@ Status convolution_forward_output_dims(const cudnnConvolutionStruct &conv, const
                         "more than the padded input %lld (input %lld + 2 x pad %d)",
                         i, static_cast<long long>(extent), filter.dims[i + 2], conv.dilations[i],
                         static_cast<long long>(padded), static_cast<long long>(in), conv.pads[i]);
-        output_dims[i + 2] = static_cast<int>(1 + (padded - extent) / conv.strides[i]);
+        const int64_t out = 1 + (padded - extent) / conv.strides[i];
+        if (out > INT_MAX)
+            return fail(CUDNN_STATUS_BAD_PARAM,
+                        "along spatial dim %d the output would have %lld positions (input %lld + 2 x pad %d), more "
+                        "than a tensor dim can hold (%d)",
+                        i, static_cast<long long>(out), static_cast<long long>(in), conv.pads[i], INT_MAX);
+        output_dims[i + 2] = static_cast<int>(out);
     }
     return CUDNN_STATUS_SUCCESS;
 }

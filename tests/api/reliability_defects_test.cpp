@@ -105,3 +105,33 @@ TEST(ReliabilityDefect, HugeFoldFactorsAreRefusedWithoutOverflow) {
     cudnnDestroyFilterDescriptor(dest);
     cudnnDestroyTensorTransformDescriptor(transform);
 }
+
+// Defect 4: input 1x1x2147483647x1, filter 1x1x1x1, pad_h 2^30 gave an output height of -1 (2^32 - 1
+// wrapped to int) with SUCCESS.
+TEST(ReliabilityDefect, ConvolutionOutputBeyondIntIsRefused) {
+    cudnnTensorDescriptor_t x = nullptr;
+    cudnnFilterDescriptor_t w = nullptr;
+    cudnnConvolutionDescriptor_t conv = nullptr;
+    ASSERT_EQ(cudnnCreateTensorDescriptor(&x), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateFilterDescriptor(&w), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateConvolutionDescriptor(&conv), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 2147483647, 1),
+              CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetFilter4dDescriptor(w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 1, 1, 1, 1), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetConvolution2dDescriptor(conv, 1 << 30, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+              CUDNN_STATUS_SUCCESS);
+    int n = 0, c = 0, h = 0, wd = 0;
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnGetConvolution2dForwardOutputDim(conv, x, w, &n, &c, &h, &wd),
+                    "4294967295 positions");
+    int dims[4] = {};
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnGetConvolutionNdForwardOutputDim(conv, x, w, 4, dims),
+                    "4294967295 positions");
+    // Without padding the output is as tall as the input: the largest height an int holds, accepted.
+    ASSERT_EQ(cudnnSetConvolution2dDescriptor(conv, 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(cudnnGetConvolution2dForwardOutputDim(conv, x, w, &n, &c, &h, &wd), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(h, 2147483647);
+    cudnnDestroyConvolutionDescriptor(conv);
+    cudnnDestroyFilterDescriptor(w);
+    cudnnDestroyTensorDescriptor(x);
+}
