@@ -14,6 +14,7 @@
 #include "core/status.hpp"
 #include "descriptors/describe.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <new>
@@ -65,14 +66,17 @@ public:
         return *this;
     }
 
-    // An input array of `count` values (count < 0 or values == nullptr prints what it is).
+    // An input array of `count` values, of which the function itself reads at most `readable` (its
+    // largest valid count: CUDNN_DIM_MAX for dims, the caller's declared size for a length array).
+    // The trace is written before validation, so it must never read past what a valid call passes.
     template <class T>
-    Call &array(const char *name, const T *values, long long count) {
+    Call &array(const char *name, const T *values, long long count, long long readable) {
         if (!tracing_) return *this;
         if (values == nullptr) return add(name, "NULL"), *this;
+        const long long shown = std::min({count, readable, kMaxTracedEntries});
         std::string text = "[";
-        for (long long i = 0; i < count && i < 64; ++i) text += (i ? "," : "") + format_value(values[i]);
-        if (count > 64) text += ",...";
+        for (long long i = 0; i < shown; ++i) text += (i ? "," : "") + format_value(values[i]);
+        if (count > shown) text += ",...";
         add(name, text + "]");
         return *this;
     }
@@ -85,6 +89,8 @@ public:
     void finish(Status status);
 
 private:
+    static constexpr long long kMaxTracedEntries = 64;
+
     void add(const char *name, const std::string &value);
 
     const char *function_;

@@ -17,7 +17,7 @@ Status set_spatial_transformer(cudnnSpatialTransformerStruct *desc, cudnnSampler
         return fail(CUDNN_STATUS_BAD_PARAM, "nbDims is %d, must be between 1 and %d (CUDNN_DIM_MAX)", nb_dims,
                     CUDNN_DIM_MAX);
     }
-    if (nb_dims != 4) {
+    if (nb_dims != kSpatialTransformerDims) {
         return fail(CUDNN_STATUS_NOT_SUPPORTED, "nbDims is %d, only 4-D (NCHW) spatial transformers are supported",
                     nb_dims);
     }

@@ -18,6 +18,9 @@ struct cudnnSpatialTransformerStruct {
 
 namespace librednn {
 
+// The one dimensionality a spatial transformer takes (N, C, H, W).
+constexpr int kSpatialTransformerDims = 4;
+
 // Sets `desc` after the checks: sampler and data type are enum values, every dim is positive
 // (BAD_PARAM); nbDims must be 4, the only dimensionality cuDNN's grid generator and sampler take
 // (NOT_SUPPORTED otherwise, BAD_PARAM when it is not even a possible dim count).

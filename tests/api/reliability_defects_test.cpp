@@ -12,11 +12,25 @@
 
 namespace {
 
+using librednn::test::LogCapture;
+
 struct Handle {
     cudnnHandle_t handle = nullptr;
     Handle() { EXPECT_EQ(cudnnCreate(&handle), CUDNN_STATUS_SUCCESS); }
     ~Handle() { cudnnDestroy(handle); }
 };
+
+// The arguments a trace printed for `name`: the text after "name: " up to the end of its line.
+std::string traced_argument(const LogCapture &capture, const std::string &function, const std::string &name) {
+    for (const std::string &message : capture.messages()) {
+        if (message.find(function + "() called") == std::string::npos) continue;
+        const size_t at = message.find("\n    " + name + ": ");
+        if (at == std::string::npos) continue;
+        const size_t start = at + 5 + name.size() + 2;  // "\n    " name ": "
+        return message.substr(start, message.find('\n', start) - start);
+    }
+    return "(not traced)";
+}
 
 }  // namespace
 
@@ -134,4 +148,46 @@ TEST(ReliabilityDefect, ConvolutionOutputBeyondIntIsRefused) {
     cudnnDestroyConvolutionDescriptor(conv);
     cudnnDestroyFilterDescriptor(w);
     cudnnDestroyTensorDescriptor(x);
+}
+
+// Defect 5: with info logging on, four setters traced min(nbDims, 64) entries of each array before
+// checking nbDims; nbDims = 9 with 8-entry arrays read past them. Each now traces at most the entries
+// a valid call passes, and the trace says that more were claimed.
+TEST(ReliabilityDefect, TracingReadsNoMoreEntriesThanAValidCallPasses) {
+    // Heap arrays of exactly 8 entries: under AddressSanitizer a ninth read fails the test.
+    auto ints = std::make_unique<int[]>(8);
+    for (int i = 0; i < 8; ++i) ints[i] = i + 1;
+    LogCapture capture(CUDNN_SEV_INFO_EN);
+
+    cudnnConvolutionDescriptor_t conv = nullptr;
+    ASSERT_EQ(cudnnCreateConvolutionDescriptor(&conv), CUDNN_STATUS_SUCCESS);
+    EXPECT_NE(cudnnSetConvolutionNdDescriptor(conv, 9, ints.get(), ints.get(), ints.get(), CUDNN_CROSS_CORRELATION,
+                                              CUDNN_DATA_FLOAT),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(traced_argument(capture, "cudnnSetConvolutionNdDescriptor", "padA"), "[1,2,3,4,5,6,...]");
+    cudnnDestroyConvolutionDescriptor(conv);
+
+    cudnnPoolingDescriptor_t pool = nullptr;
+    ASSERT_EQ(cudnnCreatePoolingDescriptor(&pool), CUDNN_STATUS_SUCCESS);
+    EXPECT_NE(cudnnSetPoolingNdDescriptor(pool, CUDNN_POOLING_MAX, CUDNN_NOT_PROPAGATE_NAN, 9, ints.get(), ints.get(),
+                                          ints.get()),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(traced_argument(capture, "cudnnSetPoolingNdDescriptor", "windowDimA"), "[1,2,3,4,5,6,...]");
+    cudnnDestroyPoolingDescriptor(pool);
+
+    cudnnSpatialTransformerDescriptor_t st = nullptr;
+    ASSERT_EQ(cudnnCreateSpatialTransformerDescriptor(&st), CUDNN_STATUS_SUCCESS);
+    EXPECT_NE(cudnnSetSpatialTransformerNdDescriptor(st, CUDNN_SAMPLER_BILINEAR, CUDNN_DATA_FLOAT, 9, ints.get()),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(traced_argument(capture, "cudnnSetSpatialTransformerNdDescriptor", "dimA"), "[1,2,3,4,...]");
+    cudnnDestroySpatialTransformerDescriptor(st);
+
+    cudnnSeqDataDescriptor_t seq = nullptr;
+    ASSERT_EQ(cudnnCreateSeqDataDescriptor(&seq), CUDNN_STATUS_SUCCESS);
+    auto axes = std::make_unique<cudnnSeqDataAxis_t[]>(8);
+    for (int i = 0; i < 8; ++i) axes[i] = CUDNN_SEQDATA_TIME_DIM;
+    EXPECT_NE(cudnnSetSeqDataDescriptor(seq, CUDNN_DATA_FLOAT, 9, ints.get(), axes.get(), 0, nullptr, nullptr),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(traced_argument(capture, "cudnnSetSeqDataDescriptor", "dimA"), "[1,2,3,4,...]");
+    cudnnDestroySeqDataDescriptor(seq);
 }

@@ -36,7 +36,7 @@ cudnnStatus_t CUDNNWINAPI cudnnSetRNNDataDescriptor(cudnnRNNDataDescriptor_t rnn
             .arg("maxSeqLength", maxSeqLength)
             .arg("batchSize", batchSize)
             .arg("vectorSize", vectorSize)
-            .array("seqLengthArray", seqLengthArray, batchSize)
+            .array("seqLengthArray", seqLengthArray, batchSize, batchSize)
             .arg("paddingFill", static_cast<const void *>(paddingFill));
         LIBREDNN_REQUIRE_NOT_NULL(rnnDataDesc);
         return librednn::set_rnn_data(rnnDataDesc, dataType, layout, maxSeqLength, batchSize, vectorSize,

@@ -34,10 +34,11 @@ cudnnStatus_t CUDNNWINAPI cudnnSetSeqDataDescriptor(cudnnSeqDataDescriptor_t seq
         call.arg("seqDataDesc", static_cast<const void *>(seqDataDesc))
             .arg("dataType", dataType)
             .arg("nbDims", nbDims)
-            .array("dimA", dimA, nbDims)
-            .array("axes", axes, nbDims)
+            .array("dimA", dimA, nbDims, CUDNN_SEQDATA_DIM_COUNT)
+            .array("axes", axes, nbDims, CUDNN_SEQDATA_DIM_COUNT)
             .arg("seqLengthArraySize", seqLengthArraySize)
-            .array("seqLengthArray", seqLengthArray, static_cast<long long>(seqLengthArraySize))
+            .array("seqLengthArray", seqLengthArray, static_cast<long long>(seqLengthArraySize),
+                   static_cast<long long>(seqLengthArraySize))
             .arg("paddingFill", static_cast<const void *>(paddingFill));
         LIBREDNN_REQUIRE_NOT_NULL(seqDataDesc);
         return librednn::set_seq_data(seqDataDesc, dataType, nbDims, dimA, axes, seqLengthArraySize, seqLengthArray,

@@ -143,8 +143,9 @@ cudnnStatus_t CUDNNWINAPI cudnnSetConvolutionNdDescriptor(cudnnConvolutionDescri
                                                           cudnnDataType_t computeType) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
         call.arg("convDesc", convDesc).arg("arrayLength", arrayLength);
-        call.array("padA", padA, arrayLength).array("filterStrideA", filterStrideA, arrayLength);
-        call.array("dilationA", dilationA, arrayLength).arg("mode", mode).arg("computeType", computeType);
+        const int readable = librednn::kMaxConvolutionSpatialDims;
+        call.array("padA", padA, arrayLength, readable).array("filterStrideA", filterStrideA, arrayLength, readable);
+        call.array("dilationA", dilationA, arrayLength, readable).arg("mode", mode).arg("computeType", computeType);
         LIBREDNN_REQUIRE_NOT_NULL(convDesc);
         if (arrayLength > 0) {
             LIBREDNN_REQUIRE_NOT_NULL(padA);

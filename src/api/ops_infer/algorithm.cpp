@@ -125,7 +125,7 @@ cudnnStatus_t CUDNNWINAPI cudnnGetAlgorithmPerformance(const cudnnAlgorithmPerfo
 
 cudnnStatus_t CUDNNWINAPI cudnnDestroyAlgorithmPerformance(cudnnAlgorithmPerformance_t *algoPerf, int numberToDestroy) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
-        call.array("algoPerf", algoPerf, numberToDestroy).arg("numberToDestroy", numberToDestroy);
+        call.array("algoPerf", algoPerf, numberToDestroy, numberToDestroy).arg("numberToDestroy", numberToDestroy);
         if (algoPerf == nullptr) return CUDNN_STATUS_SUCCESS;
         if (numberToDestroy < 0) {
             return librednn::fail(CUDNN_STATUS_BAD_PARAM, "numberToDestroy is %d, must not be negative",

@@ -75,7 +75,7 @@ cudnnStatus_t CUDNNWINAPI cudnnSetFilterNdDescriptor(cudnnFilterDescriptor_t fil
                                                      cudnnTensorFormat_t format, int nbDims, const int filterDimA[]) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
         call.arg("filterDesc", filterDesc).arg("dataType", dataType).arg("format", format).arg("nbDims", nbDims);
-        call.array("filterDimA", filterDimA, std::min(nbDims, CUDNN_DIM_MAX));
+        call.array("filterDimA", filterDimA, nbDims, CUDNN_DIM_MAX);
         LIBREDNN_REQUIRE_NOT_NULL(filterDesc);
         LIBREDNN_CHECK(librednn::check_nb_dims(nbDims, "nbDims"));
         LIBREDNN_REQUIRE_NOT_NULL(filterDimA);

@@ -93,9 +93,9 @@ cudnnStatus_t CUDNNWINAPI cudnnSetPoolingNdDescriptor(cudnnPoolingDescriptor_t p
             .arg("mode", mode)
             .arg("maxpoolingNanOpt", maxpoolingNanOpt)
             .arg("nbDims", nbDims)
-            .array("windowDimA", windowDimA, nbDims)
-            .array("paddingA", paddingA, nbDims)
-            .array("strideA", strideA, nbDims);
+            .array("windowDimA", windowDimA, nbDims, cudnnPoolingStruct::kMaxSpatialDims)
+            .array("paddingA", paddingA, nbDims, cudnnPoolingStruct::kMaxSpatialDims)
+            .array("strideA", strideA, nbDims, cudnnPoolingStruct::kMaxSpatialDims);
         LIBREDNN_REQUIRE_NOT_NULL(poolingDesc);
         LIBREDNN_REQUIRE_NOT_NULL(windowDimA);
         LIBREDNN_REQUIRE_NOT_NULL(paddingA);

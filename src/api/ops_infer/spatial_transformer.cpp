@@ -23,7 +23,7 @@ cudnnStatus_t CUDNNWINAPI cudnnSetSpatialTransformerNdDescriptor(cudnnSpatialTra
             .arg("samplerType", samplerType)
             .arg("dataType", dataType)
             .arg("nbDims", nbDims)
-            .array("dimA", dimA, nbDims);
+            .array("dimA", dimA, nbDims, librednn::kSpatialTransformerDims);
         LIBREDNN_REQUIRE_NOT_NULL(stDesc);
         LIBREDNN_REQUIRE_NOT_NULL(dimA);
         return librednn::set_spatial_transformer(stDesc, samplerType, dataType, nbDims, dimA);

@@ -91,9 +91,7 @@ cudnnStatus_t CUDNNWINAPI cudnnSetTensorNdDescriptor(cudnnTensorDescriptor_t ten
                                                      int nbDims, const int dimA[], const int strideA[]) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
         call.arg("tensorDesc", tensorDesc).arg("dataType", dataType).arg("nbDims", nbDims);
-        // Never read past CUDNN_DIM_MAX values, whatever nbDims claims.
-        const int traced = std::min(nbDims, CUDNN_DIM_MAX);
-        call.array("dimA", dimA, traced).array("strideA", strideA, traced);
+        call.array("dimA", dimA, nbDims, CUDNN_DIM_MAX).array("strideA", strideA, nbDims, CUDNN_DIM_MAX);
         LIBREDNN_REQUIRE_NOT_NULL(tensorDesc);
         LIBREDNN_CHECK(librednn::check_nb_dims(nbDims, "nbDims"));
         LIBREDNN_REQUIRE_NOT_NULL(dimA);
@@ -106,7 +104,7 @@ cudnnStatus_t CUDNNWINAPI cudnnSetTensorNdDescriptorEx(cudnnTensorDescriptor_t t
                                                        cudnnDataType_t dataType, int nbDims, const int dimA[]) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
         call.arg("tensorDesc", tensorDesc).arg("format", format).arg("dataType", dataType).arg("nbDims", nbDims);
-        call.array("dimA", dimA, std::min(nbDims, CUDNN_DIM_MAX));
+        call.array("dimA", dimA, nbDims, CUDNN_DIM_MAX);
         LIBREDNN_REQUIRE_NOT_NULL(tensorDesc);
         LIBREDNN_CHECK(librednn::check_nb_dims(nbDims, "nbDims"));
         LIBREDNN_REQUIRE_NOT_NULL(dimA);

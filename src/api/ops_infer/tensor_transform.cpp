@@ -31,11 +31,10 @@ cudnnStatus_t CUDNNWINAPI cudnnSetTensorTransformDescriptor(cudnnTensorTransform
                                                             const uint32_t foldA[],
                                                             const cudnnFoldingDirection_t direction) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
-        // Never read past CUDNN_DIM_MAX values, whatever nbDims claims.
-        const long long traced = std::min<long long>(nbDims, CUDNN_DIM_MAX);
+        const long long dims = nbDims;  // unsigned: any value is a count
         call.arg("transformDesc", transformDesc).arg("nbDims", nbDims).arg("destFormat", destFormat);
-        call.array("padBeforeA", padBeforeA, traced).array("padAfterA", padAfterA, traced);
-        call.array("foldA", foldA, traced - 2).arg("direction", direction);
+        call.array("padBeforeA", padBeforeA, dims, CUDNN_DIM_MAX).array("padAfterA", padAfterA, dims, CUDNN_DIM_MAX);
+        call.array("foldA", foldA, dims - 2, CUDNN_DIM_MAX - 2).arg("direction", direction);
         LIBREDNN_REQUIRE_NOT_NULL(transformDesc);
         return librednn::set_tensor_transform(transformDesc, nbDims, destFormat, padBeforeA, padAfterA, foldA,
                                               direction);
