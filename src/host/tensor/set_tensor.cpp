@@ -3,11 +3,27 @@
 #include "host/common/host_element.hpp"
 #include "host/common/strided_walk.hpp"
 #include "host/tensor/solvers.hpp"
-#include "reference/tensor_ops.hpp"
 
 namespace librednn {
 
 namespace {
+
+// Element by element, for vectorised tensors of 8 dims (no room to split their lanes into a dim of
+// their own): the geometry places each channel's lane.
+template <class T>
+void set_each_element(const SetTensorProblem &problem, T *data) {
+    using E = host::HostElement<T>;
+    using Compute = typename E::Compute;
+    const TensorGeometry &y = problem.y;
+    const bool set = problem.kind == SetTensorProblem::Kind::set;
+    const T constant = E::store(static_cast<Compute>(problem.value));
+    const Compute alpha = static_cast<Compute>(problem.value);
+    int64_t index[kMaxDims] = {};
+    do {
+        T &element = data[y.offset(index)];
+        element = set ? constant : E::store(alpha * E::load(element));
+    } while (next_index(index, y.dims, y.nb_dims));
+}
 
 class HostSetTensor final : public SetTensorSolver {
 public:
@@ -20,8 +36,10 @@ public:
         const TensorGeometry *operands[1] = {&problem.y};
         TensorGeometry split[1];
         if (!host::split_channels<1>(operands, split)) {
-            // A vectorised tensor of 8 dims has no room for the split lanes: element by element.
-            reference::set_tensor(problem, buffers);
+            host::with_host_type(problem.y.dtype, [&](auto tag) {
+                using T = typename decltype(tag)::type;
+                set_each_element(problem, static_cast<T *>(buffers.y));
+            });
             return CUDNN_STATUS_SUCCESS;
         }
         const TensorGeometry &y = split[0];

@@ -9,8 +9,9 @@ namespace librednn {
 // vectorised int8 included.
 const TransformSolver &host_transform_copy_solver();
 
-// Padding and folding: the reference, element by element (fast enough for tests; padding and folding
-// are rare outside convolution set-up).
+// Padding, folding and unfolding, and vectorised layouts the copy solver cannot split (8 dims): each
+// x element sent to its place in y, element by element (padding and folding are rare outside
+// convolution set-up).
 const TransformSolver &host_transform_reshape_solver();
 
 }  // namespace librednn
