@@ -38,6 +38,7 @@ namespace {
 using librednn::kMaxDims;
 using librednn::TensorGeometry;
 using librednn::test::allowed_error;
+using librednn::test::integer_within_rounding;
 using librednn::test::tolerance_for;
 
 // --- host scalars ---------------------------------------------------------------------------------
@@ -292,8 +293,11 @@ std::string describe(const TensorGeometry &g) { return librednn::geometry_to_str
 class Checker {
 public:
     Checker(cudnnDataType_t type, std::string problem) : type_(type), problem_(std::move(problem)) {}
-    // `magnitude`: the size of the terms that made the value (cancellation makes errors relative to them).
-    void expect(const int64_t *index, int nb_dims, double got, double want, double magnitude, double extra = 0.0) {
+    // `magnitude`: the size of the terms that made the value (cancellation makes errors relative to them);
+    // `extra`: compute error beyond the element-wise steps (a sum's). Integer outputs must equal `want`,
+    // or, given the exact value before rounding, be its rounding within the compute error (a tie).
+    void expect(const int64_t *index, int nb_dims, double got, double want, double magnitude, double extra = 0.0,
+                double exact = std::nan("")) {
         ++checked_;
         if (std::isnan(want) && std::isnan(got)) return;
         if (std::isinf(want) && got == want) return;
@@ -301,8 +305,14 @@ public:
         // kernel never reads) contributes no rounding: the bound stays a number.
         if (std::isnan(magnitude)) magnitude = 0.0;
         if (std::isnan(extra)) extra = 0.0;
-        const double allowed = allowed_error(tolerance_for(type_), want, magnitude) + extra;
-        if (std::fabs(got - want) <= allowed) return;
+        double allowed = 0.0;
+        if (is_integer(type_)) {
+            allowed = tolerance_for(type_).compute_eps * magnitude + extra;
+            if (got == want || (!std::isnan(exact) && integer_within_rounding(got, exact, allowed, type_))) return;
+        } else {
+            allowed = allowed_error(tolerance_for(type_), want, magnitude) + extra;
+            if (std::fabs(got - want) <= allowed) return;
+        }
         if (failures_++ < 5) {
             std::ostringstream text;
             text << "  at [";
@@ -374,7 +384,7 @@ void check_copy(DeviceTensor &x, DeviceTensor &y, const std::vector<double> &bef
         const double term = alpha * x.at(xi);
         const double old = beta != 0.0 ? before[static_cast<size_t>(element)] : 0.0;
         const double want = rounded_to(yg.dtype, term + beta * old);
-        check.expect(i, yg.nb_dims, y.at(i), want, std::fabs(term) + std::fabs(beta * old));
+        check.expect(i, yg.nb_dims, y.at(i), want, std::fabs(term) + std::fabs(beta * old), 0.0, term + beta * old);
         ++element;
     });
     EXPECT_EQ(y.touched_gaps(), 0) << problem << ": wrote between the elements";
@@ -703,7 +713,7 @@ TEST_F(TensorKernels, TransformReshapePadsFoldsAndUnfoldsLikeTheHostScatter) {
             const double term = alpha * transformed[at];
             const double old = beta != 0.0 ? before[at] : 0.0;
             check.expect(i, nb_dims, y.at(i), rounded_to(yt, term + beta * old),
-                         std::fabs(term) + std::fabs(beta * old));
+                         std::fabs(term) + std::fabs(beta * old), 0.0, term + beta * old);
         });
         EXPECT_EQ(y.touched_gaps(), 0) << problem.str() << ": wrote between the elements";
     }
@@ -1077,11 +1087,13 @@ TEST_F(TensorKernels, OpTensorMatchesHostWithBroadcastAndMixedTypes) {
             for (int d = 0; d < nb_dims; ++d) bi[d] = b.geometry().dims[d] == 1 ? 0 : i[d];
             const double av = alpha1 * as[element], bv = alpha2 * b.at(bi);
             const double old = beta != 0.0 ? before[element] : 0.0;
-            const double want = rounded_to(ct, op_host(spec.op, spec.nan == CUDNN_PROPAGATE_NAN, av, bv) + beta * old);
+            const double exact = op_host(spec.op, spec.nan == CUDNN_PROPAGATE_NAN, av, bv) + beta * old;
+            const double want = rounded_to(ct, exact);
             // A NaN operand that MIN or MAX (not propagating) passes over adds no rounding; left in, it
             // would make the whole bound NaN, which the checker reads as the output rounding alone.
             auto size = [](double v) { return std::isnan(v) ? 0.0 : std::fabs(v); };
-            check.expect(i, nb_dims, c.at(i), want, size(av) + size(bv) + size(av * bv) + size(beta * old) + 1.0);
+            check.expect(i, nb_dims, c.at(i), want, size(av) + size(bv) + size(av * bv) + size(beta * old) + 1.0, 0.0,
+                         exact);
             ++element;
         });
         EXPECT_EQ(c.touched_gaps(), 0) << problem;
@@ -1220,8 +1232,8 @@ void run_reduce_case(Random &rng, const ReduceCase &rc, cudaStream_t stream, std
         if (rc.integers) {
             check.expect_exact(i, nb_dims, c.at(i), want);
         } else {
-            check.expect(i, nb_dims, c.at(i), want, std::fabs(rc.alpha * r.value) + std::fabs(rc.beta * old),
-                         sum_error);
+            check.expect(i, nb_dims, c.at(i), want, std::fabs(rc.alpha * r.value) + std::fabs(rc.beta * old), sum_error,
+                         rc.alpha * r.value + rc.beta * old);
         }
         if (result) result->push_back(c.at(i));
         if (rc.indices && has_indices(rc.op) && got_indices[static_cast<size_t>(element)] != r.index &&
@@ -1799,7 +1811,7 @@ void check_reshaped(const librednn::cuda::ReshapeSpec &spec, double alpha, doubl
         const double term = alpha * transformed[at];
         const double old = beta != 0.0 ? before[at] : 0.0;
         check.expect(i, nb_dims, y.at(i), rounded_to(yg.dtype, term + beta * old),
-                     std::fabs(term) + std::fabs(beta * old));
+                     std::fabs(term) + std::fabs(beta * old), 0.0, term + beta * old);
     });
     EXPECT_EQ(y.touched_gaps(), 0) << problem << ": wrote between the elements";
 }
@@ -2012,7 +2024,8 @@ std::vector<double> check_reduce_path(Random &rng, const ReducePathCase &pc,
             const double n = static_cast<double>(values.size());
             const double compute = pc.a_type == CUDNN_DATA_DOUBLE ? 0x1p-53 : 0x1p-24;
             const double sum_error = (n - 1) * compute * std::fabs(alpha) * r.magnitude * 2;
-            check.expect(i, nb_dims, c.at(i), want, std::fabs(alpha * r.value) + std::fabs(beta * old), sum_error);
+            check.expect(i, nb_dims, c.at(i), want, std::fabs(alpha * r.value) + std::fabs(beta * old), sum_error,
+                         alpha * r.value + beta * old);
         }
         result.push_back(c.at(i));
         if (pc.indices && has_indices(pc.op) && got_indices[static_cast<size_t>(element)] != r.index &&

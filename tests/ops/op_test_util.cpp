@@ -180,7 +180,37 @@ void fill_uniform(HostTensor &tensor, Random &rng, double low, double high) {
     } while (next_index(index, g.dims, g.nb_dims));
 }
 
-void poison(HostTensor &tensor) { std::fill(tensor.bytes.begin(), tensor.bytes.end(), uint8_t{0xff}); }
+void poison(HostTensor &tensor, uint8_t pattern) { std::fill(tensor.bytes.begin(), tensor.bytes.end(), pattern); }
+
+bool is_integer_type(cudnnDataType_t type) {
+    switch (scalar_type_of(type)) {
+        case CUDNN_DATA_INT8:
+        case CUDNN_DATA_UINT8:
+        case CUDNN_DATA_INT32:
+        case CUDNN_DATA_INT64: return true;
+        default: return false;
+    }
+}
+
+HostTensor widened(const HostTensor &tensor) {
+    const TensorGeometry &g = tensor.geometry;
+    HostTensor wide(packed_geometry(CUDNN_DATA_DOUBLE, g.nb_dims, g.dims, PackedLayout::nchw));
+    int64_t index[kMaxDims] = {};
+    do {
+        wide.set(index, tensor.at(index));
+    } while (next_index(index, g.dims, g.nb_dims));
+    return wide;
+}
+
+std::vector<double> element_values(const HostTensor &tensor) {
+    std::vector<double> values;
+    values.reserve(static_cast<size_t>(tensor.geometry.element_count()));
+    int64_t index[kMaxDims] = {};
+    do {
+        values.push_back(tensor.at(index));
+    } while (next_index(index, tensor.geometry.dims, tensor.geometry.nb_dims));
+    return values;
+}
 
 TensorDescriptor::TensorDescriptor(const TensorGeometry &geometry) {
     EXPECT_EQ(cudnnCreateTensorDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
@@ -197,32 +227,49 @@ TensorDescriptor::~TensorDescriptor() { cudnnDestroyTensorDescriptor(desc_); }
 
 namespace {
 
-template <class Magnitude>
-::testing::AssertionResult compare(const HostTensor &out, const HostTensor &ref, Magnitude &&magnitude_of,
+// Integer element `got`: the reference's `ref`, or, given the exact value, any rounding within the
+// compute error of it (a tie: tolerances.hpp).
+bool integer_matches(double got, double ref, const ElementBound &bound, cudnnDataType_t type) {
+    if (got == ref) return true;
+    if (std::isnan(bound.exact)) return false;
+    return integer_within_rounding(got, bound.exact, bound.compute_error, type);
+}
+
+template <class BoundOf>
+::testing::AssertionResult compare(const HostTensor &out, const HostTensor &ref, BoundOf &&bound_of,
                                    const std::string &problem) {
     const TensorGeometry &g = ref.geometry;
     const Tolerance tolerance = tolerance_for(g.dtype);
+    const bool integers = is_integer_type(g.dtype);
     const size_t scalar = scalar_size_of(g.dtype);
     std::vector<bool> is_element(ref.bytes.size(), false);
     std::ostringstream failures;
     int64_t mismatches = 0, element = 0;
     int64_t index[kMaxDims] = {};
     do {
-        const double magnitude = magnitude_of(element++);
+        const ElementBound bound = bound_of(element++);
         const int64_t offset = g.offset(index);
         for (size_t b = 0; b < scalar; ++b) is_element[static_cast<size_t>(offset) * scalar + b] = true;
         const double o = out.at(index), r = ref.at(index);
         bool ok = false;
-        if (std::isnan(r)) {
+        double allowed = 0.0;
+        if (integers) {
+            ok = integer_matches(o, r, bound, g.dtype);
+        } else if (std::isnan(r)) {
             ok = std::isnan(o);
         } else if (std::isinf(r)) {
             ok = o == r;
         } else {
-            ok = std::fabs(o - r) <= allowed_error(tolerance, r, magnitude);
+            allowed = allowed_error_for(tolerance, r, bound.compute_error);
+            ok = std::fabs(o - r) <= allowed;
         }
         if (!ok && mismatches++ < 5) {
-            failures << "\n  at [" << join_dims(index, g.nb_dims) << "]: got " << o << ", reference " << r
-                     << " (allowed error " << allowed_error(tolerance, r, magnitude) << ")";
+            failures << "\n  at [" << join_dims(index, g.nb_dims) << "]: got " << o << ", reference " << r;
+            if (integers) {
+                failures << " (exact " << bound.exact << ", compute error " << bound.compute_error << ")";
+            } else {
+                failures << " (allowed error " << allowed << ")";
+            }
         }
     } while (next_index(index, g.dims, g.nb_dims));
     int64_t touched = 0;
@@ -238,16 +285,25 @@ template <class Magnitude>
 
 }  // namespace
 
+::testing::AssertionResult matches_reference(const HostTensor &out, const HostTensor &ref,
+                                             const std::vector<ElementBound> &bounds, const std::string &problem) {
+    return compare(
+        out, ref, [&](int64_t element) { return bounds[static_cast<size_t>(element)]; }, problem);
+}
+
 ::testing::AssertionResult matches_reference(const HostTensor &out, const HostTensor &ref, double magnitude,
                                              const std::string &problem) {
+    const double eps = tolerance_for(ref.geometry.dtype).compute_eps;
     return compare(
-        out, ref, [&](int64_t) { return magnitude; }, problem);
+        out, ref, [&](int64_t) { return ElementBound{eps * magnitude}; }, problem);
 }
 
 ::testing::AssertionResult matches_reference(const HostTensor &out, const HostTensor &ref,
                                              const std::vector<double> &magnitudes, const std::string &problem) {
+    const double eps = tolerance_for(ref.geometry.dtype).compute_eps;
     return compare(
-        out, ref, [&](int64_t element) { return magnitudes[static_cast<size_t>(element)]; }, problem);
+        out, ref, [&](int64_t element) { return ElementBound{eps * magnitudes[static_cast<size_t>(element)]}; },
+        problem);
 }
 
 double random_alpha(Random &rng) {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -131,8 +132,26 @@ TensorGeometry make_geometry(Random &rng, cudnnDataType_t dtype, const std::vect
 void fill_uniform(HostTensor &tensor, Random &rng, double low, double high);
 
 // Sets every byte to one that reads as NaN in every floating-point type (0xff), so that a read of an
-// output that must not be read shows.
-void poison(HostTensor &tensor);
+// output that must not be read shows. In integer types 0xff is a valid value (-1): run_poisoned
+// catches an unwritten integer output instead.
+void poison(HostTensor &tensor, uint8_t pattern = 0xff);
+
+// True for the integer data types (int8, uint8, int32 and the vectorised int8 types).
+bool is_integer_type(cudnnDataType_t type);
+
+// Runs `run(initial bytes) -> output bytes` on `poisoned` (the output as poison() left it). An integer
+// output may look written where it was not (poison reads as a valid value), so for integer types the
+// call runs a second time from another poison pattern and every element must come out the same. Returns
+// the first run's bytes.
+template <class Run>
+std::vector<uint8_t> run_poisoned(const HostTensor &poisoned, Run &&run);
+
+// A packed double tensor with `tensor`'s dims and values: the reference run into it instead of the
+// output gives each element's exact result, before the final rounding to the output type.
+HostTensor widened(const HostTensor &tensor);
+
+// Every element's value, in the order next_index() visits them.
+std::vector<double> element_values(const HostTensor &tensor);
 
 // A tensor descriptor for `geometry` (set with cudnnSetTensorNdDescriptor), destroyed at scope end.
 class TensorDescriptor {
@@ -148,14 +167,28 @@ private:
     cudnnTensorDescriptor_t desc_ = nullptr;
 };
 
-// Compares `out` (from the API) with `ref` (from the reference) element by element within
-// tolerance_for(out type) and `magnitude` (a bound on the terms that made each element), NaN where
-// and only where the reference has NaN; and the bytes between elements must be untouched (equal to
-// the reference's, which never writes there). `problem` names the case in the failure message.
+// What the arithmetic allows one output element (tolerances.hpp): `compute_error` bounds the
+// solver's |computed - exact| before the final rounding to the output type; `exact` is the exact
+// result before that rounding, which an integer output needs to tell a rounding tie (either neighbour
+// is right) from an error. Without it (NaN) an integer element must equal the reference.
+struct ElementBound {
+    double compute_error = 0.0;
+    double exact = std::numeric_limits<double>::quiet_NaN();
+};
+
+// Compares `out` (from the API) with `ref` (from the reference) element by element: floating-point
+// elements within one output ulp plus their compute error, NaN where and only where the reference has
+// NaN; integer elements exactly, or at a tie within the compute error of `exact`. The bytes between
+// elements must be untouched (equal to the reference's, which never writes there). `bounds` has one
+// entry per element in next_index() order. `problem` names the case in the failure message.
+::testing::AssertionResult matches_reference(const HostTensor &out, const HostTensor &ref,
+                                             const std::vector<ElementBound> &bounds, const std::string &problem);
+
+// The same for element-wise steps: each element's compute error is compute_eps (tolerances.hpp) times
+// its term magnitude (one for all, or one per element in next_index() order), and integer outputs must
+// be exact.
 ::testing::AssertionResult matches_reference(const HostTensor &out, const HostTensor &ref, double magnitude,
                                              const std::string &problem);
-
-// The same with one magnitude per element, in the order next_index() visits them.
 ::testing::AssertionResult matches_reference(const HostTensor &out, const HostTensor &ref,
                                              const std::vector<double> &magnitudes, const std::string &problem);
 
@@ -174,5 +207,26 @@ struct Scalar {
 // Random alpha and beta for a blend: beta is 0 about a third of the time (then y must not be read).
 double random_alpha(Random &rng);
 double random_beta(Random &rng);
+
+template <class Run>
+std::vector<uint8_t> run_poisoned(const HostTensor &poisoned, Run &&run) {
+    std::vector<uint8_t> first = run(poisoned.bytes);
+    if (!is_integer_type(poisoned.geometry.dtype)) return first;
+    HostTensor other = poisoned;
+    poison(other, 0x5c);
+    HostTensor a(poisoned.geometry), b(poisoned.geometry);
+    a.bytes = first;
+    b.bytes = run(other.bytes);
+    int64_t index[kMaxDims] = {};
+    do {
+        if (a.at(index) != b.at(index)) {
+            ADD_FAILURE() << "the element at [" << join_dims(index, a.geometry.nb_dims)
+                          << "] depends on the output's initial contents (" << a.at(index) << " from 0xff bytes, "
+                          << b.at(index) << " from 0x5c): it was not written";
+            break;
+        }
+    } while (next_index(index, a.geometry.dims, a.geometry.nb_dims));
+    return first;
+}
 
 }  // namespace librednn::test

@@ -101,16 +101,20 @@ void check_against_reference(Random &rng, const ReduceProblem &p, bool request_i
     rb.indices = ref_indices.data();
     reference::reduce(p, rb);
 
-    // The unblended result in double, for the error bounds.
+    // Exact values in double, for the error bounds: the unblended result and, for every reduced group,
+    // sum |a| (NORM1 of the same data).
     ReduceProblem unblended = p;
     unblended.alpha = 1.0;
     unblended.beta = 0.0;
     unblended.indices = false;
     unblended.c = packed_geometry(CUDNN_DATA_DOUBLE, p.c.nb_dims, p.c.dims, PackedLayout::nchw);
-    HostTensor value(unblended.c);
+    HostTensor value(unblended.c), sum_abs(unblended.c);
     ReduceBuffers vb;
     vb.a = a.data();
     vb.c = value.data();
+    reference::reduce(unblended, vb);
+    unblended.op = CUDNN_REDUCE_TENSOR_NORM1;
+    vb.c = sum_abs.data();
     reference::reduce(unblended, vb);
 
     Handle handle;
@@ -121,38 +125,52 @@ void check_against_reference(Random &rng, const ReduceProblem &p, bool request_i
     ASSERT_EQ(cudnnGetReductionIndicesSize(handle, desc, a_desc, c_desc, &indices_bytes), CUDNN_STATUS_SUCCESS);
     ASSERT_EQ(cudnnGetReductionWorkspaceSize(handle, desc, a_desc, c_desc, &workspace_bytes), CUDNN_STATUS_SUCCESS);
     EXPECT_EQ(indices_bytes, p.indices ? outputs * sizeof(uint32_t) : 0u);
-    DeviceBuffer a_buffer(a.bytes), c_buffer(c.bytes);
+    DeviceBuffer a_buffer(a.bytes);
     DeviceBuffer indices_buffer(std::vector<uint8_t>(indices_bytes, 0xff));
     DeviceBuffer workspace(std::vector<uint8_t>(workspace_bytes, 0xff));
     const bool in_double = p.compute == CUDNN_DATA_DOUBLE;
     const Scalar alpha(p.alpha, in_double), beta(p.beta, in_double);
-    const cudnnStatus_t status =
-        cudnnReduceTensor(handle, desc, indices_bytes ? indices_buffer.get() : nullptr, indices_bytes,
-                          workspace_bytes ? workspace.get() : nullptr, workspace_bytes, alpha.get(), a_desc,
-                          a_buffer.get(), beta.get(), c_desc, c_buffer.get());
-    ASSERT_EQ(status, CUDNN_STATUS_SUCCESS);
+    auto run = [&](const std::vector<uint8_t> &initial) {
+        DeviceBuffer c_buffer(initial);
+        EXPECT_EQ(cudnnReduceTensor(handle, desc, indices_bytes ? indices_buffer.get() : nullptr, indices_bytes,
+                                    workspace_bytes ? workspace.get() : nullptr, workspace_bytes, alpha.get(), a_desc,
+                                    a_buffer.get(), beta.get(), c_desc, c_buffer.get()),
+                  CUDNN_STATUS_SUCCESS);
+        return c_buffer.download();
+    };
     HostTensor result(p.c);
-    result.bytes = c_buffer.download();
+    result.bytes = p.beta == 0.0 ? run_poisoned(c, run) : run(c.bytes);
 
+    // The compute error (tolerances.hpp): sums of n terms err by sum_error(n, sum|a|); AVG divides that
+    // by n; NORM2 sums the squares (each rounded) and halves the relative error in the square root;
+    // products err relatively by sum_error(n, |product|); MIN, MAX and AMAX are exact. Then alpha, the
+    // division or square root and the blend add a few roundings of their terms.
     const double n = static_cast<double>(p.reduction_length());
-    const double largest = ints ? 100.0 : 4.0;
-    std::vector<double> magnitudes;
+    const double u = accumulation_roundoff(p.compute);
+    std::vector<ElementBound> bounds;
     int64_t index[kMaxDims] = {};
     do {
-        const double r = std::isnan(value.at(index)) ? 0.0 : std::fabs(value.at(index));
-        double term = r;  // MIN, MAX, AMAX are exact
+        const double v = value.at(index), s = sum_abs.at(index);
+        const double magnitude = std::isnan(v) ? 0.0 : std::fabs(v);
+        double error = 0.0;
         switch (p.op) {
             case CUDNN_REDUCE_TENSOR_ADD:
-            case CUDNN_REDUCE_TENSOR_AVG:
-            case CUDNN_REDUCE_TENSOR_NORM1: term = n * n * largest; break;  // (n - 1) eps sum|a|, sum|a| <= n max
+            case CUDNN_REDUCE_TENSOR_NORM1: error = sum_error(n, s, u); break;
+            case CUDNN_REDUCE_TENSOR_AVG: error = sum_error(n, s, u) / n; break;
             case CUDNN_REDUCE_TENSOR_NORM2:
+                error = magnitude == 0.0 ? 0.0 : (sum_error(n, v * v, u) + u * v * v) / (2.0 * magnitude);
+                break;
             case CUDNN_REDUCE_TENSOR_MUL:
-            case CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS: term = n * r; break;  // relative error (n - 1) eps
+            case CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS: error = sum_error(n, magnitude, u); break;
             default: break;
         }
-        magnitudes.push_back(std::fabs(p.alpha) * term + (p.beta == 0.0 ? 0.0 : std::fabs(p.beta * c.at(index))));
+        const double old = p.beta == 0.0 ? 0.0 : p.beta * c.at(index);
+        ElementBound bound;
+        bound.compute_error = std::fabs(p.alpha) * error + 4.0 * u * (std::fabs(p.alpha) * magnitude + std::fabs(old));
+        bound.exact = p.alpha * v + old;
+        bounds.push_back(bound);
     } while (next_index(index, p.c.dims, p.c.nb_dims));
-    EXPECT_TRUE(matches_reference(result, ref, magnitudes, text));
+    EXPECT_TRUE(matches_reference(result, ref, bounds, text));
 
     if (p.indices) {
         const std::vector<uint8_t> bytes = indices_buffer.download();

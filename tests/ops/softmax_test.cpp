@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <map>
 
 namespace {
 
@@ -50,6 +51,33 @@ TensorGeometry double_geometry(const TensorGeometry &geometry) {
     return packed_geometry(CUDNN_DATA_DOUBLE, geometry.nb_dims, geometry.dims, PackedLayout::nchw);
 }
 
+// For every element in next_index() order, the sum of term(index) over its softmax group (all of
+// C, H, W for INSTANCE; C at one position for CHANNEL).
+template <class Term>
+std::vector<double> group_sums(const SoftmaxProblem &p, Term &&term) {
+    const TensorGeometry &g = p.result();
+    const bool channel = p.mode == CUDNN_SOFTMAX_MODE_CHANNEL;
+    // The group of an element: its index with the summed dims set to 0, packed row-major.
+    auto group_of = [&](const int64_t *index) {
+        int64_t key = 0;
+        for (int i = 0; i < g.nb_dims; ++i) {
+            const bool summed = channel ? i == 1 : i >= 1;
+            key = key * g.dims[i] + (summed ? 0 : index[i]);
+        }
+        return key;
+    };
+    std::map<int64_t, double> sums;
+    int64_t index[kMaxDims] = {};
+    do {
+        sums[group_of(index)] += term(index);
+    } while (next_index(index, g.dims, g.nb_dims));
+    std::vector<double> per_element;
+    do {
+        per_element.push_back(sums[group_of(index)]);
+    } while (next_index(index, g.dims, g.nb_dims));
+    return per_element;
+}
+
 // Packs every tensor the problem uses anew with `dims`, in the layout `layout_of()` returns; it is asked once per
 // tensor, in the order x, y, dy, dx, so that a random choice replays from the seed.
 void repack_tensors(SoftmaxProblem *p, const int64_t (&dims)[4], const std::function<PackedLayout()> &layout_of) {
@@ -58,8 +86,10 @@ void repack_tensors(SoftmaxProblem *p, const int64_t (&dims)[4], const std::func
     }
 }
 
-void check_against_reference(Random &rng, const SoftmaxProblem &p) {
-    const std::string text = to_problem_string(p).to_string();
+// Runs `p` through the API and the reference and compares. In place (forward only), x is y's memory:
+// the output starts as the input, and beta blends the input.
+void check_against_reference(Random &rng, const SoftmaxProblem &p, bool in_place = false) {
+    const std::string text = to_problem_string(p).to_string() + (in_place ? " (in place)" : "");
     SCOPED_TRACE(text);
     const bool forward = p.direction == Direction::forward;
     const TensorGeometry &g = p.result();
@@ -85,18 +115,21 @@ void check_against_reference(Random &rng, const SoftmaxProblem &p) {
         fill_uniform(dy, rng, -2.0, 2.0);
     }
     HostTensor out(g);
-    if (p.beta == 0.0) {
+    if (in_place) {
+        out = x;
+    } else if (p.beta == 0.0) {
         poison(out);
     } else {
         fill_uniform(out, rng, -2.0, 2.0);
     }
     HostTensor ref = out;
     SoftmaxBuffers host_buffers;
-    host_buffers.x = forward ? x.data() : nullptr;
+    host_buffers.x = forward ? (in_place ? ref.data() : x.data()) : nullptr;
     host_buffers.y = forward ? nullptr : y.data();
     host_buffers.dy = forward ? nullptr : dy.data();
     host_buffers.result = ref.data();
     reference::softmax(p, host_buffers);
+    host_buffers.x = forward ? x.data() : nullptr;
 
     // The unblended values in double, for the error bounds.
     SoftmaxProblem unblended = p;
@@ -116,9 +149,10 @@ void check_against_reference(Random &rng, const SoftmaxProblem &p) {
     if (forward) {
         DeviceBuffer x_buffer(x.bytes);
         TensorDescriptor x_desc(p.x);
-        ASSERT_EQ(cudnnSoftmaxForward(handle, p.algorithm, p.mode, alpha.get(), x_desc, x_buffer.get(), beta.get(),
-                                      out_desc, out_buffer.get()),
-                  CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(
+            cudnnSoftmaxForward(handle, p.algorithm, p.mode, alpha.get(), x_desc,
+                                in_place ? out_buffer.get() : x_buffer.get(), beta.get(), out_desc, out_buffer.get()),
+            CUDNN_STATUS_SUCCESS);
     } else {
         DeviceBuffer y_buffer(y.bytes), dy_buffer(dy.bytes);
         TensorDescriptor y_desc(p.y), dy_desc(p.dy);
@@ -129,26 +163,41 @@ void check_against_reference(Random &rng, const SoftmaxProblem &p) {
     HostTensor result(g);
     result.bytes = out_buffer.download();
 
-    // Each element's error bound grows with the group's sum of n terms (tolerances.hpp): forward the
-    // sum scales every value (relative), LOG subtracts its logarithm (absolute); backward the dot
-    // product of dy (|dy| <= 2) with y (|y| <= 1, exp(y) <= 1 for LOG) enters every element.
+    // The compute error (tolerances.hpp). Each group sums n terms: forward the positive e^(x - max),
+    // whose sum errs relatively by sum_error(n, 1) and scales every output (relative) or, for LOG,
+    // shifts it by its logarithm (absolute); backward the dot product sum dy y, or for LOG the sum of
+    // dy times e^y, err by sum_error(n, sum of their terms' magnitudes). Around the sum, each element
+    // takes a few element-wise steps (tolerances.hpp's step eps per unit of its terms).
     const double n = static_cast<double>(group_size(p));
-    std::vector<double> magnitudes;
+    const double u = accumulation_roundoff(g.dtype);
+    const double step = tolerance_for(g.dtype == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT).compute_eps;
+    const double relative_sum = sum_error(n, 1.0, u);
+    std::vector<double> sum_terms;
+    if (!forward) {
+        sum_terms = group_sums(p, [&](const int64_t *i) {
+            return p.algorithm == CUDNN_SOFTMAX_LOG ? std::fabs(dy.at(i)) : std::fabs(dy.at(i) * y.at(i));
+        });
+    }
+    std::vector<ElementBound> bounds;
     int64_t index[kMaxDims] = {};
     do {
         const double v = std::fabs(value.at(index));
         const double old = p.beta == 0.0 ? 0.0 : std::fabs(p.beta * out.at(index));
-        double term = 0.0;
+        double error = 0.0;
         if (forward) {
-            term = p.algorithm == CUDNN_SOFTMAX_LOG ? v + n + 4.0 : v * (n + 4.0);
+            const double xi = std::fabs(x.at(index));
+            error = p.algorithm == CUDNN_SOFTMAX_LOG ? relative_sum + step * (v + xi + 4.0)
+                                                     : v * (relative_sum + step * (1.0 + xi + 4.0));
         } else {
             const double yi = y.at(index), dyi = std::fabs(dy.at(index));
-            term = p.algorithm == CUDNN_SOFTMAX_LOG ? dyi + std::exp(yi) * 2.0 * (n + 4.0)
-                                                    : std::fabs(yi) * (dyi + 2.0 * (n + 4.0));
+            const double terms = sum_terms[bounds.size()];
+            error = p.algorithm == CUDNN_SOFTMAX_LOG
+                        ? step * dyi + std::exp(yi) * (sum_error(n, terms, u) + step * terms)
+                        : std::fabs(yi) * (sum_error(n, terms, u) + step * (dyi + terms));
         }
-        magnitudes.push_back(std::fabs(p.alpha) * term + old);
+        bounds.push_back(ElementBound{std::fabs(p.alpha) * error + step * old});
     } while (next_index(index, g.dims, g.nb_dims));
-    EXPECT_TRUE(matches_reference(result, ref, magnitudes, text));
+    EXPECT_TRUE(matches_reference(result, ref, bounds, text));
 }
 
 TEST(Softmax, ForwardMatchesReferenceOnRandomShapesLayoutsAndTypes) {
@@ -206,28 +255,7 @@ TEST(Softmax, InPlaceForwardMatchesReference) {
     for (int trial = 0; trial < 20; ++trial) {
         SoftmaxProblem p = random_problem(rng, Direction::forward);
         p.x = p.y;
-        const std::string text = to_problem_string(p).to_string();
-        SCOPED_TRACE(text);
-        HostTensor data(p.y);
-        fill_uniform(data, rng, -4.0, 4.0);
-        HostTensor ref = data;
-        SoftmaxBuffers b;
-        b.x = ref.data();
-        b.result = ref.data();
-        reference::softmax(p, b);
-
-        Handle handle;
-        const bool in_double = p.y.dtype == CUDNN_DATA_DOUBLE;
-        const Scalar alpha(p.alpha, in_double), beta(p.beta, in_double);
-        DeviceBuffer buffer(data.bytes);
-        TensorDescriptor d(p.y);
-        ASSERT_EQ(
-            cudnnSoftmaxForward(handle, p.algorithm, p.mode, alpha.get(), d, buffer.get(), beta.get(), d, buffer.get()),
-            CUDNN_STATUS_SUCCESS);
-        HostTensor result(p.y);
-        result.bytes = buffer.download();
-        const double n = static_cast<double>(group_size(p));
-        EXPECT_TRUE(matches_reference(result, ref, std::fabs(p.alpha) * (n + 8.0) + std::fabs(p.beta) * 4.0, text));
+        check_against_reference(rng, p, true);
     }
 }
 
