@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing LibreDNN needs on Debian/Ubuntu (run as root, or with sudo):
-# a C/C++ compiler, CMake >= 3.25, Ninja, GoogleTest, Python 3 and pkg-config. The CUDA toolkit is
+# a C/C++ compiler, CMake >= 3.25, Ninja, GoogleTest, Python 3, pkg-config and patch. The CUDA toolkit is
 # optional (without it LibreDNN builds the host backend only) and is not installed here.
 set -euo pipefail
 need=()
@@ -10,6 +10,7 @@ command -v cmake >/dev/null || need+=(cmake)
 command -v ninja >/dev/null || need+=(ninja-build)
 command -v python3 >/dev/null || need+=(python3)
 command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v patch >/dev/null || need+=(patch)
 [ -f /usr/include/gtest/gtest.h ] || [ -d /usr/src/googletest ] || need+=(libgtest-dev)
 if [ ${#need[@]} -eq 0 ]; then
     echo "install-deps: everything is present"

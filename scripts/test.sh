@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds LibreDNN and runs every test: the main build (CUDA backend where nvcc exists; tests labelled
 # gpu report as skipped without a GPU), then a host-only AddressSanitizer + UndefinedBehaviorSanitizer
-# build running the unit, API and ABI tests. Exits non-zero when anything fails.
+# build running the unit, API and ABI tests, then the mutation check (every deliberate mistake in
+# tests/mutations/ must make its tests fail). Exits non-zero when anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${LIBREDNN_JOBS:-$(nproc)}
@@ -20,3 +21,6 @@ LIBREDNN_BUILD_DIR=build-asan scripts/build.sh -DLIBREDNN_CUDA=OFF -DLIBREDNN_SA
 # caught signal 11") after every test passed; leak checking itself stays on.
 ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan -j "$jobs" --output-on-failure -LE "install|gpu|doctor"
+
+echo "== mutation check (build-mutation/: host backend, tests/mutations/*.patch)"
+python3 scripts/mutation_check.py
