@@ -9,12 +9,12 @@
 
 #include "core/data_type.hpp"
 #include "core/numeric_types.hpp"
-#include "cuda/tensor_ops/activation.hpp"
-#include "cuda/tensor_ops/op_tensor.hpp"
-#include "cuda/tensor_ops/reduce.hpp"
-#include "cuda/tensor_ops/softmax.hpp"
-#include "cuda/tensor_ops/transform.hpp"
-#include "cuda/tensor_ops/transform_reshape.hpp"
+#include "cuda/activation/activation.hpp"
+#include "cuda/reduce/reduce.hpp"
+#include "cuda/softmax/softmax.hpp"
+#include "cuda/tensor/op_tensor.hpp"
+#include "cuda/transform/transform.hpp"
+#include "cuda/transform/transform_reshape.hpp"
 #include "ops/common/tensor_geometry.hpp"
 
 #include <cuda_runtime_api.h>

@@ -2,6 +2,7 @@
 // says why; LIBREDNN_DISABLE_SOLVERS switches solvers off.
 #include "ops/common/dispatch.hpp"
 #include "ops/activation/solvers.hpp"
+#include "ops/common/registry.hpp"
 #include "ops/reduce/solvers.hpp"
 #include "ops/softmax/solvers.hpp"
 #include "ops/tensor/solvers.hpp"
@@ -10,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
+#include <string>
 
 namespace {
 
@@ -70,6 +73,57 @@ TEST(OpDispatch, SwitchedOffSolversAreSkippedWithTheirReason) {
     EXPECT_NE(reason.find("host_activation_strided: switched off by LIBREDNN_DISABLE_SOLVERS"), std::string::npos)
         << reason;
     EXPECT_NE(reason.find("op=act"), std::string::npos) << reason;
+}
+
+// Every solver of the registry: a unique stable id and a unique name, the id in its backend's range.
+TEST(SolverRegistry, IdsAndNamesAreUniqueAndIdsAreInTheirBackendsRange) {
+    std::set<int> ids;
+    std::set<std::string> names;
+    size_t count = 0;
+    auto check = [&](const auto &solvers) {
+        for (const auto *solver : solvers) {
+            ++count;
+            const int id = static_cast<int>(solver->id());
+            EXPECT_TRUE(ids.insert(id).second) << solver->name() << ": id " << id << " is taken";
+            EXPECT_TRUE(names.insert(solver->name()).second) << solver->name() << " is registered twice";
+            if (solver->backend() == Backend::host) {
+                EXPECT_LT(id, 1000) << solver->name();
+            } else {
+                EXPECT_GE(id, 1001) << solver->name();
+            }
+            EXPECT_EQ(solver->algorithm(), kNoAlgorithm) << solver->name() << ": these families have no algorithm enum";
+        }
+    };
+    const SolverRegistry &registry = solver_registry();
+    check(registry.activation);
+    check(registry.softmax);
+    check(registry.add_tensor);
+    check(registry.op_tensor);
+    check(registry.set_tensor);
+    check(registry.reduce);
+    check(registry.transform);
+    EXPECT_GE(count, 9u);
+}
+
+TEST(OpDispatch, RankingListsApplicableSolversFirstAndTheOthersWithTheirReasons) {
+    setenv("LIBREDNN_DISABLE_SOLVERS", "host_activation_packed", 1);
+    const auto ranked = rank_solvers(activation_solvers(), Backend::host, small_problem());
+    unsetenv("LIBREDNN_DISABLE_SOLVERS");
+    ASSERT_EQ(ranked.size(), 2u);
+    EXPECT_STREQ(ranked[0].solver->name(), "host_activation_strided");
+    EXPECT_TRUE(ranked[0].answer.ok());
+    EXPECT_STREQ(ranked[1].solver->name(), "host_activation_packed");
+    EXPECT_EQ(ranked[1].answer.reason(), "switched off by LIBREDNN_DISABLE_SOLVERS");
+}
+
+TEST(OpDispatch, AskingForAnAlgorithmNoSolverImplementsIsNotSupported) {
+    clear_failure_reason();
+    const ActivationSolver *chosen = nullptr;
+    EXPECT_EQ(select_solver_for_algorithm(activation_solvers(), Backend::host, small_problem(), 3, "ALGO_3",
+                                          "activation", &chosen),
+              CUDNN_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(chosen, nullptr);
+    EXPECT_NE(last_failure_reason().find("activation with ALGO_3"), std::string::npos) << last_failure_reason();
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 // cudnnActivationForward: y = alpha * f(x) + beta * y.
 #include "api/entry.hpp"
+#include "api/from_descriptors.hpp"
 #include "descriptors/activation.hpp"
 #include "ops/activation/solvers.hpp"
 #include "ops/activation/validate.hpp"
 #include "ops/common/dispatch.hpp"
-#include "ops/common/from_descriptors.hpp"
 
 using librednn::Status;
 using librednn::api::Call;

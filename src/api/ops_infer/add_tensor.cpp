@@ -1,7 +1,7 @@
 // cudnnAddTensor: C = alpha * A + beta * C, A broadcast along its dims of extent 1 (a bias).
 #include "api/entry.hpp"
+#include "api/from_descriptors.hpp"
 #include "ops/common/dispatch.hpp"
-#include "ops/common/from_descriptors.hpp"
 #include "ops/tensor/add_tensor_validate.hpp"
 #include "ops/tensor/solvers.hpp"
 

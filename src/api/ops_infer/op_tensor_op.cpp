@@ -1,8 +1,8 @@
 // cudnnOpTensor: C = op(alpha1 * A, alpha2 * B) + beta * C, B broadcast along its dims of extent 1.
 #include "api/entry.hpp"
+#include "api/from_descriptors.hpp"
 #include "descriptors/op_tensor.hpp"
 #include "ops/common/dispatch.hpp"
-#include "ops/common/from_descriptors.hpp"
 #include "ops/tensor/op_tensor_validate.hpp"
 #include "ops/tensor/solvers.hpp"
 

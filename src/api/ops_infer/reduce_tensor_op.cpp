@@ -1,10 +1,10 @@
 // cudnnReduceTensor (C = alpha * reduce(A) + beta * C) and its size queries,
 // cudnnGetReductionIndicesSize and cudnnGetReductionWorkspaceSize.
 #include "api/entry.hpp"
+#include "api/from_descriptors.hpp"
 #include "core/handle.hpp"
 #include "descriptors/reduce_tensor.hpp"
 #include "ops/common/dispatch.hpp"
-#include "ops/common/from_descriptors.hpp"
 #include "ops/reduce/solvers.hpp"
 #include "ops/reduce/validate.hpp"
 

@@ -1,8 +1,8 @@
 // cudnnSetTensor (y = value) and cudnnScaleTensor (y = alpha * y).
 #include "api/entry.hpp"
+#include "api/from_descriptors.hpp"
 #include "ops/common/dispatch.hpp"
 #include "ops/common/element_access.hpp"
-#include "ops/common/from_descriptors.hpp"
 #include "ops/tensor/set_tensor_validate.hpp"
 #include "ops/tensor/solvers.hpp"
 

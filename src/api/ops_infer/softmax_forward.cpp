@@ -1,7 +1,7 @@
 // cudnnSoftmaxForward: y = alpha * softmax(x) + beta * y (FAST, ACCURATE or LOG; INSTANCE or CHANNEL).
 #include "api/entry.hpp"
+#include "api/from_descriptors.hpp"
 #include "ops/common/dispatch.hpp"
-#include "ops/common/from_descriptors.hpp"
 #include "ops/softmax/solvers.hpp"
 #include "ops/softmax/validate.hpp"
 

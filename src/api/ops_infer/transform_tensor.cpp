@@ -1,10 +1,10 @@
 // cudnnTransformTensor (layout changes), cudnnTransformTensorEx (with a transform descriptor: layout,
 // padding, folding) and cudnnTransformFilter (the same for filters, with type conversion).
 #include "api/entry.hpp"
+#include "api/from_descriptors.hpp"
 #include "descriptors/filter.hpp"
 #include "descriptors/tensor_transform.hpp"
 #include "ops/common/dispatch.hpp"
-#include "ops/common/from_descriptors.hpp"
 #include "ops/transform/solvers.hpp"
 #include "ops/transform/validate.hpp"
 

@@ -1,10 +1,10 @@
 // cudnnActivationBackward: dx = alpha * f'(x) * dy + beta * dx (f' from y for SIGMOID and TANH).
 #include "api/entry.hpp"
+#include "api/from_descriptors.hpp"
 #include "descriptors/activation.hpp"
 #include "ops/activation/solvers.hpp"
 #include "ops/activation/validate.hpp"
 #include "ops/common/dispatch.hpp"
-#include "ops/common/from_descriptors.hpp"
 
 using librednn::Status;
 using librednn::api::Call;

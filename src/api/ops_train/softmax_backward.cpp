@@ -1,7 +1,7 @@
 // cudnnSoftmaxBackward: dx = alpha * (gradient of the softmax at y, applied to dy) + beta * dx.
 #include "api/entry.hpp"
+#include "api/from_descriptors.hpp"
 #include "ops/common/dispatch.hpp"
-#include "ops/common/from_descriptors.hpp"
 #include "ops/softmax/solvers.hpp"
 #include "ops/softmax/validate.hpp"
 

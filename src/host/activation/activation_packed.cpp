@@ -9,6 +9,7 @@ namespace {
 class HostActivationPacked final : public ActivationSolver {
 public:
     const char *name() const override { return "host_activation_packed"; }
+    SolverId id() const override { return SolverId::host_activation_packed; }
     Backend backend() const override { return Backend::host; }
 
     Applicability applicable(const ActivationProblem &problem) const override {

@@ -10,6 +10,7 @@ namespace {
 class HostActivationStrided final : public ActivationSolver {
 public:
     const char *name() const override { return "host_activation_strided"; }
+    SolverId id() const override { return SolverId::host_activation_strided; }
     Backend backend() const override { return Backend::host; }
 
     Applicability applicable(const ActivationProblem &) const override { return Applicability::yes(); }

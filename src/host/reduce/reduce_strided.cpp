@@ -118,6 +118,7 @@ void run_reduce(const ReduceProblem &problem, const ReduceBuffers &buffers) {
 class HostReduceStrided final : public ReduceSolver {
 public:
     const char *name() const override { return "host_reduce_strided"; }
+    SolverId id() const override { return SolverId::host_reduce_strided; }
     Backend backend() const override { return Backend::host; }
     Applicability applicable(const ReduceProblem &) const override { return Applicability::yes(); }
 

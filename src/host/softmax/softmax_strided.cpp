@@ -95,6 +95,7 @@ void run_softmax(const SoftmaxProblem &problem, const SoftmaxBuffers &buffers) {
 class HostSoftmaxStrided final : public SoftmaxSolver {
 public:
     const char *name() const override { return "host_softmax_strided"; }
+    SolverId id() const override { return SolverId::host_softmax_strided; }
     Backend backend() const override { return Backend::host; }
     Applicability applicable(const SoftmaxProblem &) const override { return Applicability::yes(); }
 

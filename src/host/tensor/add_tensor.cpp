@@ -10,6 +10,7 @@ namespace {
 class HostAddTensor final : public AddTensorSolver {
 public:
     const char *name() const override { return "host_add_tensor"; }
+    SolverId id() const override { return SolverId::host_add_tensor; }
     Backend backend() const override { return Backend::host; }
     Applicability applicable(const AddTensorProblem &) const override { return Applicability::yes(); }
 

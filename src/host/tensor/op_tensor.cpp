@@ -63,6 +63,7 @@ void run_op_tensor(const OpTensorProblem &problem, const OpTensorBuffers &buffer
 class HostOpTensor final : public OpTensorSolver {
 public:
     const char *name() const override { return "host_op_tensor"; }
+    SolverId id() const override { return SolverId::host_op_tensor; }
     Backend backend() const override { return Backend::host; }
     Applicability applicable(const OpTensorProblem &) const override { return Applicability::yes(); }
 

@@ -28,6 +28,7 @@ void set_each_element(const SetTensorProblem &problem, T *data) {
 class HostSetTensor final : public SetTensorSolver {
 public:
     const char *name() const override { return "host_set_tensor"; }
+    SolverId id() const override { return SolverId::host_set_tensor; }
     Backend backend() const override { return Backend::host; }
     Applicability applicable(const SetTensorProblem &) const override { return Applicability::yes(); }
 

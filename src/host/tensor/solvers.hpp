@@ -5,6 +5,11 @@
 
 namespace librednn {
 
+struct SolverRegistry;
+
+// Adds this family's host solvers to the registry, in the order dispatch tries them.
+void register_host_tensor_solvers(SolverRegistry &registry);
+
 // Each walks its tensors row by row (packed layouts collapse to one row), in float (double for
 // double data).
 const AddTensorSolver &host_add_tensor_solver();

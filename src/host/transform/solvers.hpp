@@ -5,6 +5,11 @@
 
 namespace librednn {
 
+struct SolverRegistry;
+
+// Adds this family's host solvers to the registry, in the order dispatch tries them.
+void register_host_transform_solvers(SolverRegistry &registry);
+
 // Layout (and, for filters, type) changes without padding or folding: a strided walk of both tensors,
 // vectorised int8 included.
 const TransformSolver &host_transform_copy_solver();

@@ -49,6 +49,7 @@ void copy(const TransformProblem &problem, const TensorGeometry &x, const Tensor
 class HostTransformCopy final : public TransformSolver {
 public:
     const char *name() const override { return "host_transform_copy"; }
+    SolverId id() const override { return SolverId::host_transform_copy; }
     Backend backend() const override { return Backend::host; }
 
     Applicability applicable(const TransformProblem &problem) const override {

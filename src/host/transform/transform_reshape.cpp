@@ -89,6 +89,7 @@ void scatter(const TransformProblem &problem, const TransformBuffers &buffers) {
 class HostTransformReshape final : public TransformSolver {
 public:
     const char *name() const override { return "host_transform_reshape"; }
+    SolverId id() const override { return SolverId::host_transform_reshape; }
     Backend backend() const override { return Backend::host; }
     Applicability applicable(const TransformProblem &) const override { return Applicability::yes(); }
 

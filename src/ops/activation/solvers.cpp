@@ -1,24 +1,10 @@
-// The activation solver list. CUDA solvers (src/cuda/tensor_ops/) join it here, before the host ones;
-// dispatch only considers the solvers of the handle's backend.
+// The activation solver list, as the backends registered it (ops/common/registry.hpp).
 #include "ops/activation/solvers.hpp"
 
-#include "host/activation/solvers.hpp"
-
-#if LIBREDNN_HAVE_CUDA
-#include "cuda/tensor_ops/activation_solver.hpp"
-#endif
+#include "ops/common/registry.hpp"
 
 namespace librednn {
 
-const std::vector<const ActivationSolver *> &activation_solvers() {
-    static const std::vector<const ActivationSolver *> solvers = {
-#if LIBREDNN_HAVE_CUDA
-        &cuda_activation_solver(),
-#endif
-        &host_activation_packed_solver(),
-        &host_activation_strided_solver(),
-    };
-    return solvers;
-}
+const std::vector<const ActivationSolver *> &activation_solvers() { return solver_registry().activation; }
 
 }  // namespace librednn

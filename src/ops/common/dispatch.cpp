@@ -44,9 +44,11 @@ void DispatchLog::skipped(const char *solver, const std::string &reason) {
 
 void DispatchLog::chose(const char *solver) { chosen_ = solver; }
 
-Status DispatchLog::finish(Backend backend, bool backend_has_solvers, const std::string &problem) {
+Status DispatchLog::finish(Backend backend, bool backend_has_solvers, const std::string &problem,
+                           const char *algorithm) {
+    const std::string what = algorithm ? std::string(family_) + " with " + algorithm : std::string(family_);
     if (enabled_) {
-        std::string text = std::string("LibreDNN dispatch (") + family_ + ", " + backend_name(backend) +
+        std::string text = std::string("LibreDNN dispatch (") + what + ", " + backend_name(backend) +
                            " backend): " + problem + skipped_ + "\n    " +
                            (chosen_ ? std::string("chose ") + chosen_ : std::string("no solver applies"));
         if (log_enabled(CUDNN_SEV_INFO)) {
@@ -60,9 +62,9 @@ Status DispatchLog::finish(Backend backend, bool backend_has_solvers, const std:
         return fail(CUDNN_STATUS_NOT_SUPPORTED,
                     "LibreDNN has no %s solver for %s yet (see docs/SUPPORT.md); LIBREDNN_BACKEND=host runs it on "
                     "the CPU with host pointers",
-                    backend_name(backend), family_);
+                    backend_name(backend), what.c_str());
     }
-    return fail(CUDNN_STATUS_NOT_SUPPORTED, "no %s solver for %s can run %s (%s)", backend_name(backend), family_,
+    return fail(CUDNN_STATUS_NOT_SUPPORTED, "no %s solver for %s can run %s (%s)", backend_name(backend), what.c_str(),
                 problem.c_str(), reasons_.c_str());
 }
 

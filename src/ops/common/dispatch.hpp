@@ -8,6 +8,7 @@
 #include "problem/problem_string.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace librednn {
@@ -20,8 +21,9 @@ public:
     void chose(const char *solver);
     // Writes the record (when logging is on) and fails with NOT_SUPPORTED when no solver was chosen.
     // `problem` is the problem string, needed only then (so that a quiet, successful dispatch does
-    // not print it).
-    Status finish(Backend backend, bool backend_has_solvers, const std::string &problem);
+    // not print it). `algorithm`, when the caller asked for one, names it in the messages.
+    Status finish(Backend backend, bool backend_has_solvers, const std::string &problem,
+                  const char *algorithm = nullptr);
 
     bool needs_problem_string() const { return enabled_ || chosen_ == nullptr; }
 
@@ -64,6 +66,64 @@ Status select_solver(const std::vector<const Solver<Problem, Buffers> *> &solver
     }
     return log.finish(backend, backend_has_solvers,
                       log.needs_problem_string() ? to_problem_string(problem).to_string() : std::string());
+}
+
+// The first applicable solver of `backend` that implements cuDNN algorithm `algorithm` (an algo enum
+// value of the family), or NOT_SUPPORTED saying why none could: what a call that names its algorithm
+// (cudnnConvolutionForward with CUDNN_CONVOLUTION_FWD_ALGO_FFT, ...) runs. Never another algorithm.
+template <class Problem, class Buffers>
+Status select_solver_for_algorithm(const std::vector<const Solver<Problem, Buffers> *> &solvers, Backend backend,
+                                   const Problem &problem, int algorithm, const char *algorithm_name,
+                                   const char *family, const Solver<Problem, Buffers> **chosen) {
+    DispatchLog log(family);
+    bool backend_has_solvers = false;
+    *chosen = nullptr;
+    for (const Solver<Problem, Buffers> *solver : solvers) {
+        if (solver->backend() != backend || solver->algorithm() != algorithm) continue;
+        backend_has_solvers = true;
+        if (solver_disabled_by_environment(solver->name())) {
+            log.skipped(solver->name(), "switched off by LIBREDNN_DISABLE_SOLVERS");
+            continue;
+        }
+        Applicability answer = solver->applicable(problem);
+        if (!answer.ok()) {
+            log.skipped(solver->name(), answer.reason());
+            continue;
+        }
+        log.chose(solver->name());
+        *chosen = solver;
+        break;
+    }
+    return log.finish(backend, backend_has_solvers,
+                      log.needs_problem_string() ? to_problem_string(problem).to_string() : std::string(),
+                      algorithm_name);
+}
+
+// One solver's answer for a problem, as Get...Algorithm_v7 and Find report them.
+template <class Problem, class Buffers>
+struct RankedSolver {
+    const Solver<Problem, Buffers> *solver = nullptr;
+    Applicability answer;
+};
+
+// Every solver of `backend` with its answer to `problem`: the applicable ones first, then the others
+// with their reasons, each group in the registry's order of preference. LIBREDNN_DISABLE_SOLVERS
+// counts as a reason.
+template <class Problem, class Buffers>
+std::vector<RankedSolver<Problem, Buffers>> rank_solvers(const std::vector<const Solver<Problem, Buffers> *> &solvers,
+                                                         Backend backend, const Problem &problem) {
+    std::vector<RankedSolver<Problem, Buffers>> applicable, other;
+    for (const Solver<Problem, Buffers> *solver : solvers) {
+        if (solver->backend() != backend) continue;
+        RankedSolver<Problem, Buffers> entry;
+        entry.solver = solver;
+        entry.answer = solver_disabled_by_environment(solver->name())
+                           ? Applicability::no("switched off by LIBREDNN_DISABLE_SOLVERS")
+                           : solver->applicable(problem);
+        (entry.answer.ok() ? applicable : other).push_back(entry);
+    }
+    applicable.insert(applicable.end(), other.begin(), other.end());
+    return applicable;
 }
 
 // Selects a solver for `problem` and runs it.

@@ -4,6 +4,7 @@
 
 #include "core/backend.hpp"
 #include "core/status.hpp"
+#include "ops/common/solver_id.hpp"
 
 #include <cudnn.h>
 
@@ -43,9 +44,10 @@ private:
     std::string reason_;
 };
 
-// One way to compute the problems of one op family. Solvers are stateless singletons listed in
-// order of preference by src/ops/<family>/solvers.cpp; the first applicable one of the handle's
-// backend runs.
+// One way to compute the problems of one op family. Solvers are stateless singletons; each backend
+// registers its own in order of preference (src/<backend>/<family>/, see ops/common/registry.hpp) and
+// dispatch runs the first applicable one of the handle's backend, or the one implementing the cuDNN
+// algorithm the caller asked for.
 template <class Problem, class Buffers>
 class Solver {
 public:
@@ -53,6 +55,12 @@ public:
 
     // Short and stable ("host_activation_packed"): it appears in logs and LIBREDNN_DISABLE_SOLVERS.
     virtual const char *name() const = 0;
+    // Stable across releases (ops/common/solver_id.hpp): what Find results, caches and the backend API
+    // refer to.
+    virtual SolverId id() const = 0;
+    // The value of the cuDNN algorithm enum this solver implements (a cudnnConvolutionFwdAlgo_t, ...),
+    // or kNoAlgorithm in families without one. A solver is the algorithm it names, never another.
+    virtual int algorithm() const { return kNoAlgorithm; }
     virtual Backend backend() const = 0;
     // Same inputs, same build, same device: same bits. Default solvers must be deterministic.
     virtual bool deterministic() const { return true; }

@@ -1,22 +1,10 @@
-// The softmax solver list. CUDA solvers (src/cuda/tensor_ops/) join it here, before the host ones.
+// The softmax solver list, as the backends registered it (ops/common/registry.hpp).
 #include "ops/softmax/solvers.hpp"
 
-#include "host/softmax/solvers.hpp"
-
-#if LIBREDNN_HAVE_CUDA
-#include "cuda/tensor_ops/softmax_solver.hpp"
-#endif
+#include "ops/common/registry.hpp"
 
 namespace librednn {
 
-const std::vector<const SoftmaxSolver *> &softmax_solvers() {
-    static const std::vector<const SoftmaxSolver *> solvers = {
-#if LIBREDNN_HAVE_CUDA
-        &cuda_softmax_solver(),
-#endif
-        &host_softmax_strided_solver(),
-    };
-    return solvers;
-}
+const std::vector<const SoftmaxSolver *> &softmax_solvers() { return solver_registry().softmax; }
 
 }  // namespace librednn

@@ -1,23 +1,10 @@
-// The transform solver list. CUDA solvers (src/cuda/tensor_ops/) join it here, before the host ones.
+// The transform solver list, as the backends registered it (ops/common/registry.hpp).
 #include "ops/transform/solvers.hpp"
 
-#include "host/transform/solvers.hpp"
-
-#if LIBREDNN_HAVE_CUDA
-#include "cuda/tensor_ops/transform_solver.hpp"
-#endif
+#include "ops/common/registry.hpp"
 
 namespace librednn {
 
-const std::vector<const TransformSolver *> &transform_solvers() {
-    static const std::vector<const TransformSolver *> solvers = {
-#if LIBREDNN_HAVE_CUDA
-        &cuda_transform_solver(),
-#endif
-        &host_transform_copy_solver(),
-        &host_transform_reshape_solver(),
-    };
-    return solvers;
-}
+const std::vector<const TransformSolver *> &transform_solvers() { return solver_registry().transform; }
 
 }  // namespace librednn

@@ -1,0 +1,20 @@
+// Registers every family's CUDA solvers.
+#include "cuda/solvers.hpp"
+
+#include "cuda/activation/activation_solver.hpp"
+#include "cuda/reduce/reduce_solver.hpp"
+#include "cuda/softmax/softmax_solver.hpp"
+#include "cuda/tensor/tensor_solver.hpp"
+#include "cuda/transform/transform_solver.hpp"
+
+namespace librednn {
+
+void register_cuda_solvers(SolverRegistry &registry) {
+    register_cuda_activation_solvers(registry);
+    register_cuda_softmax_solvers(registry);
+    register_cuda_tensor_solvers(registry);
+    register_cuda_reduce_solvers(registry);
+    register_cuda_transform_solvers(registry);
+}
+
+}  // namespace librednn

@@ -1,0 +1,20 @@
+// Registers every family's host solvers.
+#include "host/solvers.hpp"
+
+#include "host/activation/solvers.hpp"
+#include "host/reduce/solvers.hpp"
+#include "host/softmax/solvers.hpp"
+#include "host/tensor/solvers.hpp"
+#include "host/transform/solvers.hpp"
+
+namespace librednn {
+
+void register_host_solvers(SolverRegistry &registry) {
+    register_host_activation_solvers(registry);
+    register_host_softmax_solvers(registry);
+    register_host_tensor_solvers(registry);
+    register_host_reduce_solvers(registry);
+    register_host_transform_solvers(registry);
+}
+
+}  // namespace librednn

@@ -1,0 +1,33 @@
+// Every solver's stable identity: the number logs, Find results and caches key on, and the engine
+// index the backend (graph) API will expose. Numbers are never reused: a removed solver's number
+// stays retired. Host solvers count from 1, CUDA solvers from 1001.
+#pragma once
+
+namespace librednn {
+
+enum class SolverId : int {
+    // host backend (src/host/)
+    host_activation_packed = 1,
+    host_activation_strided = 2,
+    host_softmax_strided = 3,
+    host_add_tensor = 4,
+    host_op_tensor = 5,
+    host_set_tensor = 6,
+    host_reduce_strided = 7,
+    host_transform_copy = 8,
+    host_transform_reshape = 9,
+
+    // CUDA backend (src/cuda/)
+    cuda_activation = 1001,
+    cuda_softmax = 1002,
+    cuda_add_tensor = 1003,
+    cuda_op_tensor = 1004,
+    cuda_set_tensor = 1005,
+    cuda_reduce = 1006,
+    cuda_transform = 1007,
+};
+
+// The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
+constexpr int kNoAlgorithm = -1;
+
+}  // namespace librednn
