@@ -2,6 +2,7 @@
 #include "host/solvers.hpp"
 
 #include "host/activation/solvers.hpp"
+#include "host/conv/solvers.hpp"
 #include "host/reduce/solvers.hpp"
 #include "host/softmax/solvers.hpp"
 #include "host/tensor/solvers.hpp"
@@ -15,6 +16,7 @@ void register_host_solvers(SolverRegistry &registry) {
     register_host_tensor_solvers(registry);
     register_host_reduce_solvers(registry);
     register_host_transform_solvers(registry);
+    register_host_conv_solvers(registry);
 }
 
 }  // namespace librednn

@@ -91,18 +91,32 @@ TEST(SolverRegistry, IdsAndNamesAreUniqueAndIdsAreInTheirBackendsRange) {
             } else {
                 EXPECT_GE(id, 1001) << solver->name();
             }
-            EXPECT_EQ(solver->algorithm(), kNoAlgorithm) << solver->name() << ": these families have no algorithm enum";
+        }
+    };
+    auto check_no_algorithm = [&](const auto &solvers) {
+        check(solvers);
+        for (const auto *solver : solvers)
+            EXPECT_EQ(solver->algorithm(), kNoAlgorithm) << solver->name() << ": this family has no algorithm enum";
+    };
+    auto check_conv = [&](const auto &solvers, int algorithm_count) {
+        check(solvers);
+        for (const auto *solver : solvers) {
+            EXPECT_GE(solver->algorithm(), 0) << solver->name();
+            EXPECT_LT(solver->algorithm(), algorithm_count) << solver->name();
         }
     };
     const SolverRegistry &registry = solver_registry();
-    check(registry.activation);
-    check(registry.softmax);
-    check(registry.add_tensor);
-    check(registry.op_tensor);
-    check(registry.set_tensor);
-    check(registry.reduce);
-    check(registry.transform);
-    EXPECT_GE(count, 9u);
+    check_no_algorithm(registry.activation);
+    check_no_algorithm(registry.softmax);
+    check_no_algorithm(registry.add_tensor);
+    check_no_algorithm(registry.op_tensor);
+    check_no_algorithm(registry.set_tensor);
+    check_no_algorithm(registry.reduce);
+    check_no_algorithm(registry.transform);
+    check_conv(registry.conv_forward, CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
+    check_conv(registry.conv_backward_data, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
+    check_conv(registry.conv_backward_filter, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
+    EXPECT_GE(count, 17u);
 }
 
 TEST(OpDispatch, RankingListsApplicableSolversFirstAndTheOthersWithTheirReasons) {

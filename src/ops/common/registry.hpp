@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ops/activation/solvers.hpp"
+#include "ops/conv/solvers.hpp"
 #include "ops/reduce/solvers.hpp"
 #include "ops/softmax/solvers.hpp"
 #include "ops/tensor/solvers.hpp"
@@ -25,6 +26,9 @@ struct SolverRegistry {
     SolverList<SetTensorProblem, SetTensorBuffers> set_tensor;
     SolverList<ReduceProblem, ReduceBuffers> reduce;
     SolverList<TransformProblem, TransformBuffers> transform;
+    SolverList<ConvProblem, ConvBuffers> conv_forward;
+    SolverList<ConvProblem, ConvBuffers> conv_backward_data;
+    SolverList<ConvProblem, ConvBuffers> conv_backward_filter;
 };
 
 // The registry, filled on the first call (thread-safe) by install_backend_solvers.

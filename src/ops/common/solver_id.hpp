@@ -16,6 +16,14 @@ enum class SolverId : int {
     host_reduce_strided = 7,
     host_transform_copy = 8,
     host_transform_reshape = 9,
+    host_conv_fwd_implicit_gemm = 10,
+    host_conv_fwd_implicit_precomp_gemm = 11,
+    host_conv_fwd_gemm = 12,
+    host_conv_bwd_data_algo_0 = 13,
+    host_conv_bwd_data_algo_1 = 14,
+    host_conv_bwd_filter_algo_0 = 15,
+    host_conv_bwd_filter_algo_1 = 16,
+    host_conv_bwd_filter_algo_3 = 17,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,

@@ -1,0 +1,63 @@
+// cudnnReorderFilterAndBias: cuDNN keeps INT8x32 filters (and their float bias) in a reordered layout
+// for its IMPLICIT_PRECOMP_GEMM kernels. LibreDNN's convolutions read INT8x32 filters as stored, so its
+// reordered layout is the stored one: the call copies (both reorder types), and a filter reordered by
+// LibreDNN is the filter LibreDNN's convolutions expect.
+#include "api/entry.hpp"
+#include "core/cuda_runtime.hpp"
+#include "core/handle.hpp"
+#include "descriptors/convolution.hpp"
+#include "descriptors/filter.hpp"
+
+#include <cstring>
+
+using librednn::Status;
+using librednn::api::Call;
+
+namespace {
+
+Status copy(const cudnnContext &handle, void *to, const void *from, size_t bytes) {
+#if LIBREDNN_HAVE_CUDA
+    if (handle.backend == librednn::Backend::cuda) {
+        const cudaError_t err = cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, handle.stream);
+        if (err != cudaSuccess) {
+            cudaGetLastError();
+            return librednn::fail(CUDNN_STATUS_EXECUTION_FAILED, "copying the filter failed: %s",
+                                  cudaGetErrorString(err));
+        }
+        return CUDNN_STATUS_SUCCESS;
+    }
+#endif
+    if (to != from) std::memmove(to, from, bytes);
+    return CUDNN_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+cudnnStatus_t CUDNNWINAPI cudnnReorderFilterAndBias(cudnnHandle_t handle, const cudnnFilterDescriptor_t filterDesc,
+                                                    cudnnReorderType_t reorderType, const void *filterData,
+                                                    void *reorderedFilterData, int reorderBias, const void *biasData,
+                                                    void *reorderedBiasData) {
+    return librednn::api::call(__func__, [&](Call &call) -> Status {
+        call.handle(handle).arg("filterDesc", filterDesc).arg("reorderType", reorderType);
+        call.arg("filterData", filterData).arg("reorderedFilterData", reorderedFilterData);
+        call.arg("reorderBias", reorderBias).arg("biasData", biasData).arg("reorderedBiasData", reorderedBiasData);
+        LIBREDNN_REQUIRE_NOT_NULL(handle);
+        LIBREDNN_CHECK(librednn::require_filter_set(filterDesc, "filterDesc"));
+        LIBREDNN_CHECK(librednn::check_reorder_type(reorderType));
+        if (filterDesc->data_type != CUDNN_DATA_INT8x32 || filterDesc->format != CUDNN_TENSOR_NCHW_VECT_C) {
+            return librednn::fail(
+                CUDNN_STATUS_BAD_PARAM,
+                "filterDesc must hold CUDNN_DATA_INT8x32 in CUDNN_TENSOR_NCHW_VECT_C to be reordered");
+        }
+        LIBREDNN_REQUIRE_NOT_NULL(filterData);
+        LIBREDNN_REQUIRE_NOT_NULL(reorderedFilterData);
+        LIBREDNN_CHECK(copy(*handle, reorderedFilterData, filterData, librednn::filter_size_in_bytes(*filterDesc)));
+        if (reorderBias) {
+            LIBREDNN_REQUIRE_NOT_NULL(biasData);
+            LIBREDNN_REQUIRE_NOT_NULL(reorderedBiasData);
+            LIBREDNN_CHECK(
+                copy(*handle, reorderedBiasData, biasData, static_cast<size_t>(filterDesc->dims[0]) * sizeof(float)));
+        }
+        return CUDNN_STATUS_SUCCESS;
+    });
+}

@@ -1,0 +1,47 @@
+// Host convolution, IMPLICIT_PRECOMP_GEMM: the forward sum with the input position of every (tap, output position)
+// precomputed once in a table in the workspace.
+#include "host/conv/solvers.hpp"
+#include "host/conv/sums.hpp"
+
+namespace librednn {
+
+namespace {
+
+using namespace host::conv;
+
+class HostConvForwardImplicitPrecompGemm final : public ConvSolver {
+public:
+    const char *name() const override { return "host_conv_fwd_implicit_precomp_gemm"; }
+    SolverId id() const override { return SolverId::host_conv_fwd_implicit_precomp_gemm; }
+    Backend backend() const override { return Backend::host; }
+    int algorithm() const override { return CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM; }
+
+    Applicability applicable(const ConvProblem &problem) const override {
+        return require_direction(problem, ConvDirection::forward);
+    }
+
+    size_t workspace_bytes(const ConvProblem &problem) const override {
+        const ConvShape s = shape_of(problem);
+        const int64_t threads = parts_of(Split(s.n * s.groups, s.kg));
+        return packed_workspace_bytes(problem, threads * s.out, s.taps * s.out);
+    }
+
+    Status run(const ExecutionContext &context, const ConvProblem &problem, const ConvBuffers &buffers) const override {
+        const ConvShape s = shape_of(problem);
+        const int64_t threads = parts_of(Split(s.n * s.groups, s.kg));
+        return run_packed(context, problem, buffers, threads * s.out, s.taps * s.out,
+                          [&](const ConvShape &, const auto &t) {
+                              fill_offset_table(s, t.index);
+                              forward_implicit(s, t, Offsets{t.index});
+                          });
+    }
+};
+
+}  // namespace
+
+const ConvSolver &host_conv_fwd_implicit_precomp_gemm_solver() {
+    static const HostConvForwardImplicitPrecompGemm solver;
+    return solver;
+}
+
+}  // namespace librednn

@@ -1,0 +1,30 @@
+// The host backend's convolution solvers: one per cuDNN algorithm it implements, each in its own file.
+// They share packed_conv.hpp (packing, workspace, the final store) and sums.hpp (the sums).
+#pragma once
+
+#include "ops/conv/solvers.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace librednn {
+
+struct SolverRegistry;
+
+// Adds the host's convolution solvers to the registry, per direction in the order dispatch tries them.
+void register_host_conv_solvers(SolverRegistry &registry);
+
+const ConvSolver &host_conv_fwd_implicit_gemm_solver();          // IMPLICIT_GEMM
+const ConvSolver &host_conv_fwd_implicit_precomp_gemm_solver();  // IMPLICIT_PRECOMP_GEMM
+const ConvSolver &host_conv_fwd_gemm_solver();                   // GEMM
+const ConvSolver &host_conv_bwd_data_algo_0_solver();            // BWD_DATA_ALGO_0
+const ConvSolver &host_conv_bwd_data_algo_1_solver();            // BWD_DATA_ALGO_1
+const ConvSolver &host_conv_bwd_filter_algo_0_solver();          // BWD_FILTER_ALGO_0
+const ConvSolver &host_conv_bwd_filter_algo_1_solver();          // BWD_FILTER_ALGO_1
+const ConvSolver &host_conv_bwd_filter_algo_3_solver();          // BWD_FILTER_ALGO_3
+
+// Yes when the problem is of `direction` (a solver is registered in its direction's list only; this
+// guards direct calls).
+Applicability require_direction(const ConvProblem &problem, ConvDirection direction);
+
+}  // namespace librednn

@@ -1,0 +1,39 @@
+// cuDNN 8's rules for convolution problems, in one place: the shapes agree, the data types form one of
+// cuDNN's configurations for the direction, the layouts suit the types. Each rejection returns
+// cuDNN's status and records one sentence naming the argument (`fail`).
+#pragma once
+
+#include "core/status.hpp"
+#include "ops/conv/problem.hpp"
+
+namespace librednn {
+
+// The data-type configurations of cuDNN 8's convolution tables.
+enum class ConvTypeConfig {
+    true_half,        // half data, half compute (LibreDNN accumulates in float: never less accurate)
+    pseudo_half,      // half data, float compute
+    pseudo_bfloat16,  // bfloat16 data, float compute
+    float_config,     // float
+    double_config,    // double
+    int8,             // int8 x and w (uint8 x), int32 compute, int8 y
+    int8_ext,         // the same with a float y
+    int8x4,           // INT8x4 (UINT8x4 x) in NCHW_VECT_C, int8x4 y
+    int8x4_ext,       // the same with a float y
+    int8x32,          // INT8x32 in NCHW_VECT_C (forward, IMPLICIT_PRECOMP_GEMM only in cuDNN)
+};
+
+const char *conv_type_config_name(ConvTypeConfig config);
+
+// The configuration of a problem's types; false (with a reason recorded) when they form none, with
+// cuDNN's status in *status: BAD_PARAM when the tensors' types disagree, NOT_SUPPORTED when they agree
+// on a type or compute type no configuration of this direction has.
+bool conv_type_config(const ConvProblem &problem, ConvTypeConfig *config, Status *status);
+
+// Every rule of the problem (names are the C API's: xDesc, wDesc, yDesc for forward; dyDesc, dxDesc,
+// dwDesc for the backward directions).
+Status validate_convolution(const ConvProblem &problem);
+
+// True when the configuration is one of the int8 ones (integer accumulation).
+bool is_integer_config(ConvTypeConfig config);
+
+}  // namespace librednn
