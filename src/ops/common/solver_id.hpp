@@ -33,6 +33,9 @@ enum class SolverId : int {
     cuda_set_tensor = 1005,
     cuda_reduce = 1006,
     cuda_transform = 1007,
+    cuda_conv_fwd_implicit_gemm = 1008,
+    cuda_conv_bwd_data_algo_1 = 1009,
+    cuda_conv_bwd_filter_algo_1 = 1010,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
