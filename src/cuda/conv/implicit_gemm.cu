@@ -32,7 +32,9 @@ struct ConvGemmArgs {
     const void *x, *w, *y;
     void *result;
     ScalarType x_type, y_type, w_type;
-    int64_t M, N, K;  // the product per group: M x N outputs, K terms each
+    int64_t M, N, K;   // the product per group: M x N outputs, K terms each (backward data: the largest phase's)
+    int phases;        // backward data: residue classes of input positions modulo the strides (1 otherwise)
+    int vec_a, vec_b;  // the A rows' and B columns' runs load as 16-byte vectors
     int splits;
     int64_t k_per_split;
     void *partial;  // [groups][splits][M][N] sums when the filter gradient is split
@@ -148,6 +150,84 @@ __device__ __forceinline__ bool step3(int (&at)[kDims], const int (&extents)[kDi
     return true;
 }
 
+// Backward data with strides: the input positions of one residue class modulo the strides (one block's
+// phase) are read by the taps of one residue class only, so each phase is a product of its own, without
+// the taps that would only add zeros. With stride 1 there is one phase holding everything.
+struct DataPhase {
+    int64_t M = 0, K = 0;
+    int q0[kDims] = {}, qcount[kDims] = {};                     // input positions q0 + stride * i, i < qcount
+    int f0[kDims] = {}, fstep[kDims] = {}, fcount[kDims] = {};  // position taps f0 + fstep * j, j < fcount
+    int qsize = 1;                                              // positions per image in the phase
+};
+
+__device__ __forceinline__ int gcd(int a, int b) {
+    while (b != 0) {
+        const int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+__device__ DataPhase data_phase(const ConvGemmArgs &a, int phase) {
+    DataPhase ph;
+    int taps = 1;
+    for (int d = kDims - 1; d >= 0; --d) {
+        const int s = a.stride[d], r = phase % s;  // (q + pad) mod s
+        phase /= s;
+        ph.q0[d] = ((r - a.pad[d]) % s + s) % s;
+        ph.qcount[d] = ph.q0[d] < a.in[d] ? (a.in[d] - ph.q0[d] + s - 1) / s : 0;
+        // Taps f with f * dilation = r (mod s): none unless gcd(dilation, s) divides r, else every
+        // s / gcd-th from the first.
+        const int g = gcd(a.dil[d], s);
+        ph.fstep[d] = s / g;
+        ph.f0[d] = a.flt[d];
+        if (r % g == 0) {
+            for (int f = 0; f < ph.fstep[d]; ++f) {
+                if ((f * a.dil[d]) % s == r) {
+                    ph.f0[d] = f;
+                    break;
+                }
+            }
+        }
+        ph.fcount[d] = ph.f0[d] < a.flt[d] ? (a.flt[d] - ph.f0[d] + ph.fstep[d] - 1) / ph.fstep[d] : 0;
+        ph.qsize *= ph.qcount[d];
+        taps *= ph.fcount[d];
+    }
+    ph.M = static_cast<int64_t>(a.n) * ph.qsize;
+    ph.K = static_cast<int64_t>(taps) * a.kg;
+    return ph;
+}
+
+// The phase's position tap `tap` (row-major over its tap counts) as filter coordinates.
+__device__ __forceinline__ void phase_tap(const DataPhase &ph, int tap, int (&f)[kDims]) {
+    int j[kDims];
+    split3(tap, ph.fcount, j);
+#pragma unroll
+    for (int d = 0; d < kDims; ++d) f[d] = ph.f0[d] + ph.fstep[d] * j[d];
+}
+
+// Loads `Count` consecutive elements at `offset` as 16-byte vectors (the caller checked alignment).
+template <class S, int Count>
+__device__ __forceinline__ void load_run(const void *base, int64_t offset, S (&out)[Count]) {
+    static_assert((Count * sizeof(S)) % 16 == 0, "runs are whole 16-byte vectors");
+    const uint4 *from = reinterpret_cast<const uint4 *>(static_cast<const S *>(base) + offset);
+    uint4 vectors[Count * sizeof(S) / 16];
+#pragma unroll
+    for (int v = 0; v < static_cast<int>(Count * sizeof(S) / 16); ++v) vectors[v] = __ldg(from + v);
+    memcpy(out, vectors, sizeof out);
+}
+
+template <class S, int Count>
+__device__ __forceinline__ void fill_zero(S (&out)[Count]) {
+#pragma unroll
+    for (int i = 0; i < Count; ++i) out[i] = zero_element<S>();
+}
+
+// Whether a run of Count elements of S may load as vectors at all (storage and kept type the same size).
+template <class S, int Count>
+constexpr bool kVectorRuns = (Count * sizeof(S)) % 16 == 0 && !std::is_same_v<S, int>;
+
 // --- the operand loaders: each thread loads a run of consecutive k of one A row and one B column -------
 
 // A: row m of the tile, k in [k0, k0 + count). B: column j, k in [k0, k0 + count).
@@ -160,7 +240,7 @@ struct RowLoader<Dir::fwd, S, Count> {
     bool valid;
     int64_t base;
     int start[kDims];
-    __device__ void init(const ConvGemmArgs &a, int g, int64_t m) {
+    __device__ void init(const ConvGemmArgs &a, const DataPhase &, int g, int64_t m) {
         valid = m < a.M;
         const int n = valid ? static_cast<int>(m / a.out_size) : 0;
         int o[kDims];
@@ -168,10 +248,28 @@ struct RowLoader<Dir::fwd, S, Count> {
         for (int d = 0; d < kDims; ++d) start[d] = o[d] * a.stride[d] - a.pad[d];
         base = n * a.xs[0] + static_cast<int64_t>(g) * a.cg * a.xs[1];
     }
-    __device__ void load(const ConvGemmArgs &a, int64_t k0, S (&out)[Count]) const {
+    __device__ void load(const ConvGemmArgs &a, const DataPhase &, int64_t k0, S (&out)[Count]) const {
         int c = static_cast<int>(k0 % a.cg), tap = static_cast<int>(k0 / a.cg);
         int f[kDims];
         position_tap(a, tap, f);
+        if constexpr (kVectorRuns<S, Count>) {
+            if (a.vec_a) {  // the run is Count channels of one tap, contiguous and aligned
+                int64_t offset = base + c;
+                bool inside = valid && k0 < a.K;
+#pragma unroll
+                for (int d = 0; d < kDims; ++d) {
+                    const int at = start[d] + f[d] * a.dil[d];
+                    inside = inside && at >= 0 && at < a.in[d];
+                    offset += at * a.xs[2 + d];
+                }
+                if (inside) {
+                    load_run<S, Count>(a.x, offset, out);
+                } else {
+                    fill_zero(out);
+                }
+                return;
+            }
+        }
 #pragma unroll
         for (int i = 0; i < Count; ++i) {
             S value = zero_element<S>();
@@ -195,43 +293,58 @@ struct RowLoader<Dir::fwd, S, Count> {
     }
 };
 
-// Backward data A: dy[n][k][out(q, tap)], k index = tap * kg + k; zero where no output reads q.
+// Backward data A: dy[n][k][out(q, tap)], k index = (phase tap) * kg + k; zero where no output reads q.
 template <class S, int Count>
 struct RowLoader<Dir::bwd_data, S, Count> {
     bool valid;
     int64_t base;
     int start[kDims];  // q + pad
-    __device__ void init(const ConvGemmArgs &a, int g, int64_t m) {
-        valid = m < a.M;
-        const int n = valid ? static_cast<int>(m / a.in_size) : 0;
-        int q[kDims];
-        split3(valid ? static_cast<int>(m % a.in_size) : 0, a.in, q);
-        for (int d = 0; d < kDims; ++d) start[d] = q[d] + a.pad[d];
+    __device__ void init(const ConvGemmArgs &a, const DataPhase &ph, int g, int64_t m) {
+        valid = m < ph.M;
+        const int n = valid ? static_cast<int>(m / ph.qsize) : 0;
+        int i[kDims];
+        split3(valid ? static_cast<int>(m % ph.qsize) : 0, ph.qcount, i);
+        for (int d = 0; d < kDims; ++d) start[d] = ph.q0[d] + i[d] * a.stride[d] + a.pad[d];
         base = n * a.ys[0] + static_cast<int64_t>(g) * a.kg * a.ys[1];
     }
-    __device__ void load(const ConvGemmArgs &a, int64_t k0, S (&out)[Count]) const {
+    __device__ bool position(const ConvGemmArgs &a, const int (&f)[kDims], int64_t *offset) const {
+        bool inside = true;
+#pragma unroll
+        for (int d = 0; d < kDims; ++d) {
+            const int t = start[d] - f[d] * a.dil[d];
+            const int o = t / a.stride[d];
+            inside = inside && t >= 0 && o * a.stride[d] == t && o < a.out[d];
+            *offset += o * a.ys[2 + d];
+        }
+        return inside;
+    }
+    __device__ void load(const ConvGemmArgs &a, const DataPhase &ph, int64_t k0, S (&out)[Count]) const {
         int k = static_cast<int>(k0 % a.kg), tap = static_cast<int>(k0 / a.kg);
         int f[kDims];
-        position_tap(a, tap, f);
+        phase_tap(ph, tap, f);
+        if constexpr (kVectorRuns<S, Count>) {
+            if (a.vec_a) {  // Count filters of one tap, contiguous and aligned
+                int64_t offset = base + k;
+                const bool inside = position(a, f, &offset) && valid && k0 < ph.K;
+                if (inside) {
+                    load_run<S, Count>(a.y, offset, out);
+                } else {
+                    fill_zero(out);
+                }
+                return;
+            }
+        }
 #pragma unroll
         for (int i = 0; i < Count; ++i) {
             S value = zero_element<S>();
-            if (valid && k0 + i < a.K) {
+            if (valid && k0 + i < ph.K) {
                 int64_t offset = base + k * a.ys[1];
-                bool inside = true;
-#pragma unroll
-                for (int d = 0; d < kDims; ++d) {
-                    const int t = start[d] - f[d] * a.dil[d];
-                    const int o = t / a.stride[d];
-                    inside = inside && t >= 0 && o * a.stride[d] == t && o < a.out[d];
-                    offset += o * a.ys[2 + d];
-                }
-                if (inside) value = load_element<S>(a.y, a.y_type, offset);
+                if (position(a, f, &offset)) value = load_element<S>(a.y, a.y_type, offset);
             }
             out[i] = value;
             if (++k == a.kg) {
                 k = 0;
-                position_tap(a, ++tap, f);
+                phase_tap(ph, ++tap, f);
             }
         }
     }
@@ -242,11 +355,11 @@ template <class S, int Count>
 struct RowLoader<Dir::bwd_filter, S, Count> {
     bool valid;
     int64_t base;
-    __device__ void init(const ConvGemmArgs &a, int g, int64_t m) {
+    __device__ void init(const ConvGemmArgs &a, const DataPhase &, int g, int64_t m) {
         valid = m < a.M;
         base = (static_cast<int64_t>(g) * a.kg + (valid ? m : 0)) * a.ys[1];
     }
-    __device__ void load(const ConvGemmArgs &a, int64_t k0, S (&out)[Count]) const {
+    __device__ void load(const ConvGemmArgs &a, const DataPhase &, int64_t k0, S (&out)[Count]) const {
         int n = static_cast<int>(k0 / a.out_size);
         int o[kDims];
         split3(static_cast<int>(k0 % a.out_size), a.out, o);
@@ -271,14 +384,24 @@ template <class S, int Count>
 struct ColumnLoader<Dir::fwd, S, Count> {
     bool valid;
     int64_t base;
-    __device__ void init(const ConvGemmArgs &a, int g, int64_t j) {
+    __device__ void init(const ConvGemmArgs &a, const DataPhase &, int g, int64_t j) {
         valid = j < a.N;
         base = (static_cast<int64_t>(g) * a.kg + (valid ? j : 0)) * a.ws[0];
     }
-    __device__ void load(const ConvGemmArgs &a, int64_t k0, S (&out)[Count]) const {
+    __device__ void load(const ConvGemmArgs &a, const DataPhase &, int64_t k0, S (&out)[Count]) const {
         int c = static_cast<int>(k0 % a.cg), tap = static_cast<int>(k0 / a.cg);
         int f[kDims];
         split3(tap, a.flt, f);
+        if constexpr (kVectorRuns<S, Count>) {
+            if (a.vec_b) {  // Count channels of one tap of a KRSC filter, contiguous and aligned
+                if (valid && k0 < a.K) {
+                    load_run<S, Count>(a.w, base + c + f[0] * a.ws[2] + f[1] * a.ws[3] + f[2] * a.ws[4], out);
+                } else {
+                    fill_zero(out);
+                }
+                return;
+            }
+        }
 #pragma unroll
         for (int i = 0; i < Count; ++i) {
             S value = zero_element<S>();
@@ -295,30 +418,36 @@ struct ColumnLoader<Dir::fwd, S, Count> {
     }
 };
 
-// Backward data B: w[k][c][tap] with k index = tap * kg + k, column c.
+// Backward data B: w[k][c][tap] with k index = (phase tap) * kg + k, column c. The filter is read at
+// the stored tap: the position tap mirrored back for CUDNN_CONVOLUTION.
 template <class S, int Count>
 struct ColumnLoader<Dir::bwd_data, S, Count> {
     bool valid;
     int64_t base;
-    __device__ void init(const ConvGemmArgs &a, int g, int64_t j) {
+    __device__ void init(const ConvGemmArgs &a, const DataPhase &, int g, int64_t j) {
         valid = j < a.N;
         base = static_cast<int64_t>(g) * a.kg * a.ws[0] + (valid ? j : 0) * a.ws[1];
     }
-    __device__ void load(const ConvGemmArgs &a, int64_t k0, S (&out)[Count]) const {
+    __device__ int64_t tap_offset(const ConvGemmArgs &a, const int (&f)[kDims]) const {
+        int64_t offset = 0;
+#pragma unroll
+        for (int d = 0; d < kDims; ++d) offset += (a.flip ? a.flt[d] - 1 - f[d] : f[d]) * a.ws[2 + d];
+        return offset;
+    }
+    __device__ void load(const ConvGemmArgs &a, const DataPhase &ph, int64_t k0, S (&out)[Count]) const {
         int k = static_cast<int>(k0 % a.kg), tap = static_cast<int>(k0 / a.kg);
         int f[kDims];
-        split3(tap, a.flt, f);
+        phase_tap(ph, tap, f);
+        int64_t at = tap_offset(a, f);
 #pragma unroll
         for (int i = 0; i < Count; ++i) {
             S value = zero_element<S>();
-            if (valid && k0 + i < a.K) {
-                const int64_t offset = base + k * a.ws[0] + f[0] * a.ws[2] + f[1] * a.ws[3] + f[2] * a.ws[4];
-                value = load_element<S>(a.w, a.w_type, offset);
-            }
+            if (valid && k0 + i < ph.K) value = load_element<S>(a.w, a.w_type, base + k * a.ws[0] + at);
             out[i] = value;
             if (++k == a.kg) {
                 k = 0;
-                split3(++tap, a.flt, f);
+                phase_tap(ph, ++tap, f);
+                at = tap_offset(a, f);
             }
         }
     }
@@ -330,13 +459,13 @@ struct ColumnLoader<Dir::bwd_filter, S, Count> {
     bool valid;
     int64_t base;
     int f[kDims];
-    __device__ void init(const ConvGemmArgs &a, int g, int64_t j) {
+    __device__ void init(const ConvGemmArgs &a, const DataPhase &, int g, int64_t j) {
         valid = j < a.N;
         const int c = valid ? static_cast<int>(j % a.cg) : 0;
         position_tap(a, valid ? static_cast<int>(j / a.cg) : 0, f);
         base = (static_cast<int64_t>(g) * a.cg + c) * a.xs[1];
     }
-    __device__ void load(const ConvGemmArgs &a, int64_t k0, S (&out)[Count]) const {
+    __device__ void load(const ConvGemmArgs &a, const DataPhase &, int64_t k0, S (&out)[Count]) const {
         int n = static_cast<int>(k0 / a.out_size);
         int o[kDims];
         split3(static_cast<int>(k0 % a.out_size), a.out, o);
@@ -370,7 +499,8 @@ __device__ __forceinline__ C read_bias(const ConvGemmArgs &a, int64_t channel) {
 // Writes one finished sum: result = alpha * sum + beta * result, or fused: act(alpha * sum + alpha2 * z +
 // bias). Computes in double for double data, else float.
 template <Dir D, class Acc>
-__device__ __forceinline__ void write_output(const ConvGemmArgs &a, int g, int64_t m, int64_t j, Acc sum) {
+__device__ __forceinline__ void write_output(const ConvGemmArgs &a, const DataPhase &ph, int g, int64_t m, int64_t j,
+                                             Acc sum) {
     using C = std::conditional_t<std::is_same_v<Acc, double>, double, float>;
     int64_t offset = 0, z_offset = 0, channel = 0;
     ScalarType type = a.y_type;
@@ -382,11 +512,12 @@ __device__ __forceinline__ void write_output(const ConvGemmArgs &a, int g, int64
         offset = n * a.ys[0] + channel * a.ys[1] + o[0] * a.ys[2] + o[1] * a.ys[3] + o[2] * a.ys[4];
         z_offset = n * a.zs[0] + channel * a.zs[1] + o[0] * a.zs[2] + o[1] * a.zs[3] + o[2] * a.zs[4];
     } else if constexpr (D == Dir::bwd_data) {
-        const int n = static_cast<int>(m / a.in_size);
-        int q[kDims];
-        split3(static_cast<int>(m % a.in_size), a.in, q);
-        offset = n * a.xs[0] + (static_cast<int64_t>(g) * a.cg + j) * a.xs[1] + q[0] * a.xs[2] + q[1] * a.xs[3] +
-                 q[2] * a.xs[4];
+        const int n = static_cast<int>(m / ph.qsize);
+        int i[kDims];
+        split3(static_cast<int>(m % ph.qsize), ph.qcount, i);
+        offset = n * a.xs[0] + (static_cast<int64_t>(g) * a.cg + j) * a.xs[1];
+#pragma unroll
+        for (int d = 0; d < kDims; ++d) offset += (ph.q0[d] + i[d] * a.stride[d]) * a.xs[2 + d];
         type = a.x_type;
     } else {
         const int c = static_cast<int>(j % a.cg);
@@ -415,12 +546,13 @@ __device__ __forceinline__ void write_output(const ConvGemmArgs &a, int g, int64
 
 // Either writes the sum (one part) or keeps it as this split's partial sum.
 template <Dir D, class Acc>
-__device__ __forceinline__ void finish(const ConvGemmArgs &a, int g, int split, int64_t m, int64_t j, Acc sum) {
-    if (m >= a.M || j >= a.N) return;
+__device__ __forceinline__ void finish(const ConvGemmArgs &a, const DataPhase &ph, int g, int split, int64_t m,
+                                       int64_t j, Acc sum) {
+    if (m >= (D == Dir::bwd_data ? ph.M : a.M) || j >= a.N) return;
     if (a.splits > 1) {
         static_cast<Acc *>(a.partial)[((static_cast<int64_t>(g) * a.splits + split) * a.M + m) * a.N + j] = sum;
     } else {
-        write_output<D, Acc>(a, g, m, j, sum);
+        write_output<D, Acc>(a, ph, g, m, j, sum);
     }
 }
 
@@ -440,16 +572,24 @@ __global__ void __launch_bounds__(kThreads) conv_gemm_kernel(const __grid_consta
     S *tile_b = reinterpret_cast<S *>(smem) + kTileM * kLd;  // [kTileN][kLd]: B column-major
 
     const int t = threadIdx.x;
-    const int g = static_cast<int>(blockIdx.z) / a.splits, split = static_cast<int>(blockIdx.z) % a.splits;
+    const int parts = D == Dir::bwd_data ? a.phases : a.splits;
+    const int g = static_cast<int>(blockIdx.z) / parts, part = static_cast<int>(blockIdx.z) % parts;
+    const int split = D == Dir::bwd_data ? 0 : part;
+    DataPhase ph;
+    if constexpr (D == Dir::bwd_data) {
+        ph = data_phase(a, part);
+        if (static_cast<int64_t>(blockIdx.x) * kTileM >= ph.M) return;  // the phase has fewer rows
+    }
     const int64_t m0 = static_cast<int64_t>(blockIdx.x) * kTileM, n0 = static_cast<int64_t>(blockIdx.y) * kTileN;
-    const int64_t k_begin = split * a.k_per_split, k_end = min(a.K, k_begin + a.k_per_split);
+    const int64_t k_total = D == Dir::bwd_data ? ph.K : a.K;
+    const int64_t k_begin = split * a.k_per_split, k_end = min(k_total, k_begin + a.k_per_split);
 
     const int row = t >> 1, row_k = (t & 1) * kRowRun;
     const int column = t >> 2, column_k = (t & 3) * kColumnRun;
     RowLoader<D, S, kRowRun> rows;
     ColumnLoader<D, S, kColumnRun> columns;
-    rows.init(a, g, m0 + row);
-    columns.init(a, g, n0 + column);
+    rows.init(a, ph, g, m0 + row);
+    columns.init(a, ph, g, n0 + column);
     S a_regs[kRowRun], b_regs[kColumnRun];
 
     // Tensor-core accumulators: 8 warps as 4 x 2, each 32 x 32 in 2 x 2 fragments of 16 x 16. FMA
@@ -485,8 +625,8 @@ __global__ void __launch_bounds__(kThreads) conv_gemm_kernel(const __grid_consta
     const int fma_row = (t / 16) * 8, fma_column = (t % 16) * 4;
 
     if (k_begin < k_end) {
-        rows.load(a, k_begin + row_k, a_regs);
-        columns.load(a, k_begin + column_k, b_regs);
+        rows.load(a, ph, k_begin + row_k, a_regs);
+        columns.load(a, ph, k_begin + column_k, b_regs);
     }
     for (int64_t k = k_begin; k < k_end; k += kK) {
         __syncthreads();  // the previous slice is no longer read
@@ -496,8 +636,8 @@ __global__ void __launch_bounds__(kThreads) conv_gemm_kernel(const __grid_consta
         for (int i = 0; i < kColumnRun; ++i) tile_b[column * kLd + column_k + i] = b_regs[i];
         __syncthreads();
         if (k + kK < k_end) {  // the next slice's loads in flight during the products
-            rows.load(a, k + kK + row_k, a_regs);
-            columns.load(a, k + kK + column_k, b_regs);
+            rows.load(a, ph, k + kK + row_k, a_regs);
+            columns.load(a, ph, k + kK + column_k, b_regs);
         }
         if constexpr (P::kTensor) {
 #pragma unroll
@@ -551,13 +691,14 @@ __global__ void __launch_bounds__(kThreads) conv_gemm_kernel(const __grid_consta
         __syncthreads();
         for (int e = t; e < kTileM * kTileN; e += kThreads) {
             const int r = e / kTileN, c = e % kTileN;
-            finish<D, float>(a, g, split, m0 + r, n0 + c, out[r * (kTileN + 4) + c]);
+            finish<D, float>(a, ph, g, split, m0 + r, n0 + c, out[r * (kTileN + 4) + c]);
         }
     } else {
 #pragma unroll
         for (int i = 0; i < 8; ++i)
 #pragma unroll
-            for (int j = 0; j < 4; ++j) finish<D, Acc>(a, g, split, m0 + fma_row + i, n0 + fma_column + j, acc[i][j]);
+            for (int j = 0; j < 4; ++j)
+                finish<D, Acc>(a, ph, g, split, m0 + fma_row + i, n0 + fma_column + j, acc[i][j]);
     }
 }
 
@@ -573,7 +714,7 @@ __global__ void __launch_bounds__(kThreads) conv_split_sum_kernel(const __grid_c
         const Acc *parts = static_cast<const Acc *>(a.partial) + static_cast<int64_t>(g) * a.splits * per_group + mn;
         Acc sum = Acc(0);
         for (int s = 0; s < a.splits; ++s) sum += parts[s * per_group];
-        write_output<Dir::bwd_filter, Acc>(a, g, mn / a.N, mn % a.N, sum);
+        write_output<Dir::bwd_filter, Acc>(a, DataPhase{}, g, mn / a.N, mn % a.N, sum);
     }
 }
 
@@ -593,9 +734,19 @@ void plan(const ConvProblem &p, ConvMath math, int sm_count, ConvGemmArgs *a) {
         out_size *= p.y.dims[d + 2];
     }
     const int64_t n = p.x.dims[0], cg = p.x.dims[1] / p.groups, kg = p.w.dims[0] / p.groups;
+    a->phases = 1;
     switch (p.direction) {
         case ConvDirection::forward: a->M = n * out_size, a->N = kg, a->K = taps * cg; break;
-        case ConvDirection::backward_data: a->M = n * in_size, a->N = cg, a->K = taps * kg; break;
+        case ConvDirection::backward_data: {
+            // The largest phase: ceil(input / stride) positions along each dim.
+            int64_t rows = 1;
+            for (int d = 0; d < spatial; ++d) {
+                rows *= (p.x.dims[d + 2] + p.stride[d] - 1) / p.stride[d];
+                a->phases *= static_cast<int>(p.stride[d]);
+            }
+            a->M = n * rows, a->N = cg, a->K = taps * kg;
+            break;
+        }
         case ConvDirection::backward_filter: a->M = kg, a->N = taps * cg, a->K = n * out_size; break;
     }
     const int64_t kk = k_slice(math);
@@ -614,8 +765,9 @@ void plan(const ConvProblem &p, ConvMath math, int sm_count, ConvGemmArgs *a) {
 
 template <ConvMath Math, Dir D>
 Status launch(cudaStream_t stream, const ConvGemmArgs &a) {
+    const int parts = D == Dir::bwd_data ? a.phases : a.splits;
     const dim3 grid(static_cast<unsigned>((a.M + kTileM - 1) / kTileM),
-                    static_cast<unsigned>((a.N + kTileN - 1) / kTileN), static_cast<unsigned>(a.groups * a.splits));
+                    static_cast<unsigned>((a.N + kTileN - 1) / kTileN), static_cast<unsigned>(a.groups * parts));
     conv_gemm_kernel<Math, D><<<grid, kThreads, 0, stream>>>(a);
     LIBREDNN_CHECK(check_launch("conv_gemm_kernel"));
     if (D == Dir::bwd_filter && a.splits > 1) {
@@ -654,6 +806,49 @@ void strides5(const TensorGeometry &g, int64_t (&out)[5]) {
     }
 }
 
+// Bytes of the type each math keeps operands in (0: not the storage type, no vector runs).
+size_t kept_size(ConvMath math, cudnnDataType_t storage) {
+    switch (math) {
+        case ConvMath::f16_tensor:
+        case ConvMath::bf16_tensor: return 2;
+        case ConvMath::tf32_tensor:
+        case ConvMath::f32_fma: return storage == CUDNN_DATA_FLOAT ? 4 : 0;
+        case ConvMath::f64_fma: return 8;
+        case ConvMath::i8_fma: return 0;
+    }
+    return 0;
+}
+
+// True when every run of `run` consecutive elements a thread loads along dim 1 (channels or filters)
+// is contiguous and 16-byte aligned: unit stride along dim 1, every other stride whole vectors, the
+// pointer aligned, and runs that never cross a tap (`per_tap` % run == 0; the group offset, per_tap
+// elements a group, is then whole vectors too).
+bool vector_runs(const void *data, size_t size, int64_t per_tap, int run, const int64_t (&strides)[5]) {
+    if (size == 0 || data == nullptr || (reinterpret_cast<uintptr_t>(data) & 15u) != 0) return false;
+    if ((static_cast<size_t>(run) * size) % 16 != 0 || per_tap % run != 0) return false;
+    const int64_t lanes = static_cast<int64_t>(16 / size);
+    if (strides[1] != 1) return false;
+    for (int i = 0; i < 5; ++i) {
+        if (i != 1 && strides[i] % lanes != 0) return false;
+    }
+    return true;
+}
+
+bool vector_runs_a(const ConvProblem &p, ConvMath math, const ConvGemmArgs &a) {
+    const int run = (math == ConvMath::f64_fma ? 16 : 32) / 2;
+    if (p.direction == ConvDirection::forward) return vector_runs(a.x, kept_size(math, p.x.dtype), a.cg, run, a.xs);
+    if (p.direction == ConvDirection::backward_data)
+        return vector_runs(a.y, kept_size(math, p.y.dtype), a.kg, run, a.ys);
+    return false;
+}
+
+// The forward's filter runs along its channels: unit stride there is a KRSC filter.
+bool vector_runs_b(const ConvProblem &p, ConvMath math, const ConvGemmArgs &a) {
+    const int run = (math == ConvMath::f64_fma ? 16 : 32) / 4;
+    if (p.direction == ConvDirection::forward) return vector_runs(a.w, kept_size(math, p.w.dtype), a.cg, run, a.ws);
+    return false;
+}
+
 ScalarType scalar_of(cudnnDataType_t type) {
     ScalarType scalar = ScalarType::f32;
     scalar_type_of(type, &scalar);
@@ -686,6 +881,12 @@ bool implicit_gemm_math(const ConvProblem &p, ConvMath *math, const char **reaso
     if (p.x.dims[0] * p.x.dims[1] > INT32_MAX / 2 || p.x.span_elements() > INT32_MAX ||
         p.y.span_elements() > INT32_MAX) {
         *reason = "takes tensors of fewer than 2^31 elements";
+        return false;
+    }
+    int64_t phases = 1;
+    for (int d = 0; d < p.spatial_dims; ++d) phases *= p.stride[d];
+    if (p.direction == ConvDirection::backward_data && phases * p.groups > 65535) {
+        *reason = "takes backward-data strides whose product times the group count is at most 65535";
         return false;
     }
     const cudnnDataType_t type = p.x.dtype;
@@ -758,6 +959,8 @@ Status implicit_gemm(cudaStream_t stream, const ConvProblem &p, const ConvBuffer
     a.x_type = scalar_of(p.x.dtype);
     a.y_type = scalar_of(p.y.dtype);
     a.w_type = scalar_of(p.w.dtype);
+    a.vec_a = vector_runs_a(p, math, a) ? 1 : 0;
+    a.vec_b = vector_runs_b(p, math, a) ? 1 : 0;
     a.alpha = p.alpha;
     a.beta = p.beta;
     if (p.epilogue.fused) {
