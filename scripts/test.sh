@@ -13,14 +13,15 @@ ctest --test-dir build -j "$jobs" --output-on-failure
 
 echo "== sanitizer build (build-asan/: host backend, ASan + UBSan)"
 LIBREDNN_BUILD_DIR=build-asan scripts/build.sh -DLIBREDNN_CUDA=OFF -DLIBREDNN_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=RelWithDebInfo
-# Install tests link plain programs against the instrumented libraries, and the doctor's tests load
+# Install tests and the examples link plain programs against the instrumented libraries (without the
+# sanitizer runtime they cannot load them), and the doctor's tests load
 # deliberately broken libraries in child processes whose loader behaves differently under ASan: both
 # run in the main build.
 # intercept_tls_get_addr=0: LeakSanitizer's tracking of dynamic TLS (the sub-libraries the shim loads with
 # dlopen) reads a bogus block on this glibc and crashes at exit ("DTLS 6 at 0x000000000238-...", "Tracer
 # caught signal 11") after every test passed; leak checking itself stays on.
 ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan -j "$jobs" --output-on-failure -LE "install|gpu|doctor"
+    ctest --test-dir build-asan -j "$jobs" --output-on-failure -LE "install|gpu|doctor|examples"
 
 echo "== mutation check (build-mutation/: host backend, tests/mutations/*.patch)"
 python3 scripts/mutation_check.py
