@@ -3,6 +3,7 @@
 
 #include "cuda/activation/activation_solver.hpp"
 #include "cuda/conv/conv_solver.hpp"
+#include "cuda/pooling/pooling_solver.hpp"
 #include "cuda/reduce/reduce_solver.hpp"
 #include "cuda/softmax/softmax_solver.hpp"
 #include "cuda/tensor/tensor_solver.hpp"
@@ -17,6 +18,7 @@ void register_cuda_solvers(SolverRegistry &registry) {
     register_cuda_reduce_solvers(registry);
     register_cuda_transform_solvers(registry);
     register_cuda_conv_solvers(registry);
+    register_cuda_pooling_solvers(registry);
 }
 
 }  // namespace librednn

@@ -3,6 +3,7 @@
 
 #include "host/activation/solvers.hpp"
 #include "host/conv/solvers.hpp"
+#include "host/pooling/solvers.hpp"
 #include "host/reduce/solvers.hpp"
 #include "host/softmax/solvers.hpp"
 #include "host/tensor/solvers.hpp"
@@ -17,6 +18,7 @@ void register_host_solvers(SolverRegistry &registry) {
     register_host_reduce_solvers(registry);
     register_host_transform_solvers(registry);
     register_host_conv_solvers(registry);
+    register_host_pooling_solvers(registry);
 }
 
 }  // namespace librednn

@@ -6,6 +6,7 @@
 
 #include "ops/activation/solvers.hpp"
 #include "ops/conv/solvers.hpp"
+#include "ops/pooling/solvers.hpp"
 #include "ops/reduce/solvers.hpp"
 #include "ops/softmax/solvers.hpp"
 #include "ops/tensor/solvers.hpp"
@@ -29,6 +30,7 @@ struct SolverRegistry {
     SolverList<ConvProblem, ConvBuffers> conv_forward;
     SolverList<ConvProblem, ConvBuffers> conv_backward_data;
     SolverList<ConvProblem, ConvBuffers> conv_backward_filter;
+    SolverList<PoolingProblem, PoolingBuffers> pooling;
 };
 
 // The registry, filled on the first call (thread-safe) by install_backend_solvers.

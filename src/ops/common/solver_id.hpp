@@ -24,6 +24,7 @@ enum class SolverId : int {
     host_conv_bwd_filter_algo_0 = 15,
     host_conv_bwd_filter_algo_1 = 16,
     host_conv_bwd_filter_algo_3 = 17,
+    host_pooling_strided = 18,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -36,6 +37,7 @@ enum class SolverId : int {
     cuda_conv_fwd_implicit_gemm = 1008,
     cuda_conv_bwd_data_algo_1 = 1009,
     cuda_conv_bwd_filter_algo_1 = 1010,
+    cuda_pooling = 1011,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.

@@ -1,0 +1,256 @@
+// cudnnPoolingForward and cudnnPoolingBackward against the reference on random geometries (1 to 3
+// spatial dims, windows larger than the stride and than the input with padding), modes, the NaN option,
+// layouts and types; and their rejections.
+#include "reference/pooling.hpp"
+#include "api/api_test_util.hpp"
+#include "op_test_util.hpp"
+#include "ops/pooling/problem.hpp"
+
+#include <cudnn.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+using namespace librednn;
+using namespace librednn::test;
+
+class PoolingDescriptor {
+public:
+    explicit PoolingDescriptor(const PoolingProblem &p) {
+        EXPECT_EQ(cudnnCreatePoolingDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
+        int window[kMaxDims], pad[kMaxDims], stride[kMaxDims];
+        for (int i = 0; i < p.spatial_dims; ++i) {
+            window[i] = static_cast<int>(p.window[i]);
+            pad[i] = static_cast<int>(p.pad[i]);
+            stride[i] = static_cast<int>(p.stride[i]);
+        }
+        EXPECT_EQ(cudnnSetPoolingNdDescriptor(desc_, p.mode, p.nan_opt, p.spatial_dims, window, pad, stride),
+                  CUDNN_STATUS_SUCCESS);
+    }
+    ~PoolingDescriptor() { cudnnDestroyPoolingDescriptor(desc_); }
+    PoolingDescriptor(const PoolingDescriptor &) = delete;
+    PoolingDescriptor &operator=(const PoolingDescriptor &) = delete;
+    operator cudnnPoolingDescriptor_t() const { return desc_; }
+
+private:
+    cudnnPoolingDescriptor_t desc_ = nullptr;
+};
+
+const std::vector<cudnnDataType_t> kTypes = {CUDNN_DATA_FLOAT, CUDNN_DATA_DOUBLE, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16};
+const std::vector<cudnnPoolingMode_t> kModes = {CUDNN_POOLING_MAX, CUDNN_POOLING_MAX_DETERMINISTIC,
+                                                CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING,
+                                                CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING};
+
+PoolingProblem random_problem(Random &rng, Direction direction) {
+    PoolingProblem p;
+    p.direction = direction;
+    p.mode = rng.pick(kModes);
+    p.nan_opt = rng.coin() ? CUDNN_PROPAGATE_NAN : CUDNN_NOT_PROPAGATE_NAN;
+    p.spatial_dims = static_cast<int>(rng.pick<int64_t>({1, 2, 2, 2, 3}));
+    const cudnnDataType_t type = rng.pick(kTypes);
+    std::vector<int64_t> x_dims = {rng.integer(1, 3), rng.integer(1, 6)};
+    for (int i = 0; i < p.spatial_dims; ++i) {
+        p.window[i] = rng.integer(1, 4);
+        p.stride[i] = rng.integer(1, 3);
+        p.pad[i] = rng.integer(0, p.window[i] - 1);
+        // Sometimes an input smaller than the window (the padding makes room).
+        x_dims.push_back(std::max<int64_t>(rng.integer(1, 9), p.window[i] - 2 * p.pad[i]));
+    }
+    int64_t y_dims[kMaxDims];
+    pooling_output_dims(p, x_dims.data(), y_dims);
+    const std::vector<int64_t> yd(y_dims, y_dims + x_dims.size());
+    p.x = make_geometry(rng, type, x_dims, rng.pick(all_layout_kinds()));
+    p.y = make_geometry(rng, type, yd, rng.pick(all_layout_kinds()));
+    if (direction == Direction::backward) {
+        p.dy = make_geometry(rng, type, yd, rng.pick(all_layout_kinds()));
+        p.dx = make_geometry(rng, type, x_dims, rng.pick(all_layout_kinds()));
+    }
+    const bool in_double = type == CUDNN_DATA_DOUBLE;
+    p.alpha = Scalar(random_alpha(rng), in_double).value();
+    p.beta = Scalar(random_beta(rng), in_double).value();
+    return p;
+}
+
+reference::PoolingGeometry reference_geometry(const PoolingProblem &p) {
+    reference::PoolingGeometry g;
+    g.mode = p.mode;
+    g.nan_opt = p.nan_opt;
+    for (int i = 0; i < p.spatial_dims; ++i) {
+        g.window.push_back(p.window[i]);
+        g.padding.push_back(p.pad[i]);
+        g.stride.push_back(p.stride[i]);
+    }
+    return g;
+}
+
+reference::HostTensor double_copy(const HostTensor &t, bool magnitudes) {
+    reference::HostTensor copy(CUDNN_DATA_DOUBLE,
+                               std::vector<int64_t>(t.geometry.dims, t.geometry.dims + t.geometry.nb_dims));
+    std::vector<double> values = element_values(t);
+    if (magnitudes) {
+        for (double &v : values) v = std::fabs(v);
+    }
+    copy.set_values(values);
+    return copy;
+}
+
+// The unblended result in double (of the magnitudes of x or dy when `magnitudes`: the sum of |terms|).
+// For the max modes the routing always follows the signed x.
+std::vector<double> reference_result(const PoolingProblem &p, const HostTensor &x, const HostTensor &dy,
+                                     bool magnitudes) {
+    const TensorGeometry &out = p.result();
+    reference::HostTensor result(CUDNN_DATA_DOUBLE, std::vector<int64_t>(out.dims, out.dims + out.nb_dims));
+    const reference::PoolingGeometry g = reference_geometry(p);
+    const Status status =
+        p.direction == Direction::forward
+            ? reference::pooling_forward(g, 1.0, double_copy(x, magnitudes && !p.is_max()), 0.0, result)
+            : reference::pooling_backward(g, 1.0, double_copy(dy, magnitudes), double_copy(x, false), 0.0, result);
+    EXPECT_EQ(status, CUDNN_STATUS_SUCCESS) << last_failure_reason();
+    return result.values();
+}
+
+void check_against_reference(Random &rng, const PoolingProblem &p, bool with_nans) {
+    const std::string text = to_problem_string(p).to_string();
+    SCOPED_TRACE(text);
+    const bool forward = p.direction == Direction::forward;
+    HostTensor x(p.x), y(p.y), dy(forward ? p.y : p.dy), initial(p.result());
+    fill_uniform(x, rng, -2.0, 2.0);
+    if (with_nans) {
+        int64_t index[kMaxDims] = {};
+        do {
+            if (rng.integer(0, 9) == 0) x.set(index, std::nan(""));
+        } while (next_index(index, p.x.dims, p.x.nb_dims));
+    }
+    fill_uniform(y, rng, -2.0, 2.0);
+    fill_uniform(dy, rng, -2.0, 2.0);
+    if (p.beta == 0.0) {
+        poison(initial);
+    } else {
+        fill_uniform(initial, rng, -2.0, 2.0);
+    }
+    Handle handle;
+    PoolingDescriptor desc(p);
+    TensorDescriptor x_desc(p.x), y_desc(p.y);
+    const bool in_double = p.x.dtype == CUDNN_DATA_DOUBLE;
+    const Scalar alpha(p.alpha, in_double), beta(p.beta, in_double);
+    DeviceBuffer x_buffer(x.bytes), y_buffer(y.bytes), dy_buffer(dy.bytes), out_buffer(initial.bytes);
+    if (forward) {
+        ASSERT_EQ(cudnnPoolingForward(handle, desc, alpha.get(), x_desc, x_buffer.get(), beta.get(), y_desc,
+                                      out_buffer.get()),
+                  CUDNN_STATUS_SUCCESS);
+    } else {
+        TensorDescriptor dy_desc(p.dy), dx_desc(p.dx);
+        ASSERT_EQ(cudnnPoolingBackward(handle, desc, alpha.get(), y_desc, y_buffer.get(), dy_desc, dy_buffer.get(),
+                                       x_desc, x_buffer.get(), beta.get(), dx_desc, out_buffer.get()),
+                  CUDNN_STATUS_SUCCESS);
+    }
+    HostTensor result(p.result());
+    result.bytes = out_buffer.download();
+
+    // The bound (docs/NUMERICS.md): a maximum is exact; an average sums at most a window of terms and
+    // divides; a gradient sums what the windows covering an input route to it. Then alpha, beta.
+    const std::vector<double> value = reference_result(p, x, dy, false);
+    const std::vector<double> magnitude = reference_result(p, x, dy, true);
+    double n = 1.0;
+    for (int i = 0; i < p.spatial_dims; ++i) {
+        n *= forward ? static_cast<double>(p.window[i])
+                     : static_cast<double>((p.window[i] + p.stride[i] - 1) / p.stride[i]);
+    }
+    const double u = accumulation_roundoff(p.x.dtype);
+    const double step = tolerance_for(in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT).compute_eps;
+    const std::vector<double> old = element_values(initial);
+    std::vector<ElementBound> bounds(value.size());
+    HostTensor ref = initial;
+    int64_t index[kMaxDims] = {};
+    size_t e = 0;
+    do {
+        const double before = p.beta == 0.0 ? 0.0 : p.beta * old[e];
+        const double sum_bound = forward && p.is_max() ? 0.0 : sum_error(n, magnitude[e], u) + u * magnitude[e];
+        bounds[e].compute_error =
+            std::fabs(p.alpha) * sum_bound + step * (std::fabs(p.alpha * value[e]) + std::fabs(before));
+        bounds[e].exact = p.alpha * value[e] + before;
+        ref.set(index, bounds[e].exact);
+        ++e;
+    } while (next_index(index, p.result().dims, p.result().nb_dims));
+    EXPECT_TRUE(matches_reference(result, ref, bounds, text));
+}
+
+TEST(Pooling, ForwardMatchesReferenceOnRandomGeometriesModesAndLayouts) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 150; ++trial)
+        check_against_reference(rng, random_problem(rng, Direction::forward), false);
+}
+
+TEST(Pooling, BackwardMatchesReferenceOnRandomGeometriesModesAndLayouts) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 150; ++trial)
+        check_against_reference(rng, random_problem(rng, Direction::backward), false);
+}
+
+TEST(Pooling, NanInputsFollowTheNanOption) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 60; ++trial) {
+        PoolingProblem p = random_problem(rng, trial % 2 ? Direction::forward : Direction::backward);
+        p.mode = trial % 4 < 2 ? CUDNN_POOLING_MAX : CUDNN_POOLING_MAX_DETERMINISTIC;
+        check_against_reference(rng, p, true);
+    }
+}
+
+TEST(Pooling, TiedMaximaSendTheGradientToTheFirst) {
+    // 1x1x2x2 all equal, one 2x2 window: the whole gradient goes to position 0.
+    Handle handle;
+    PoolingProblem p;
+    p.direction = Direction::backward;
+    p.spatial_dims = 2;
+    p.window[0] = p.window[1] = 2;
+    p.stride[0] = p.stride[1] = 2;
+    const int64_t x_dims[] = {1, 1, 2, 2}, y_dims[] = {1, 1, 1, 1};
+    p.x = p.dx = packed_geometry(CUDNN_DATA_FLOAT, 4, x_dims, PackedLayout::nchw);
+    p.y = p.dy = packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw);
+    PoolingDescriptor desc(p);
+    TensorDescriptor x_desc(p.x), y_desc(p.y);
+    DeviceBuffer x(bytes_of(std::vector<float>(4, 3.0f))), y(bytes_of(std::vector<float>{3.0f}));
+    DeviceBuffer dy(bytes_of(std::vector<float>{5.0f})), dx(bytes_of(std::vector<float>(4, -1.0f)));
+    const float one = 1.0f, zero = 0.0f;
+    ASSERT_EQ(cudnnPoolingBackward(handle, desc, &one, y_desc, y.get(), y_desc, dy.get(), x_desc, x.get(), &zero,
+                                   x_desc, dx.get()),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(values_of<float>(dx.download()), (std::vector<float>{5, 0, 0, 0}));
+}
+
+TEST(PoolingRejects, DocumentedMisuse) {
+    Handle handle;
+    PoolingProblem p;
+    p.spatial_dims = 2;
+    p.window[0] = p.window[1] = 3;
+    p.stride[0] = p.stride[1] = 2;
+    p.pad[0] = p.pad[1] = 1;
+    const int64_t x_dims[] = {2, 3, 9, 9}, y_dims[] = {2, 3, 5, 5}, wrong_dims[] = {2, 3, 4, 5};
+    PoolingDescriptor desc(p);
+    TensorDescriptor x(packed_geometry(CUDNN_DATA_FLOAT, 4, x_dims, PackedLayout::nchw));
+    TensorDescriptor y(packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw));
+    TensorDescriptor wrong(packed_geometry(CUDNN_DATA_FLOAT, 4, wrong_dims, PackedLayout::nchw));
+    TensorDescriptor half_y(packed_geometry(CUDNN_DATA_HALF, 4, y_dims, PackedLayout::nchw));
+    TensorDescriptor int_x(packed_geometry(CUDNN_DATA_INT32, 4, x_dims, PackedLayout::nchw));
+    TensorDescriptor int_y(packed_geometry(CUDNN_DATA_INT32, 4, y_dims, PackedLayout::nchw));
+    std::vector<float> data(2048, 0.0f);
+    void *d = data.data();
+    const float one = 1.0f, zero = 0.0f;
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnPoolingForward(handle, desc, &one, x, d, &zero, wrong, d), "gives");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnPoolingForward(handle, desc, &one, x, d, &zero, half_y, d),
+                    "one data type");
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnPoolingForward(handle, desc, &one, int_x, d, &zero, int_y, d),
+                    "CUDNN_DATA_INT32");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnPoolingForward(handle, desc, &one, x, nullptr, &zero, y, d),
+                    "x is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnPoolingBackward(handle, desc, &one, y, d, wrong, d, x, d, &zero, x, d),
+                    "dyDesc");
+    cudnnPoolingDescriptor_t unset = nullptr;
+    ASSERT_EQ(cudnnCreatePoolingDescriptor(&unset), CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnPoolingForward(handle, unset, &one, x, d, &zero, y, d), "poolingDesc");
+    cudnnDestroyPoolingDescriptor(unset);
+}
+
+}  // namespace
