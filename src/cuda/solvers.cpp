@@ -2,6 +2,7 @@
 #include "cuda/solvers.hpp"
 
 #include "cuda/activation/activation_solver.hpp"
+#include "cuda/batch_norm/batch_norm_solver.hpp"
 #include "cuda/conv/conv_solver.hpp"
 #include "cuda/pooling/pooling_solver.hpp"
 #include "cuda/reduce/reduce_solver.hpp"
@@ -19,6 +20,7 @@ void register_cuda_solvers(SolverRegistry &registry) {
     register_cuda_transform_solvers(registry);
     register_cuda_conv_solvers(registry);
     register_cuda_pooling_solvers(registry);
+    register_cuda_batch_norm_solvers(registry);
 }
 
 }  // namespace librednn

@@ -2,6 +2,7 @@
 #include "host/solvers.hpp"
 
 #include "host/activation/solvers.hpp"
+#include "host/batch_norm/solvers.hpp"
 #include "host/conv/solvers.hpp"
 #include "host/pooling/solvers.hpp"
 #include "host/reduce/solvers.hpp"
@@ -19,6 +20,7 @@ void register_host_solvers(SolverRegistry &registry) {
     register_host_transform_solvers(registry);
     register_host_conv_solvers(registry);
     register_host_pooling_solvers(registry);
+    register_host_batch_norm_solvers(registry);
 }
 
 }  // namespace librednn

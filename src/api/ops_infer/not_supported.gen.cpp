@@ -31,24 +31,6 @@ cudnnStatus_t CUDNNWINAPI cudnnDivisiveNormalizationForward(cudnnHandle_t handle
     return librednn::api::not_supported("cudnnDivisiveNormalizationForward");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnBatchNormalizationForwardInference(cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alpha, const void *beta, const cudnnTensorDescriptor_t xDesc, const void *x, const cudnnTensorDescriptor_t yDesc, void *y, const cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias, const void *estimatedMean, const void *estimatedVariance, double epsilon) {
-    (void)handle;
-    (void)mode;
-    (void)alpha;
-    (void)beta;
-    (void)xDesc;
-    (void)x;
-    (void)yDesc;
-    (void)y;
-    (void)bnScaleBiasMeanVarDesc;
-    (void)bnScale;
-    (void)bnBias;
-    (void)estimatedMean;
-    (void)estimatedVariance;
-    (void)epsilon;
-    return librednn::api::not_supported("cudnnBatchNormalizationForwardInference");
-}
-
 cudnnStatus_t CUDNNWINAPI cudnnNormalizationForwardInference(cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, const void *alpha, const void *beta, const cudnnTensorDescriptor_t xDesc, const void *x, const cudnnTensorDescriptor_t normScaleBiasDesc, const void *normScale, const void *normBias, const cudnnTensorDescriptor_t normMeanVarDesc, const void *estimatedMean, const void *estimatedVariance, const cudnnTensorDescriptor_t zDesc, const void *z, cudnnActivationDescriptor_t activationDesc, const cudnnTensorDescriptor_t yDesc, void *y, double epsilon, int groupCnt) {
     (void)handle;
     (void)mode;

@@ -75,27 +75,6 @@ cudnnStatus_t CUDNNWINAPI cudnnGetBatchNormalizationTrainingExReserveSpaceSize(c
     return librednn::api::not_supported("cudnnGetBatchNormalizationTrainingExReserveSpaceSize");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnBatchNormalizationForwardTraining(cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alpha, const void *beta, const cudnnTensorDescriptor_t xDesc, const void *x, const cudnnTensorDescriptor_t yDesc, void *y, const cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias, double exponentialAverageFactor, void *resultRunningMean, void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance) {
-    (void)handle;
-    (void)mode;
-    (void)alpha;
-    (void)beta;
-    (void)xDesc;
-    (void)x;
-    (void)yDesc;
-    (void)y;
-    (void)bnScaleBiasMeanVarDesc;
-    (void)bnScale;
-    (void)bnBias;
-    (void)exponentialAverageFactor;
-    (void)resultRunningMean;
-    (void)resultRunningVariance;
-    (void)epsilon;
-    (void)resultSaveMean;
-    (void)resultSaveInvVariance;
-    return librednn::api::not_supported("cudnnBatchNormalizationForwardTraining");
-}
-
 cudnnStatus_t CUDNNWINAPI cudnnBatchNormalizationForwardTrainingEx(cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, const void *alpha, const void *beta, const cudnnTensorDescriptor_t xDesc, const void *xData, const cudnnTensorDescriptor_t zDesc, const void *zData, const cudnnTensorDescriptor_t yDesc, void *yData, const cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias, double exponentialAverageFactor, void *resultRunningMean, void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance, cudnnActivationDescriptor_t activationDesc, void *workspace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes) {
     (void)handle;
     (void)mode;
@@ -123,29 +102,6 @@ cudnnStatus_t CUDNNWINAPI cudnnBatchNormalizationForwardTrainingEx(cudnnHandle_t
     (void)reserveSpace;
     (void)reserveSpaceSizeInBytes;
     return librednn::api::not_supported("cudnnBatchNormalizationForwardTrainingEx");
-}
-
-cudnnStatus_t CUDNNWINAPI cudnnBatchNormalizationBackward(cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff, const cudnnTensorDescriptor_t xDesc, const void *x, const cudnnTensorDescriptor_t dyDesc, const void *dy, const cudnnTensorDescriptor_t dxDesc, void *dx, const cudnnTensorDescriptor_t dBnScaleBiasDesc, const void *bnScale, void *dBnScaleResult, void *dBnBiasResult, double epsilon, const void *savedMean, const void *savedInvVariance) {
-    (void)handle;
-    (void)mode;
-    (void)alphaDataDiff;
-    (void)betaDataDiff;
-    (void)alphaParamDiff;
-    (void)betaParamDiff;
-    (void)xDesc;
-    (void)x;
-    (void)dyDesc;
-    (void)dy;
-    (void)dxDesc;
-    (void)dx;
-    (void)dBnScaleBiasDesc;
-    (void)bnScale;
-    (void)dBnScaleResult;
-    (void)dBnBiasResult;
-    (void)epsilon;
-    (void)savedMean;
-    (void)savedInvVariance;
-    return librednn::api::not_supported("cudnnBatchNormalizationBackward");
 }
 
 cudnnStatus_t CUDNNWINAPI cudnnBatchNormalizationBackwardEx(cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, const void *alphaDataDiff, const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff, const cudnnTensorDescriptor_t xDesc, const void *xData, const cudnnTensorDescriptor_t yDesc, const void *yData, const cudnnTensorDescriptor_t dyDesc, const void *dyData, const cudnnTensorDescriptor_t dzDesc, void *dzData, const cudnnTensorDescriptor_t dxDesc, void *dxData, const cudnnTensorDescriptor_t dBnScaleBiasDesc, const void *bnScaleData, const void *bnBiasData, void *dBnScaleData, void *dBnBiasData, double epsilon, const void *savedMean, const void *savedInvVariance, cudnnActivationDescriptor_t activationDesc, void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ops/activation/solvers.hpp"
+#include "ops/batch_norm/solvers.hpp"
 #include "ops/conv/solvers.hpp"
 #include "ops/pooling/solvers.hpp"
 #include "ops/reduce/solvers.hpp"
@@ -31,6 +32,7 @@ struct SolverRegistry {
     SolverList<ConvProblem, ConvBuffers> conv_backward_data;
     SolverList<ConvProblem, ConvBuffers> conv_backward_filter;
     SolverList<PoolingProblem, PoolingBuffers> pooling;
+    SolverList<BatchNormProblem, BatchNormBuffers> batch_norm;
 };
 
 // The registry, filled on the first call (thread-safe) by install_backend_solvers.

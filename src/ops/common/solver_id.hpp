@@ -25,6 +25,7 @@ enum class SolverId : int {
     host_conv_bwd_filter_algo_1 = 16,
     host_conv_bwd_filter_algo_3 = 17,
     host_pooling_strided = 18,
+    host_batch_norm_strided = 19,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -38,6 +39,7 @@ enum class SolverId : int {
     cuda_conv_bwd_data_algo_1 = 1009,
     cuda_conv_bwd_filter_algo_1 = 1010,
     cuda_pooling = 1011,
+    cuda_batch_norm = 1012,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.

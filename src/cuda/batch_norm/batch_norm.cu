@@ -1,0 +1,286 @@
+// The batch-normalisation kernels (batch_norm.hpp).
+#include "cuda/batch_norm/batch_norm.hpp"
+
+#include "cuda/common/device_common.cuh"
+#include "cuda/common/launch_util.hpp"
+#include "cuda/common/strided_layout.hpp"
+
+namespace librednn::cuda {
+
+namespace {
+
+constexpr int kMaxBlock = 256;
+constexpr int kWarps = kMaxBlock / 32;
+
+// Layout operands: x, then y (dy backward), then dx (backward), then the parameters (kept layout).
+enum Operand { kX = 0, kSecond = 1, kDx = 2, kParameter = 3 };
+
+struct PerParameterArgs {
+    DeviceLayout kept;     // over the parameter elements
+    DeviceLayout reduced;  // over the values one parameter element normalises
+    int64_t parameters, count;
+    ScalarType type;
+    int backward, running, saved;
+    double alpha, beta, param_alpha, param_beta, epsilon, factor;
+    const void *x, *dy;
+    void *out;
+    const void *scale, *bias, *saved_mean_in, *saved_inv_std_in;
+    void *running_mean, *running_variance, *saved_mean, *saved_inv_std, *dscale, *dbias;
+};
+
+struct InferenceArgs {
+    DeviceLayout layout;  // operands: y, x, parameters (stride 0 along the reduced dims)
+    int64_t total;
+    ScalarType type;
+    double alpha, beta, epsilon;
+    const void *x;
+    void *y;
+    const void *scale, *bias, *mean, *variance;
+};
+
+// The block's sums of two values, in every thread, in a fixed order. Ends synchronised.
+template <class C>
+__device__ void block_sums(C &a, C &b, C (&shared)[kWarps][2]) {
+    for (int offset = 16; offset > 0; offset /= 2) {
+        a += __shfl_down_sync(0xffffffffu, a, offset);
+        b += __shfl_down_sync(0xffffffffu, b, offset);
+    }
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    if (lane == 0) {
+        shared[warp][0] = a;
+        shared[warp][1] = b;
+    }
+    __syncthreads();
+    a = C(0);
+    b = C(0);
+    for (int w = 0; w < warps; ++w) {
+        a += shared[w][0];
+        b += shared[w][1];
+    }
+    __syncthreads();
+}
+
+template <class C>
+__device__ __forceinline__ void blend_parameter(void *target, int64_t offset, double alpha, double beta, C value) {
+    C *t = static_cast<C *>(target);
+    C result = static_cast<C>(alpha) * value;
+    if (beta != 0.0) result += static_cast<C>(beta) * t[offset];
+    t[offset] = result;
+}
+
+// Training forward and backward: one block per parameter element (grid-stride).
+template <class C>
+__global__ void __launch_bounds__(kMaxBlock) per_parameter_kernel(const __grid_constant__ PerParameterArgs a) {
+    __shared__ C shared[kWarps][2];
+    const C count = static_cast<C>(a.count);
+    for (int64_t p = blockIdx.x; p < a.parameters; p += gridDim.x) {
+        int64_t base[4];
+        offsets_of<4>(a.kept, p, base);
+        const C scale = static_cast<const C *>(a.scale)[base[kParameter]];
+        C mean, inv_std, variance = C(0);
+        if (a.backward && a.saved) {
+            mean = static_cast<const C *>(a.saved_mean_in)[base[kParameter]];
+            inv_std = static_cast<const C *>(a.saved_inv_std_in)[base[kParameter]];
+        } else {
+            // Two passes: the mean, then the squared deviations from it (never a difference of large
+            // sums). The second pass mostly hits L2.
+            C sum = C(0), unused = C(0);
+            for (int64_t r = threadIdx.x; r < a.count; r += blockDim.x) {
+                int64_t o[3];
+                offsets_of<3>(a.reduced, r, o);
+                sum += load_as<C>(a.x, a.type, base[kX] + o[kX]);
+            }
+            block_sums(sum, unused, shared);
+            mean = sum / count;
+            C squares = C(0);
+            for (int64_t r = threadIdx.x; r < a.count; r += blockDim.x) {
+                int64_t o[3];
+                offsets_of<3>(a.reduced, r, o);
+                const C deviation = load_as<C>(a.x, a.type, base[kX] + o[kX]) - mean;
+                squares += deviation * deviation;
+            }
+            block_sums(squares, unused, shared);
+            variance = squares / count;
+            inv_std = C(1) / math_sqrt(variance + static_cast<C>(a.epsilon));
+        }
+        const C alpha = static_cast<C>(a.alpha), beta = static_cast<C>(a.beta);
+        if (!a.backward) {
+            const C gain = scale * inv_std, bias = static_cast<const C *>(a.bias)[base[kParameter]];
+            for (int64_t r = threadIdx.x; r < a.count; r += blockDim.x) {
+                int64_t o[3];
+                offsets_of<3>(a.reduced, r, o);
+                const int64_t yo = base[kSecond] + o[kSecond];
+                C value = alpha * (gain * (load_as<C>(a.x, a.type, base[kX] + o[kX]) - mean) + bias);
+                if (a.beta != 0.0) value += beta * load_as<C>(a.out, a.type, yo);
+                store_as<C>(a.out, a.type, yo, value);
+            }
+            if (threadIdx.x == 0) {
+                const int64_t po = base[kParameter];
+                if (a.running) {
+                    // Factor 1 does not read the old values (they may be uninitialised).
+                    const double keep = 1.0 - a.factor;
+                    blend_parameter<C>(a.running_mean, po, a.factor, keep, mean);
+                    blend_parameter<C>(a.running_variance, po, a.factor, keep, variance * count / (count - C(1)));
+                }
+                if (a.saved) {
+                    static_cast<C *>(a.saved_mean)[po] = mean;
+                    static_cast<C *>(a.saved_inv_std)[po] = inv_std;
+                }
+            }
+            continue;
+        }
+        // Backward: dbias = sum dy, dscale = inv_std * sum dy * (x - mean).
+        C dbias = C(0), centred = C(0);
+        for (int64_t r = threadIdx.x; r < a.count; r += blockDim.x) {
+            int64_t o[3];
+            offsets_of<3>(a.reduced, r, o);
+            const C g = load_as<C>(a.dy, a.type, base[kSecond] + o[kSecond]);
+            dbias += g;
+            centred += g * (load_as<C>(a.x, a.type, base[kX] + o[kX]) - mean);
+        }
+        block_sums(dbias, centred, shared);
+        const C dscale = centred * inv_std;
+        const C gain = scale * inv_std, bias_term = dbias / count, scale_term = dscale / count;
+        for (int64_t r = threadIdx.x; r < a.count; r += blockDim.x) {
+            int64_t o[3];
+            offsets_of<3>(a.reduced, r, o);
+            const int64_t dxo = base[kDx] + o[kDx];
+            const C x_hat = (load_as<C>(a.x, a.type, base[kX] + o[kX]) - mean) * inv_std;
+            const C g = load_as<C>(a.dy, a.type, base[kSecond] + o[kSecond]);
+            C value = alpha * (gain * (g - bias_term - x_hat * scale_term));
+            if (a.beta != 0.0) value += beta * load_as<C>(a.out, a.type, dxo);
+            store_as<C>(a.out, a.type, dxo, value);
+        }
+        if (threadIdx.x == 0) {
+            blend_parameter<C>(a.dscale, base[kParameter], a.param_alpha, a.param_beta, dscale);
+            blend_parameter<C>(a.dbias, base[kParameter], a.param_alpha, a.param_beta, dbias);
+        }
+    }
+}
+
+template <class C>
+__global__ void __launch_bounds__(kMaxBlock) inference_kernel(const __grid_constant__ InferenceArgs a) {
+    const C alpha = static_cast<C>(a.alpha), beta = static_cast<C>(a.beta), epsilon = static_cast<C>(a.epsilon);
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < a.total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        int64_t o[3];
+        offsets_of<3>(a.layout, e, o);
+        const C scale = static_cast<const C *>(a.scale)[o[2]], bias = static_cast<const C *>(a.bias)[o[2]];
+        const C mean = static_cast<const C *>(a.mean)[o[2]];
+        const C inv_std = C(1) / math_sqrt(static_cast<const C *>(a.variance)[o[2]] + epsilon);
+        C value = alpha * (scale * inv_std * (load_as<C>(a.x, a.type, o[1]) - mean) + bias);
+        if (a.beta != 0.0) value += beta * load_as<C>(a.y, a.type, o[0]);
+        store_as<C>(a.y, a.type, o[0], value);
+    }
+}
+
+// A layout over the axes of x that `keep` selects (the parameter's axes, or the others), with the
+// strides of `tensors` along them.
+StridedLayout axes_layout(const BatchNormProblem &p, bool keep, const TensorGeometry *const *tensors, int count) {
+    StridedLayout layout;
+    layout.operands = count;
+    for (int i = 0; i < p.x.nb_dims; ++i) {
+        const bool kept = p.parameters.dims[i] != 1;
+        if (kept != keep) continue;
+        layout.extents[layout.rank] = p.x.dims[i];
+        for (int k = 0; k < count; ++k) layout.strides[k][layout.rank] = tensors[k] ? tensors[k]->strides[i] : 0;
+        ++layout.rank;
+    }
+    layout.drop_unit_dims();
+    layout.order_by(0);
+    layout.coalesce();
+    return layout;
+}
+
+template <class C>
+Status launch_per_parameter(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
+    const bool backward = p.phase == BatchNormPhase::backward;
+    const TensorGeometry *tensors[4] = {&p.x, backward ? &p.dy : &p.y, backward ? &p.dx : nullptr, &p.parameters};
+    PerParameterArgs a{};
+    a.kept = to_device_layout(axes_layout(p, true, tensors, 4));
+    a.reduced = to_device_layout(axes_layout(p, false, tensors, 3));
+    a.parameters = p.parameter_count();
+    a.count = p.values_per_parameter();
+    scalar_type_of(p.x.dtype, &a.type);
+    a.backward = backward;
+    a.running = p.running;
+    a.saved = p.saved;
+    a.alpha = p.alpha;
+    a.beta = p.beta;
+    a.param_alpha = p.param_alpha;
+    a.param_beta = p.param_beta;
+    a.epsilon = p.epsilon;
+    a.factor = p.factor;
+    a.x = b.x;
+    a.dy = b.dy;
+    a.out = b.result;
+    a.scale = b.scale;
+    a.bias = b.bias;
+    a.saved_mean_in = b.mean;
+    a.saved_inv_std_in = b.variance;
+    a.running_mean = b.running_mean;
+    a.running_variance = b.running_variance;
+    a.saved_mean = b.saved_mean;
+    a.saved_inv_std = b.saved_inv_variance;
+    a.dscale = b.dscale;
+    a.dbias = b.dbias;
+    if (a.parameters == 0 || a.count == 0) return CUDNN_STATUS_SUCCESS;
+    int threads = 32;
+    while (threads < kMaxBlock && threads < a.count) threads *= 2;
+    const int grid = static_cast<int>(a.parameters < (1 << 20) ? a.parameters : (1 << 20));
+    per_parameter_kernel<C><<<grid, threads, 0, stream>>>(a);
+    return check_launch("batch_norm_per_parameter_kernel");
+}
+
+template <class C>
+Status launch_inference(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
+    StridedLayout layout;
+    layout.operands = 3;
+    layout.rank = p.x.nb_dims;
+    for (int i = 0; i < p.x.nb_dims; ++i) {
+        layout.extents[i] = p.x.dims[i];
+        layout.strides[0][i] = p.y.strides[i];
+        layout.strides[1][i] = p.x.strides[i];
+        layout.strides[2][i] = p.parameters.dims[i] == 1 ? 0 : p.parameters.strides[i];
+    }
+    layout.drop_unit_dims();
+    layout.order_by(0);
+    layout.coalesce();
+    InferenceArgs a{};
+    a.layout = to_device_layout(layout);
+    a.total = p.x.element_count();
+    scalar_type_of(p.x.dtype, &a.type);
+    a.alpha = p.alpha;
+    a.beta = p.beta;
+    a.epsilon = p.epsilon;
+    a.x = b.x;
+    a.y = b.result;
+    a.scale = b.scale;
+    a.bias = b.bias;
+    a.mean = b.mean;
+    a.variance = b.variance;
+    if (a.total == 0) return CUDNN_STATUS_SUCCESS;
+    inference_kernel<C><<<grid_size(a.total, kMaxBlock, kMaxBlock, 4), kMaxBlock, 0, stream>>>(a);
+    return check_launch("batch_norm_inference_kernel");
+}
+
+}  // namespace
+
+const char *batch_norm_unsupported_reason(const BatchNormProblem &p) {
+    ScalarType type;
+    if (!scalar_type_of(p.x.dtype, &type) || !is_floating(type))
+        return "the CUDA kernels take float, double, half and bfloat16";
+    return nullptr;
+}
+
+Status batch_norm(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &buffers) {
+    if (const char *reason = batch_norm_unsupported_reason(p)) return fail(CUDNN_STATUS_NOT_SUPPORTED, "%s", reason);
+    const bool in_double = p.x.dtype == CUDNN_DATA_DOUBLE;
+    if (p.phase == BatchNormPhase::inference) {
+        return in_double ? launch_inference<double>(stream, p, buffers) : launch_inference<float>(stream, p, buffers);
+    }
+    return in_double ? launch_per_parameter<double>(stream, p, buffers)
+                     : launch_per_parameter<float>(stream, p, buffers);
+}
+
+}  // namespace librednn::cuda

@@ -1,0 +1,57 @@
+// The batch-normalisation rules.
+#include "ops/batch_norm/validate.hpp"
+
+#include "ops/common/tensor_rules.hpp"
+#include "ops/common/type_rules.hpp"
+
+#include <cmath>
+
+namespace librednn {
+
+Status validate_batch_norm(const BatchNormProblem &p) {
+    if (batch_norm_mode_name(p.mode) == nullptr) {
+        return fail(CUDNN_STATUS_BAD_PARAM,
+                    "mode is %d, must be CUDNN_BATCHNORM_PER_ACTIVATION, CUDNN_BATCHNORM_SPATIAL or "
+                    "CUDNN_BATCHNORM_SPATIAL_PERSISTENT",
+                    static_cast<int>(p.mode));
+    }
+    if (p.x.nb_dims != 4 && p.x.nb_dims != 5) {
+        return fail(CUDNN_STATUS_BAD_PARAM, "xDesc has %d dims (%s): batch norm takes 4-d and 5-d tensors",
+                    p.x.nb_dims, join_dims(p.x.dims, p.x.nb_dims).c_str());
+    }
+    const bool backward = p.phase == BatchNormPhase::backward;
+    if (backward) {
+        LIBREDNN_CHECK(require_same_dims({{"xDesc", &p.x}, {"dyDesc", &p.dy}, {"dxDesc", &p.dx}}));
+        LIBREDNN_CHECK(require_same_type({{"xDesc", &p.x}, {"dyDesc", &p.dy}, {"dxDesc", &p.dx}}));
+    } else {
+        LIBREDNN_CHECK(require_same_dims({{"xDesc", &p.x}, {"yDesc", &p.y}}));
+        LIBREDNN_CHECK(require_same_type({{"xDesc", &p.x}, {"yDesc", &p.y}}));
+    }
+    if (!is_floating_point(p.x.dtype)) {
+        return fail(CUDNN_STATUS_NOT_SUPPORTED, "xDesc holds %s: batch norm takes float, double, half and bfloat16",
+                    type_name(p.x.dtype));
+    }
+    const char *parameters = backward ? "dBnScaleBiasDesc" : "bnScaleBiasMeanVarDesc";
+    int64_t expected[kMaxDims];
+    batch_norm_parameter_dims(p.mode, p.x.nb_dims, p.x.dims, expected);
+    bool dims_match = p.parameters.nb_dims == p.x.nb_dims;
+    for (int i = 0; dims_match && i < p.x.nb_dims; ++i) dims_match = p.parameters.dims[i] == expected[i];
+    if (!dims_match) {
+        return fail(CUDNN_STATUS_BAD_PARAM, "%s is %s; for xDesc %s in mode %s it must be %s (cudnnDeriveBNTensorDescriptor)",
+                    parameters, join_dims(p.parameters.dims, p.parameters.nb_dims).c_str(),
+                    join_dims(p.x.dims, p.x.nb_dims).c_str(), batch_norm_mode_name(p.mode),
+                    join_dims(expected, p.x.nb_dims).c_str());
+    }
+    const cudnnDataType_t parameter_type = p.x.dtype == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+    if (p.parameters.dtype != parameter_type) {
+        return fail(CUDNN_STATUS_BAD_PARAM, "%s holds %s; for %s data the parameters are %s", parameters,
+                    type_name(p.parameters.dtype), type_name(p.x.dtype), type_name(parameter_type));
+    }
+    if (!(p.epsilon >= CUDNN_BN_MIN_EPSILON)) {
+        return fail(CUDNN_STATUS_BAD_PARAM, "epsilon is %g; it must be at least CUDNN_BN_MIN_EPSILON (%g)", p.epsilon,
+                    static_cast<double>(CUDNN_BN_MIN_EPSILON));
+    }
+    return CUDNN_STATUS_SUCCESS;
+}
+
+}  // namespace librednn
