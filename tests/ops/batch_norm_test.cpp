@@ -43,9 +43,9 @@ BatchNormProblem random_problem(Random &rng, BatchNormPhase phase) {
     }
     int64_t parameter_dims[kMaxDims];
     batch_norm_parameter_dims(p.mode, nb_dims, dims.data(), parameter_dims);
-    p.parameters = make_geometry(rng, parameter_type(type),
-                                 std::vector<int64_t>(parameter_dims, parameter_dims + nb_dims),
-                                 rng.coin() ? LayoutKind::nchw : LayoutKind::padded);
+    p.parameters =
+        make_geometry(rng, parameter_type(type), std::vector<int64_t>(parameter_dims, parameter_dims + nb_dims),
+                      rng.coin() ? LayoutKind::nchw : LayoutKind::padded);
     p.epsilon = rng.pick<double>({1e-5, 1e-3, 0.25});
     p.factor = rng.pick<double>({1.0, 0.1, rng.uniform(0.0, 1.0)});
     p.running = rng.integer(0, 3) != 0;
@@ -70,10 +70,10 @@ reference::HostTensor double_copy(const HostTensor &t) {
 // a float (double) solver's may be from them, and the magnitudes of its sums.
 struct ParameterStats {
     double count = 0, mean = 0, variance = 0, inv_std = 0;
-    double abs_sum = 0, squares = 0;  // sum |x|, sum (x - mean)^2
-    double mean_error = 0;            // |computed mean - mean|
-    double variance_error = 0;        // |computed variance - variance|
-    double inv_std_error = 0;         // relative
+    double abs_sum = 0, squares = 0;                                    // sum |x|, sum (x - mean)^2
+    double mean_error = 0;                                              // |computed mean - mean|
+    double variance_error = 0;                                          // |computed variance - variance|
+    double inv_std_error = 0;                                           // relative
     double dy_abs = 0, dy_centred_abs = 0, dy_sum = 0, dy_centred = 0;  // backward sums
 };
 
@@ -171,9 +171,8 @@ public:
         ASSERT_EQ(status, CUDNN_STATUS_SUCCESS) << last_failure_reason();
         compute_reference();
         compute_statistics();
-        check("y/dx", out, initial_, p_.result(), ref_result_, [&](size_t e, const int64_t *index) {
-            return result_bound(e, index);
-        });
+        check("y/dx", out, initial_, p_.result(), ref_result_,
+              [&](size_t e, const int64_t *index) { return result_bound(e, index); });
         if (p_.phase == BatchNormPhase::training && p_.running) {
             check_parameters("running mean", running_mean, running_mean_, ref_running_mean_, Quantity::running_mean);
             check_parameters("running variance", running_variance, running_variance_, ref_running_variance_,
@@ -195,7 +194,8 @@ private:
     // The parameter element of x element `index`, in next_index() order over the parameter dims.
     int64_t parameter_of(const int64_t *index) const {
         int64_t linear = 0;
-        for (int i = 0; i < p_.x.nb_dims; ++i) linear = linear * p_.parameters.dims[i] + (p_.parameters.dims[i] == 1 ? 0 : index[i]);
+        for (int i = 0; i < p_.x.nb_dims; ++i)
+            linear = linear * p_.parameters.dims[i] + (p_.parameters.dims[i] == 1 ? 0 : index[i]);
         return linear;
     }
 
@@ -223,9 +223,9 @@ private:
         } else {
             reference::HostTensor ds(CUDNN_DATA_DOUBLE, p_dims), db(CUDNN_DATA_DOUBLE, p_dims);
             reference::HostTensor sm = double_copy(saved_mean_), si = double_copy(saved_inv_);
-            status = reference::batch_norm_backward(p_.mode, 1.0, 0.0, 1.0, 0.0, x, dy, result, scale, ds, db,
-                                                    p_.epsilon, p_.saved ? &sm.view() : nullptr,
-                                                    p_.saved ? &si.view() : nullptr);
+            status =
+                reference::batch_norm_backward(p_.mode, 1.0, 0.0, 1.0, 0.0, x, dy, result, scale, ds, db, p_.epsilon,
+                                               p_.saved ? &sm.view() : nullptr, p_.saved ? &si.view() : nullptr);
             ref_dscale_ = ds.values();
             ref_dbias_ = db.values();
         }
@@ -251,7 +251,8 @@ private:
             s.squares += deviation * deviation;
         } while (next_index(index, p_.x.dims, p_.x.nb_dims));
         const double u = this->u();
-        const std::vector<double> given_mean = element_values(p_.phase == BatchNormPhase::inference ? mean_ : saved_mean_);
+        const std::vector<double> given_mean =
+            element_values(p_.phase == BatchNormPhase::inference ? mean_ : saved_mean_);
         const std::vector<double> given_second =
             element_values(p_.phase == BatchNormPhase::inference ? variance_ : saved_inv_);
         for (size_t k = 0; k < stats_.size(); ++k) {
@@ -271,8 +272,8 @@ private:
                 const double M = s.count;
                 s.mean_error = (sum_error(M, s.abs_sum, u) + u * s.abs_sum) / M;
                 const double squares = s.squares + M * s.mean_error * s.mean_error;
-                s.variance_error = (sum_error(M, squares, u) + 3 * u * squares) / M +
-                                   s.mean_error * s.mean_error + u * s.variance;
+                s.variance_error =
+                    (sum_error(M, squares, u) + 3 * u * squares) / M + s.mean_error * s.mean_error + u * s.variance;
                 s.inv_std = 1.0 / std::sqrt(s.variance + p_.epsilon);
                 s.inv_std_error = 0.5 * s.variance_error / (s.variance + p_.epsilon) + 4 * u;
             }
@@ -294,7 +295,8 @@ private:
         const double u = this->u(), M = s.count;
         *dbias = s.dy_sum;
         *dbias_error = sum_error(M, s.dy_abs, u);
-        const double centred_error = sum_error(M, s.dy_centred_abs, u) + 2 * u * s.dy_centred_abs + s.dy_abs * s.mean_error;
+        const double centred_error =
+            sum_error(M, s.dy_centred_abs, u) + 2 * u * s.dy_centred_abs + s.dy_abs * s.mean_error;
         *dscale = s.dy_centred * s.inv_std;
         *dscale_error = centred_error * s.inv_std + std::fabs(*dscale) * (s.inv_std_error + u);
     }
@@ -312,9 +314,9 @@ private:
         if (p_.phase != BatchNormPhase::backward) {
             const double bias = bias_.at(parameter_coordinates(index).data());
             const double normalised = scale * s.inv_std * (x - s.mean);
-            inner_error = std::fabs(scale) * s.inv_std *
-                              (centred * (s.inv_std_error + 2 * u) + s.mean_error * (1 + u)) +
-                          step * (std::fabs(normalised) + std::fabs(bias));
+            inner_error =
+                std::fabs(scale) * s.inv_std * (centred * (s.inv_std_error + 2 * u) + s.mean_error * (1 + u)) +
+                step * (std::fabs(normalised) + std::fabs(bias));
         } else {
             double dbias, dbias_error, dscale, dscale_error;
             backward_sums(s, &dbias, &dbias_error, &dscale, &dscale_error);
@@ -322,7 +324,8 @@ private:
             const double bias_term = dbias / M, scale_term = dscale / M, x_hat = (x - s.mean) * s.inv_std;
             const double bias_term_error = dbias_error / M + u * std::fabs(bias_term);
             const double scale_term_error = dscale_error / M + u * std::fabs(scale_term);
-            const double x_hat_error = (s.mean_error + u * centred) * s.inv_std + centred * s.inv_std * (s.inv_std_error + u);
+            const double x_hat_error =
+                (s.mean_error + u * centred) * s.inv_std + centred * s.inv_std * (s.inv_std_error + u);
             const double inner = g - bias_term - x_hat * scale_term;
             const double inner_terms = std::fabs(g) + std::fabs(bias_term) + std::fabs(x_hat * scale_term);
             const double gain = std::fabs(scale * s.inv_std);
@@ -330,7 +333,8 @@ private:
                                   x_hat_error * std::fabs(scale_term) + step * inner_terms) +
                           gain * std::fabs(inner) * (s.inv_std_error + u) + step * gain * std::fabs(inner);
         }
-        bound.compute_error = std::fabs(p_.alpha) * inner_error + step * (std::fabs(p_.alpha * ref_result_[e]) + std::fabs(before));
+        bound.compute_error =
+            std::fabs(p_.alpha) * inner_error + step * (std::fabs(p_.alpha * ref_result_[e]) + std::fabs(before));
         return bound;
     }
 
@@ -399,9 +403,8 @@ private:
     void check_parameters(const char *what, const DeviceBuffer &buffer, const HostTensor &initial,
                           const std::vector<double> &values, Quantity q) {
         const std::vector<double> old = element_values(initial);
-        check(what, buffer, initial, p_.parameters, values, [&](size_t k, const int64_t *) {
-            return parameter_bound(q, k, old[k], values[k]);
-        });
+        check(what, buffer, initial, p_.parameters, values,
+              [&](size_t k, const int64_t *) { return parameter_bound(q, k, old[k], values[k]); });
     }
 
     BatchNormProblem p_;
@@ -523,42 +526,42 @@ TEST(BatchNormRejects, DocumentedMisuse) {
     void *d = data.data();
     const float one = 1.0f, zero = 0.0f;
     const cudnnBatchNormMode_t spatial = CUDNN_BATCHNORM_SPATIAL;
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, y_bad, d, p, d, d, d,
-                                                            d, 1e-5),
-                    "same dims");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, half_y, d, p, d, d, d,
-                                                            d, 1e-5),
-                    "data type");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, x, d, p_wrong, d, d, d,
-                                                            d, 1e-5),
-                    "cudnnDeriveBNTensorDescriptor");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, x, d, p_half, d, d, d,
-                                                            d, 1e-5),
-                    "the parameters are CUDNN_DATA_FLOAT");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x3, d, x3, d, p3, d, d, d, d,
-                                                            1e-5),
-                    "4-d and 5-d");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, x, d, p, d, d, d, d,
-                                                            -1.0),
-                    "CUDNN_BN_MIN_EPSILON");
+    EXPECT_REJECTED(
+        CUDNN_STATUS_BAD_PARAM,
+        cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, y_bad, d, p, d, d, d, d, 1e-5),
+        "same dims");
+    EXPECT_REJECTED(
+        CUDNN_STATUS_BAD_PARAM,
+        cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, half_y, d, p, d, d, d, d, 1e-5),
+        "data type");
+    EXPECT_REJECTED(
+        CUDNN_STATUS_BAD_PARAM,
+        cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, x, d, p_wrong, d, d, d, d, 1e-5),
+        "cudnnDeriveBNTensorDescriptor");
+    EXPECT_REJECTED(
+        CUDNN_STATUS_BAD_PARAM,
+        cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, x, d, p_half, d, d, d, d, 1e-5),
+        "the parameters are CUDNN_DATA_FLOAT");
+    EXPECT_REJECTED(
+        CUDNN_STATUS_BAD_PARAM,
+        cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x3, d, x3, d, p3, d, d, d, d, 1e-5),
+        "4-d and 5-d");
+    EXPECT_REJECTED(
+        CUDNN_STATUS_BAD_PARAM,
+        cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, x, d, p, d, d, d, d, -1.0),
+        "CUDNN_BN_MIN_EPSILON");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
                     cudnnBatchNormalizationForwardInference(handle, static_cast<cudnnBatchNormMode_t>(7), &one, &zero,
                                                             x, d, x, d, p, d, d, d, d, 1e-5),
                     "mode");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, x, d, p, d, d, nullptr,
-                                                            d, 1e-5),
-                    "estimatedMean is NULL");
-    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
-                    cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, int_x, d, int_x, d, p, d, d,
-                                                            d, d, 1e-5),
-                    "CUDNN_DATA_INT32");
+    EXPECT_REJECTED(
+        CUDNN_STATUS_BAD_PARAM,
+        cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, x, d, x, d, p, d, d, nullptr, d, 1e-5),
+        "estimatedMean is NULL");
+    EXPECT_REJECTED(
+        CUDNN_STATUS_NOT_SUPPORTED,
+        cudnnBatchNormalizationForwardInference(handle, spatial, &one, &zero, int_x, d, int_x, d, p, d, d, d, d, 1e-5),
+        "CUDNN_DATA_INT32");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
                     cudnnBatchNormalizationForwardTraining(handle, spatial, &one, &zero, x, d, x, d, p, d, d, 0.1, d,
                                                            nullptr, 1e-5, nullptr, nullptr),

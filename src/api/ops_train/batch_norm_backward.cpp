@@ -39,8 +39,8 @@ cudnnStatus_t CUDNNWINAPI cudnnBatchNormalizationBackward(
         LIBREDNN_REQUIRE_NOT_NULL(bnScale);
         LIBREDNN_REQUIRE_NOT_NULL(dBnScaleResult);
         LIBREDNN_REQUIRE_NOT_NULL(dBnBiasResult);
-        LIBREDNN_CHECK(librednn::api::optional_pair(savedMean, "savedMean", savedInvVariance, "savedInvVariance",
-                                                    &problem.saved));
+        LIBREDNN_CHECK(
+            librednn::api::optional_pair(savedMean, "savedMean", savedInvVariance, "savedInvVariance", &problem.saved));
         const bool in_double = problem.x.dtype == CUDNN_DATA_DOUBLE;
         problem.alpha = librednn::read_scaling_factor(alphaDataDiff, in_double);
         problem.beta = librednn::read_scaling_factor(betaDataDiff, in_double);

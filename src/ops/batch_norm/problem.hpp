@@ -30,9 +30,9 @@ struct BatchNormProblem {
     double alpha = 1.0, beta = 0.0;
     double param_alpha = 1.0, param_beta = 0.0;
     double epsilon = 1e-5;
-    double factor = 1.0;           // training: exponentialAverageFactor
-    bool running = true;           // training: resultRunningMean / resultRunningVariance given
-    bool saved = true;             // training: resultSave* given; backward: savedMean / savedInvVariance given
+    double factor = 1.0;  // training: exponentialAverageFactor
+    bool running = true;  // training: resultRunningMean / resultRunningVariance given
+    bool saved = true;    // training: resultSave* given; backward: savedMean / savedInvVariance given
 
     const TensorGeometry &result() const { return phase == BatchNormPhase::backward ? dx : y; }
     bool per_activation() const { return mode == CUDNN_BATCHNORM_PER_ACTIVATION; }
@@ -44,17 +44,17 @@ struct BatchNormProblem {
 
 struct BatchNormBuffers {
     const void *x = nullptr;
-    const void *dy = nullptr;         // backward
-    void *result = nullptr;           // y, or dx backward; read too when beta != 0
+    const void *dy = nullptr;  // backward
+    void *result = nullptr;    // y, or dx backward; read too when beta != 0
     const void *scale = nullptr;
-    const void *bias = nullptr;       // inference and training
-    const void *mean = nullptr;       // inference: estimatedMean; backward: savedMean (or nullptr)
-    const void *variance = nullptr;   // inference: estimatedVariance; backward: savedInvVariance (or nullptr)
-    void *running_mean = nullptr;     // training, optional pair
+    const void *bias = nullptr;      // inference and training
+    const void *mean = nullptr;      // inference: estimatedMean; backward: savedMean (or nullptr)
+    const void *variance = nullptr;  // inference: estimatedVariance; backward: savedInvVariance (or nullptr)
+    void *running_mean = nullptr;    // training, optional pair
     void *running_variance = nullptr;
-    void *saved_mean = nullptr;       // training, optional pair
+    void *saved_mean = nullptr;  // training, optional pair
     void *saved_inv_variance = nullptr;
-    void *dscale = nullptr;           // backward
+    void *dscale = nullptr;  // backward
     void *dbias = nullptr;
 };
 

@@ -16,8 +16,8 @@ Status validate_batch_norm(const BatchNormProblem &p) {
                     static_cast<int>(p.mode));
     }
     if (p.x.nb_dims != 4 && p.x.nb_dims != 5) {
-        return fail(CUDNN_STATUS_BAD_PARAM, "xDesc has %d dims (%s): batch norm takes 4-d and 5-d tensors",
-                    p.x.nb_dims, join_dims(p.x.dims, p.x.nb_dims).c_str());
+        return fail(CUDNN_STATUS_BAD_PARAM, "xDesc has %d dims (%s): batch norm takes 4-d and 5-d tensors", p.x.nb_dims,
+                    join_dims(p.x.dims, p.x.nb_dims).c_str());
     }
     const bool backward = p.phase == BatchNormPhase::backward;
     if (backward) {
@@ -37,8 +37,9 @@ Status validate_batch_norm(const BatchNormProblem &p) {
     bool dims_match = p.parameters.nb_dims == p.x.nb_dims;
     for (int i = 0; dims_match && i < p.x.nb_dims; ++i) dims_match = p.parameters.dims[i] == expected[i];
     if (!dims_match) {
-        return fail(CUDNN_STATUS_BAD_PARAM, "%s is %s; for xDesc %s in mode %s it must be %s (cudnnDeriveBNTensorDescriptor)",
-                    parameters, join_dims(p.parameters.dims, p.parameters.nb_dims).c_str(),
+        return fail(CUDNN_STATUS_BAD_PARAM,
+                    "%s is %s; for xDesc %s in mode %s it must be %s (cudnnDeriveBNTensorDescriptor)", parameters,
+                    join_dims(p.parameters.dims, p.parameters.nb_dims).c_str(),
                     join_dims(p.x.dims, p.x.nb_dims).c_str(), batch_norm_mode_name(p.mode),
                     join_dims(expected, p.x.nb_dims).c_str());
     }
