@@ -1,6 +1,7 @@
 // The problem builder cudnnBatchNormalizationForwardInference, ForwardTraining and Backward share.
 #pragma once
 
+#include "descriptors/activation.hpp"
 #include "descriptors/tensor.hpp"
 #include "ops/batch_norm/problem.hpp"
 
@@ -11,6 +12,21 @@ namespace librednn::api {
 Status batch_norm_problem_of(BatchNormPhase phase, cudnnBatchNormMode_t mode, const cudnnTensorStruct *x,
                              const cudnnTensorStruct *y, const cudnnTensorStruct *dx,
                              const cudnnTensorStruct *parameters, double epsilon, BatchNormProblem *problem);
+
+// The Ex calls' extras: bnOps, zDesc (training) or dzDesc (backward), the forward's yDesc (backward),
+// and the activation, which BN_ACTIVATION and BN_ADD_ACTIVATION need (ReLU). Each may be null where
+// bnOps does not use it.
+struct BatchNormExtras {
+    cudnnBatchNormOps_t ops = CUDNN_BATCHNORM_OPS_BN;
+    const cudnnTensorStruct *z = nullptr;
+    const cudnnTensorStruct *forward_y = nullptr;
+    const cudnnActivationStruct *activation = nullptr;
+};
+
+// The problem of an Ex call: batch_norm_problem_of plus the extras, validated.
+Status batch_norm_ex_problem_of(BatchNormPhase phase, cudnnBatchNormMode_t mode, const BatchNormExtras &extras,
+                                const cudnnTensorStruct *x, const cudnnTensorStruct *y, const cudnnTensorStruct *dx,
+                                const cudnnTensorStruct *parameters, double epsilon, BatchNormProblem *problem);
 
 // BAD_PARAM unless both or neither of a pair of optional pointers is given; *given says which.
 Status optional_pair(const void *first, const char *first_name, const void *second, const char *second_name,

@@ -46,6 +46,14 @@ BatchNormProblem random_problem(Random &rng, BatchNormPhase phase) {
     p.parameters =
         make_geometry(rng, parameter_type(type), std::vector<int64_t>(parameter_dims, parameter_dims + nb_dims),
                       rng.coin() ? LayoutKind::nchw : LayoutKind::padded);
+    if (phase != BatchNormPhase::inference) {
+        p.ops =
+            rng.pick<cudnnBatchNormOps_t>({CUDNN_BATCHNORM_OPS_BN, CUDNN_BATCHNORM_OPS_BN,
+                                           CUDNN_BATCHNORM_OPS_BN_ACTIVATION, CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION});
+        if (p.adds()) p.z = make_geometry(rng, type, dims, rng.pick(all_layout_kinds()));
+        if (phase == BatchNormPhase::backward && p.activation())
+            p.y = make_geometry(rng, type, dims, rng.pick(all_layout_kinds()));
+    }
     p.epsilon = rng.pick<double>({1e-5, 1e-3, 0.25});
     p.factor = rng.pick<double>({1.0, 0.1, rng.uniform(0.0, 1.0)});
     p.running = rng.integer(0, 3) != 0;
@@ -81,6 +89,8 @@ class Case {
 public:
     Case(Random &rng, const BatchNormProblem &p) : p_(p), text_(to_problem_string(p).to_string()) {
         const bool backward = p.phase == BatchNormPhase::backward;
+        // The Ex calls for every bnOps but BN, and for BN half of the time.
+        ex_ = p.activation() || (p.phase != BatchNormPhase::inference && rng.coin());
         x_ = HostTensor(p.x);
         // Sometimes far from zero: the statistics must not be differences of large sums.
         if (rng.coin()) {
@@ -90,6 +100,24 @@ public:
         }
         dy_ = HostTensor(backward ? p.dy : p.x);
         fill_uniform(dy_, rng, -2.0, 2.0);
+        // The gradient the normalisation sees: dy, masked by the forward's y > 0 after an activation.
+        gradient_ = dy_;
+        if (backward && p.activation()) {
+            mask_ = HostTensor(p.y);
+            fill_uniform(mask_, rng, -1.0, 1.0);
+            int64_t index[kMaxDims] = {};
+            do {
+                if (!(mask_.at(index) > 0.0)) gradient_.set(index, 0.0);
+            } while (next_index(index, p.x.dims, p.x.nb_dims));
+        }
+        if (p.adds()) {
+            z_ = HostTensor(p.z);
+            if (backward) {
+                poison(z_);  // dz, an output
+            } else {
+                fill_uniform(z_, rng, -1.0, 1.0);
+            }
+        }
         initial_ = HostTensor(p.result());
         if (p.beta == 0.0) {
             poison(initial_);
@@ -141,6 +169,15 @@ public:
         DeviceBuffer mean(mean_.bytes), variance(variance_.bytes), running_mean(running_mean_.bytes);
         DeviceBuffer running_variance(running_variance_.bytes), saved_mean(saved_mean_.bytes);
         DeviceBuffer saved_inv(saved_inv_.bytes), dscale(dscale_.bytes), dbias(dbias_.bytes);
+        DeviceBuffer z(z_.bytes), mask(mask_.bytes);
+        cudnnActivationDescriptor_t relu = nullptr;
+        ASSERT_EQ(cudnnCreateActivationDescriptor(&relu), CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(cudnnSetActivationDescriptor(relu, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0),
+                  CUDNN_STATUS_SUCCESS);
+        const cudnnActivationDescriptor_t activation = p_.activation() ? relu : nullptr;
+        const bool masks = p_.phase == BatchNormPhase::backward && p_.activation();
+        TensorDescriptor z_desc(p_.adds() ? p_.z : p_.x), mask_desc(masks ? p_.y : p_.x);
+        const cudnnTensorDescriptor_t z_or_null = p_.adds() ? z_desc.get() : nullptr;
         cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
         switch (p_.phase) {
             case BatchNormPhase::inference: {
@@ -152,6 +189,23 @@ public:
             }
             case BatchNormPhase::training: {
                 TensorDescriptor y_desc(p_.y);
+                if (ex_) {
+                    size_t workspace = 1, reserve = 1;
+                    ASSERT_EQ(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
+                                  handle, p_.mode, p_.ops, x_desc, z_or_null, y_desc, p_desc, activation, &workspace),
+                              CUDNN_STATUS_SUCCESS);
+                    ASSERT_EQ(cudnnGetBatchNormalizationTrainingExReserveSpaceSize(handle, p_.mode, p_.ops, activation,
+                                                                                   x_desc, &reserve),
+                              CUDNN_STATUS_SUCCESS);
+                    EXPECT_EQ(workspace + reserve, 0u);
+                    status = cudnnBatchNormalizationForwardTrainingEx(
+                        handle, p_.mode, p_.ops, alpha.get(), beta.get(), x_desc, x.get(), z_or_null,
+                        p_.adds() ? z.get() : nullptr, y_desc, out.get(), p_desc, scale.get(), bias.get(), p_.factor,
+                        p_.running ? running_mean.get() : nullptr, p_.running ? running_variance.get() : nullptr,
+                        p_.epsilon, p_.saved ? saved_mean.get() : nullptr, p_.saved ? saved_inv.get() : nullptr,
+                        activation, nullptr, 0, nullptr, 0);
+                    break;
+                }
                 status = cudnnBatchNormalizationForwardTraining(
                     handle, p_.mode, alpha.get(), beta.get(), x_desc, x.get(), y_desc, out.get(), p_desc, scale.get(),
                     bias.get(), p_.factor, p_.running ? running_mean.get() : nullptr,
@@ -161,6 +215,24 @@ public:
             }
             case BatchNormPhase::backward: {
                 TensorDescriptor dy_desc(p_.dy), dx_desc(p_.dx);
+                if (ex_) {
+                    const cudnnTensorDescriptor_t mask_or_null = masks ? mask_desc.get() : nullptr;
+                    size_t workspace = 1;
+                    ASSERT_EQ(cudnnGetBatchNormalizationBackwardExWorkspaceSize(
+                                  handle, p_.mode, p_.ops, x_desc, mask_or_null, dy_desc, z_or_null, dx_desc, p_desc,
+                                  activation, &workspace),
+                              CUDNN_STATUS_SUCCESS);
+                    EXPECT_EQ(workspace, 0u);
+                    // For BN as PyTorch calls it: no y, dz, bias or activation.
+                    status = cudnnBatchNormalizationBackwardEx(
+                        handle, p_.mode, p_.ops, alpha.get(), beta.get(), param_alpha.get(), param_beta.get(), x_desc,
+                        x.get(), mask_or_null, masks ? mask.get() : nullptr, dy_desc, dy.get(), z_or_null,
+                        p_.adds() ? z.get() : nullptr, dx_desc, out.get(), p_desc, scale.get(),
+                        masks ? bias.get() : nullptr, dscale.get(), dbias.get(), p_.epsilon,
+                        p_.saved ? saved_mean.get() : nullptr, p_.saved ? saved_inv.get() : nullptr, activation,
+                        nullptr, 0, nullptr, 0);
+                    break;
+                }
                 status = cudnnBatchNormalizationBackward(
                     handle, p_.mode, alpha.get(), beta.get(), param_alpha.get(), param_beta.get(), x_desc, x.get(),
                     dy_desc, dy.get(), dx_desc, out.get(), p_desc, scale.get(), dscale.get(), dbias.get(), p_.epsilon,
@@ -168,6 +240,7 @@ public:
                 break;
             }
         }
+        cudnnDestroyActivationDescriptor(relu);
         ASSERT_EQ(status, CUDNN_STATUS_SUCCESS) << last_failure_reason();
         compute_reference();
         compute_statistics();
@@ -181,6 +254,14 @@ public:
         if (p_.phase == BatchNormPhase::training && p_.saved) {
             check_parameters("saved mean", saved_mean, saved_mean_, ref_saved_mean_, Quantity::saved_mean);
             check_parameters("saved inverse deviation", saved_inv, saved_inv_, ref_saved_inv_, Quantity::saved_inv);
+        }
+        if (p_.phase == BatchNormPhase::backward && p_.adds()) {
+            // dz is the masked gradient itself.
+            check("dz", z, z_, p_.z, ref_result_, [&](size_t, const int64_t *index) {
+                ElementBound bound;
+                bound.exact = gradient_.at(index);
+                return bound;
+            });
         }
         if (p_.phase == BatchNormPhase::backward) {
             check_parameters("dscale", dscale, dscale_, ref_dscale_, Quantity::dscale);
@@ -204,7 +285,7 @@ private:
 
     void compute_reference() {
         const std::vector<int64_t> x_dims = dims_of(p_.x), p_dims = dims_of(p_.parameters);
-        reference::HostTensor x = double_copy(x_), dy = double_copy(dy_);
+        reference::HostTensor x = double_copy(x_), dy = double_copy(gradient_);
         reference::HostTensor result(CUDNN_DATA_DOUBLE, x_dims);
         reference::HostTensor scale = double_copy(scale_), bias = double_copy(bias_);
         Status status = CUDNN_STATUS_SUCCESS;
@@ -231,6 +312,11 @@ private:
         }
         ASSERT_EQ(status, CUDNN_STATUS_SUCCESS) << last_failure_reason();
         ref_result_ = result.values();
+        if (p_.phase == BatchNormPhase::training && p_.activation()) {
+            // The Ex forward: + z, then ReLU.
+            const std::vector<double> z = p_.adds() ? element_values(z_) : std::vector<double>(ref_result_.size(), 0.0);
+            for (size_t e = 0; e < ref_result_.size(); ++e) ref_result_[e] = std::max(0.0, ref_result_[e] + z[e]);
+        }
     }
 
     // The statistics the solver uses and, from the arithmetic, how far a solver's may be from them
@@ -281,7 +367,7 @@ private:
         if (p_.phase != BatchNormPhase::backward) return;
         do {
             ParameterStats &s = stats_[static_cast<size_t>(parameter_of(index))];
-            const double g = dy_.at(index), centred = x_.at(index) - s.mean;
+            const double g = gradient_.at(index), centred = x_.at(index) - s.mean;
             s.dy_abs += std::fabs(g);
             s.dy_centred_abs += std::fabs(g * centred);
             s.dy_sum += g;
@@ -317,10 +403,12 @@ private:
             inner_error =
                 std::fabs(scale) * s.inv_std * (centred * (s.inv_std_error + 2 * u) + s.mean_error * (1 + u)) +
                 step * (std::fabs(normalised) + std::fabs(bias));
+            // The add is one more step; ReLU moves nothing further than its input moved.
+            if (p_.adds()) inner_error += step * (std::fabs(normalised + bias) + std::fabs(z_.at(index)));
         } else {
             double dbias, dbias_error, dscale, dscale_error;
             backward_sums(s, &dbias, &dbias_error, &dscale, &dscale_error);
-            const double M = s.count, g = dy_.at(index);
+            const double M = s.count, g = gradient_.at(index);
             const double bias_term = dbias / M, scale_term = dscale / M, x_hat = (x - s.mean) * s.inv_std;
             const double bias_term_error = dbias_error / M + u * std::fabs(bias_term);
             const double scale_term_error = dscale_error / M + u * std::fabs(scale_term);
@@ -409,6 +497,8 @@ private:
 
     BatchNormProblem p_;
     std::string text_;
+    bool ex_ = false;
+    HostTensor z_, mask_, gradient_;
     HostTensor x_, dy_, initial_, scale_, bias_, mean_, variance_, running_mean_, running_variance_, saved_mean_,
         saved_inv_, dscale_, dbias_;
     std::vector<double> ref_result_, ref_running_mean_, ref_running_variance_, ref_saved_mean_, ref_saved_inv_,
@@ -440,7 +530,7 @@ TEST(BatchNorm, LongReductionsMatchReference) {
             p.mode = CUDNN_BATCHNORM_SPATIAL;
             const std::vector<int64_t> dims = {8, 3, 24, 40};
             const PackedLayout layout = rng.coin() ? PackedLayout::nchw : PackedLayout::nhwc;
-            p.x = p.y = p.dy = p.dx = packed_geometry(type, 4, dims.data(), layout);
+            p.x = p.y = p.dy = p.dx = p.z = packed_geometry(type, 4, dims.data(), layout);
             const int64_t parameter_dims[] = {1, 3, 1, 1};
             p.parameters = packed_geometry(CUDNN_DATA_FLOAT, 4, parameter_dims, PackedLayout::nchw);
             if (phase != BatchNormPhase::backward) p.y = p.x;
@@ -582,6 +672,61 @@ TEST(BatchNormRejects, DocumentedMisuse) {
                     cudnnBatchNormalizationBackward(handle, spatial, &one, &zero, &one, &zero, x, d, x, d, x, d, p, d,
                                                     nullptr, d, 1e-5, nullptr, nullptr),
                     "dBnScaleResult is NULL");
+}
+
+TEST(BatchNormRejects, ExMisuse) {
+    Handle handle;
+    const int64_t x_dims[] = {2, 3, 4, 4}, p_dims[] = {1, 3, 1, 1}, other[] = {2, 3, 4, 5};
+    TensorDescriptor x(packed_geometry(CUDNN_DATA_HALF, 4, x_dims, PackedLayout::nhwc));
+    TensorDescriptor z_bad(packed_geometry(CUDNN_DATA_HALF, 4, other, PackedLayout::nhwc));
+    TensorDescriptor p(packed_geometry(CUDNN_DATA_FLOAT, 4, p_dims, PackedLayout::nchw));
+    cudnnActivationDescriptor_t relu = nullptr, tanh_act = nullptr;
+    ASSERT_EQ(cudnnCreateActivationDescriptor(&relu), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateActivationDescriptor(&tanh_act), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetActivationDescriptor(relu, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0),
+              CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetActivationDescriptor(tanh_act, CUDNN_ACTIVATION_TANH, CUDNN_NOT_PROPAGATE_NAN, 0.0),
+              CUDNN_STATUS_SUCCESS);
+    std::vector<float> data(256, 1.0f);
+    void *d = data.data();
+    const float one = 1.0f, zero = 0.0f;
+    const cudnnBatchNormMode_t mode = CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
+    size_t size = 0;
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
+                        handle, mode, CUDNN_BATCHNORM_OPS_BN_ACTIVATION, x, nullptr, x, p, nullptr, &size),
+                    "activationDesc is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
+                        handle, mode, CUDNN_BATCHNORM_OPS_BN_ACTIVATION, x, nullptr, x, p, tanh_act, &size),
+                    "CUDNN_ACTIVATION_RELU only");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
+                        handle, mode, static_cast<cudnnBatchNormOps_t>(5), x, nullptr, x, p, relu, &size),
+                    "bnOps is 5");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnBatchNormalizationForwardTrainingEx(handle, mode, CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION, &one,
+                                                             &zero, x, d, nullptr, nullptr, x, d, p, d, d, 0.1, d, d,
+                                                             1e-5, d, d, relu, nullptr, 0, nullptr, 0),
+                    "zDesc");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnBatchNormalizationForwardTrainingEx(handle, mode, CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION, &one,
+                                                             &zero, x, d, z_bad, d, x, d, p, d, d, 0.1, d, d, 1e-5, d,
+                                                             d, relu, nullptr, 0, nullptr, 0),
+                    "same dims");
+    EXPECT_REJECTED(
+        CUDNN_STATUS_BAD_PARAM,
+        cudnnBatchNormalizationBackwardEx(handle, mode, CUDNN_BATCHNORM_OPS_BN_ACTIVATION, &one, &zero, &one, &zero, x,
+                                          d, nullptr, nullptr, x, d, nullptr, nullptr, x, d, p, d, d, d, d, 1e-5,
+                                          nullptr, nullptr, relu, nullptr, 0, nullptr, 0),
+        "yDesc");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnBatchNormalizationBackwardEx(handle, mode, CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION, &one, &zero,
+                                                      &one, &zero, x, d, x, d, x, d, x, nullptr, x, d, p, d, d, d, d,
+                                                      1e-5, nullptr, nullptr, relu, nullptr, 0, nullptr, 0),
+                    "dzData is NULL");
+    cudnnDestroyActivationDescriptor(relu);
+    cudnnDestroyActivationDescriptor(tanh_act);
 }
 
 TEST(BatchNormProblemString, RoundTrips) {

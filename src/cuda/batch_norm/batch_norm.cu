@@ -15,15 +15,21 @@ constexpr int kWarps = kMaxBlock / 32;
 // Layout operands: x, then y (dy backward), then dx (backward), then the parameters (kept layout).
 enum Operand { kX = 0, kSecond = 1, kDx = 2, kParameter = 3 };
 
+// The Ex calls' extra tensors, in layouts of their own: z (training) or y, the activation's mask
+// (backward); then dz (backward).
+enum ExtraOperand { kZOrMask = 0, kDz = 1 };
+
 struct PerParameterArgs {
-    DeviceLayout kept;     // over the parameter elements
-    DeviceLayout reduced;  // over the values one parameter element normalises
+    DeviceLayout kept;                       // over the parameter elements
+    DeviceLayout reduced;                    // over the values one parameter element normalises
+    DeviceLayout extra_kept, extra_reduced;  // the same for the extra tensors (bnOps other than BN)
+    int activation, adds;
     int64_t parameters, count;
     ScalarType type;
     int backward, running, saved;
     double alpha, beta, param_alpha, param_beta, epsilon, factor;
-    const void *x, *dy;
-    void *out;
+    const void *x, *dy, *z_or_mask;
+    void *out, *dz;
     const void *scale, *bias, *saved_mean_in, *saved_inv_std_in;
     void *running_mean, *running_variance, *saved_mean, *saved_inv_std, *dscale, *dbias;
 };
@@ -68,14 +74,26 @@ __device__ __forceinline__ void blend_parameter(void *target, int64_t offset, do
     t[offset] = result;
 }
 
+// dy at value r, masked by the forward's y > 0 after an activation.
+template <class C>
+__device__ __forceinline__ C masked_gradient(const PerParameterArgs &a, const int64_t (&base)[4],
+                                             const int64_t (&extra)[2], const int64_t (&o)[3], int64_t r) {
+    const C g = load_as<C>(a.dy, a.type, base[kSecond] + o[kSecond]);
+    if (!a.activation) return g;
+    int64_t e[2];
+    offsets_of<2>(a.extra_reduced, r, e);
+    return load_as<C>(a.z_or_mask, a.type, extra[kZOrMask] + e[kZOrMask]) > C(0) ? g : C(0);
+}
+
 // Training forward and backward: one block per parameter element (grid-stride).
 template <class C>
 __global__ void __launch_bounds__(kMaxBlock) per_parameter_kernel(const __grid_constant__ PerParameterArgs a) {
     __shared__ C shared[kWarps][2];
     const C count = static_cast<C>(a.count);
     for (int64_t p = blockIdx.x; p < a.parameters; p += gridDim.x) {
-        int64_t base[4];
+        int64_t base[4], extra[2] = {0, 0};
         offsets_of<4>(a.kept, p, base);
+        if (a.activation) offsets_of<2>(a.extra_kept, p, extra);
         const C scale = static_cast<const C *>(a.scale)[base[kParameter]];
         C mean, inv_std, variance = C(0);
         if (a.backward && a.saved) {
@@ -110,7 +128,16 @@ __global__ void __launch_bounds__(kMaxBlock) per_parameter_kernel(const __grid_c
                 int64_t o[3];
                 offsets_of<3>(a.reduced, r, o);
                 const int64_t yo = base[kSecond] + o[kSecond];
-                C value = alpha * (gain * (load_as<C>(a.x, a.type, base[kX] + o[kX]) - mean) + bias);
+                C value = gain * (load_as<C>(a.x, a.type, base[kX] + o[kX]) - mean) + bias;
+                if (a.activation) {
+                    if (a.adds) {
+                        int64_t e[2];
+                        offsets_of<2>(a.extra_reduced, r, e);
+                        value += load_as<C>(a.z_or_mask, a.type, extra[kZOrMask] + e[kZOrMask]);
+                    }
+                    if (value < C(0)) value = C(0);  // ReLU; NaN passes through
+                }
+                value *= alpha;
                 if (a.beta != 0.0) value += beta * load_as<C>(a.out, a.type, yo);
                 store_as<C>(a.out, a.type, yo, value);
             }
@@ -129,12 +156,13 @@ __global__ void __launch_bounds__(kMaxBlock) per_parameter_kernel(const __grid_c
             }
             continue;
         }
-        // Backward: dbias = sum dy, dscale = inv_std * sum dy * (x - mean).
+        // Backward: g = dy, masked by y > 0 after an activation (and written to dz after an add);
+        // dbias = sum g, dscale = inv_std * sum g * (x - mean).
         C dbias = C(0), centred = C(0);
         for (int64_t r = threadIdx.x; r < a.count; r += blockDim.x) {
             int64_t o[3];
             offsets_of<3>(a.reduced, r, o);
-            const C g = load_as<C>(a.dy, a.type, base[kSecond] + o[kSecond]);
+            const C g = masked_gradient<C>(a, base, extra, o, r);
             dbias += g;
             centred += g * (load_as<C>(a.x, a.type, base[kX] + o[kX]) - mean);
         }
@@ -146,10 +174,16 @@ __global__ void __launch_bounds__(kMaxBlock) per_parameter_kernel(const __grid_c
             offsets_of<3>(a.reduced, r, o);
             const int64_t dxo = base[kDx] + o[kDx];
             const C x_hat = (load_as<C>(a.x, a.type, base[kX] + o[kX]) - mean) * inv_std;
-            const C g = load_as<C>(a.dy, a.type, base[kSecond] + o[kSecond]);
+            const C g = masked_gradient<C>(a, base, extra, o, r);
             C value = alpha * (gain * (g - bias_term - x_hat * scale_term));
             if (a.beta != 0.0) value += beta * load_as<C>(a.out, a.type, dxo);
             store_as<C>(a.out, a.type, dxo, value);
+            // dz after dy was read: where dz is dy's memory it takes dy's own masked value.
+            if (a.adds) {
+                int64_t e[2];
+                offsets_of<2>(a.extra_reduced, r, e);
+                store_as<C>(a.dz, a.type, extra[kDz] + e[kDz], g);
+            }
         }
         if (threadIdx.x == 0) {
             blend_parameter<C>(a.dscale, base[kParameter], a.param_alpha, a.param_beta, dscale);
@@ -192,6 +226,15 @@ StridedLayout axes_layout(const BatchNormProblem &p, bool keep, const TensorGeom
     return layout;
 }
 
+// `layout` without its operand 0 (x, there only to order and merge the dims as the main layouts do).
+StridedLayout drop_first_operand(StridedLayout layout) {
+    for (int k = 1; k < layout.operands; ++k) {
+        for (int d = 0; d < layout.rank; ++d) layout.strides[k - 1][d] = layout.strides[k][d];
+    }
+    --layout.operands;
+    return layout;
+}
+
 template <class C>
 Status launch_per_parameter(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
     const bool backward = p.phase == BatchNormPhase::backward;
@@ -199,6 +242,14 @@ Status launch_per_parameter(cudaStream_t stream, const BatchNormProblem &p, cons
     PerParameterArgs a{};
     a.kept = to_device_layout(axes_layout(p, true, tensors, 4));
     a.reduced = to_device_layout(axes_layout(p, false, tensors, 3));
+    a.activation = p.activation();
+    a.adds = p.adds();
+    if (a.activation) {
+        // The extra layouts must number values as the main ones do: same axes, ordered by x's strides.
+        const TensorGeometry *extra[3] = {&p.x, backward ? &p.y : &p.z, backward && p.adds() ? &p.z : nullptr};
+        a.extra_kept = to_device_layout(drop_first_operand(axes_layout(p, true, extra, 3)));
+        a.extra_reduced = to_device_layout(drop_first_operand(axes_layout(p, false, extra, 3)));
+    }
     a.parameters = p.parameter_count();
     a.count = p.values_per_parameter();
     scalar_type_of(p.x.dtype, &a.type);
@@ -214,6 +265,8 @@ Status launch_per_parameter(cudaStream_t stream, const BatchNormProblem &p, cons
     a.x = b.x;
     a.dy = b.dy;
     a.out = b.result;
+    a.z_or_mask = backward ? b.y : b.z;
+    a.dz = b.dz;
     a.scale = b.scale;
     a.bias = b.bias;
     a.saved_mean_in = b.mean;

@@ -34,10 +34,20 @@ Axes axes_of(const BatchNormProblem &p) {
     return a;
 }
 
+// The tensors each value has an element in: x; y (dy backward); dx; y backward (the activation's mask);
+// z (dz backward). Those a problem does not use are skipped.
+enum Operand { kX, kSecond, kDx, kMask, kZ, kOperands };
+
 // Offsets, within each tensor, of one parameter element's values, visited in one fixed order.
 class Values {
 public:
     Values(const BatchNormProblem &p, const Axes &a, int64_t parameter) : p_(p), a_(a) {
+        const bool backward = p.phase == BatchNormPhase::backward;
+        tensors_[kX] = &p.x;
+        tensors_[kSecond] = backward ? &p.dy : &p.y;
+        tensors_[kDx] = backward ? &p.dx : nullptr;
+        tensors_[kMask] = backward && p.activation() ? &p.y : nullptr;
+        tensors_[kZ] = p.adds() ? &p.z : nullptr;
         // The parameter element's coordinates, row-major over its kept axes.
         int64_t rest = parameter;
         for (int k = a.kept - 1; k >= 0; --k) {
@@ -49,15 +59,14 @@ public:
 
     int64_t parameter_offset() const { return offset(p_.parameters, coordinate_); }
 
-    // visit(x offset, y or dy offset, dx offset) for every value, in the same order each time.
+    // visit(offsets) for every value, offsets[k] in tensor k (Operand), in the same order each time.
     template <class Visit>
     void for_each(Visit &&visit) const {
-        int64_t at[kMaxDims];
+        int64_t at[kMaxDims], offsets[kOperands] = {};
         for (int i = 0; i < p_.x.nb_dims; ++i) at[i] = coordinate_[i];
-        const bool backward = p_.phase == BatchNormPhase::backward;
-        const TensorGeometry &second = backward ? p_.dy : p_.y;
         for (int64_t r = 0; r < a_.reduced_count; ++r) {
-            visit(offset(p_.x, at), offset(second, at), backward ? offset(p_.dx, at) : 0);
+            for (int k = 0; k < kOperands; ++k) offsets[k] = tensors_[k] ? offset(*tensors_[k], at) : 0;
+            visit(static_cast<const int64_t *>(offsets));
             for (int k = a_.reduced - 1; k >= 0; --k) {
                 const int axis = a_.reduced_axis[k];
                 if (++at[axis] < p_.x.dims[axis]) break;
@@ -75,6 +84,7 @@ private:
 
     const BatchNormProblem &p_;
     const Axes &a_;
+    const TensorGeometry *tensors_[kOperands] = {};
     int64_t coordinate_[kMaxDims] = {};
 };
 
@@ -106,11 +116,11 @@ void normalise_one(const BatchNormProblem &p, const Axes &a, const BatchNormBuff
         inv_std = p.phase == BatchNormPhase::inference ? 1.0 / std::sqrt(second + p.epsilon) : second;
     } else {
         double sum = 0.0;
-        values.for_each([&](int64_t xo, int64_t, int64_t) { sum += static_cast<double>(E::load(x[xo])); });
+        values.for_each([&](const int64_t *o) { sum += static_cast<double>(E::load(x[o[kX]])); });
         mean = sum / count;
         double squares = 0.0;
-        values.for_each([&](int64_t xo, int64_t, int64_t) {
-            const double deviation = static_cast<double>(E::load(x[xo])) - mean;
+        values.for_each([&](const int64_t *o) {
+            const double deviation = static_cast<double>(E::load(x[o[kX]])) - mean;
             squares += deviation * deviation;
         });
         variance = squares / count;
@@ -122,10 +132,14 @@ void normalise_one(const BatchNormProblem &p, const Axes &a, const BatchNormBuff
         // y = alpha * (scale * inv_std * (x - mean) + bias) + beta * y in the compute type.
         const C gain = static_cast<C>(scale * inv_std), mean_c = static_cast<C>(mean), bias_c = static_cast<C>(bias);
         const C alpha = static_cast<C>(p.alpha), beta = static_cast<C>(p.beta);
-        values.for_each([&](int64_t xo, int64_t yo, int64_t) {
-            C result = alpha * (gain * (E::load(x[xo]) - mean_c) + bias_c);
-            if (beta != C(0)) result += beta * E::load(out[yo]);
-            out[yo] = E::store(result);
+        const T *z = static_cast<const T *>(b.z);
+        values.for_each([&](const int64_t *o) {
+            C value = gain * (E::load(x[o[kX]]) - mean_c) + bias_c;
+            if (p.adds()) value += E::load(z[o[kZ]]);
+            if (p.activation() && value < C(0)) value = C(0);  // ReLU; NaN passes through
+            C result = alpha * value;
+            if (beta != C(0)) result += beta * E::load(out[o[kSecond]]);
+            out[o[kSecond]] = E::store(result);
         });
         if (p.phase == BatchNormPhase::training) {
             if (p.running) {
@@ -143,24 +157,33 @@ void normalise_one(const BatchNormProblem &p, const Axes &a, const BatchNormBuff
         return;
     }
 
-    // Backward: dbias = sum dy, dscale = sum dy * x_hat,
-    // dx = scale * inv_std * (dy - dbias / M - x_hat * dscale / M).
+    // Backward: g = dy, masked by y > 0 after an activation (and written to dz after an add);
+    // dbias = sum g, dscale = sum g * x_hat, dx = scale * inv_std * (g - dbias / M - x_hat * dscale / M).
     const T *dy = static_cast<const T *>(b.dy);
+    const T *y = static_cast<const T *>(b.y);
+    T *dz = static_cast<T *>(b.dz);
+    auto gradient = [&](const int64_t *o) {
+        const C g = E::load(dy[o[kSecond]]);
+        return p.activation() && !(E::load(y[o[kMask]]) > C(0)) ? C(0) : g;
+    };
     double dbias = 0.0, dscale = 0.0;
-    values.for_each([&](int64_t xo, int64_t dyo, int64_t) {
-        const double g = static_cast<double>(E::load(dy[dyo]));
+    values.for_each([&](const int64_t *o) {
+        const double g = static_cast<double>(gradient(o));
         dbias += g;
-        dscale += g * (static_cast<double>(E::load(x[xo])) - mean) * inv_std;
+        dscale += g * (static_cast<double>(E::load(x[o[kX]])) - mean) * inv_std;
     });
     const C gain = static_cast<C>(scale * inv_std);
     const C mean_c = static_cast<C>(mean), inv_std_c = static_cast<C>(inv_std);
     const C bias_term = static_cast<C>(dbias / count), scale_term = static_cast<C>(dscale / count);
     const C alpha = static_cast<C>(p.alpha), beta = static_cast<C>(p.beta);
-    values.for_each([&](int64_t xo, int64_t dyo, int64_t dxo) {
-        const C x_hat = (E::load(x[xo]) - mean_c) * inv_std_c;
-        C result = alpha * (gain * (E::load(dy[dyo]) - bias_term - x_hat * scale_term));
-        if (beta != C(0)) result += beta * E::load(out[dxo]);
-        out[dxo] = E::store(result);
+    values.for_each([&](const int64_t *o) {
+        const C g = gradient(o);
+        const C x_hat = (E::load(x[o[kX]]) - mean_c) * inv_std_c;
+        C result = alpha * (gain * (g - bias_term - x_hat * scale_term));
+        if (beta != C(0)) result += beta * E::load(out[o[kDx]]);
+        // dz after dx: where dz is dy's memory, gradient() reads dy before it is replaced (by itself, masked).
+        out[o[kDx]] = E::store(result);
+        if (p.adds()) dz[o[kZ]] = E::store(g);
     });
     blend_parameter(static_cast<P *>(b.dscale), po, p.param_alpha, p.param_beta, dscale);
     blend_parameter(static_cast<P *>(b.dbias), po, p.param_alpha, p.param_beta, dbias);

@@ -10,6 +10,7 @@ namespace {
 // Indexed by cudnnBatchNormMode_t.
 const char *const kModeNames[] = {"per_activation", "spatial", "spatial_persistent"};
 const char *const kPhaseNames[] = {"inference", "train_fwd", "bwd"};
+const char *const kOpsNames[] = {"bn", "bn_act", "bn_add_act"};  // indexed by cudnnBatchNormOps_t
 
 // The parameter geometry cudnnDeriveBNTensorDescriptor gives for `x`: packed NCHW, float (double for
 // double data).
@@ -33,6 +34,11 @@ bool same_geometry(const TensorGeometry &a, const TensorGeometry &b) {
 const char *batch_norm_mode_name(cudnnBatchNormMode_t mode) {
     const int index = static_cast<int>(mode);
     return index >= 0 && index < 3 ? kModeNames[index] : nullptr;
+}
+
+const char *batch_norm_ops_name(cudnnBatchNormOps_t ops) {
+    const int index = static_cast<int>(ops);
+    return index >= 0 && index < 3 ? kOpsNames[index] : nullptr;
 }
 
 const char *batch_norm_phase_name(BatchNormPhase phase) { return kPhaseNames[static_cast<int>(phase)]; }
@@ -65,8 +71,11 @@ ProblemString to_problem_string(const BatchNormProblem &p) {
     if (p.phase == BatchNormPhase::backward) {
         write_tensor(&out, "dy", p.dy, p.x);
         write_tensor(&out, "dx", p.dx, p.x);
+        if (p.activation()) write_tensor(&out, "y", p.y, p.x);
+        if (p.adds()) write_tensor(&out, "dz", p.z, p.x);
     } else {
         write_tensor(&out, "y", p.y, p.x);
+        if (p.adds()) write_tensor(&out, "z", p.z, p.x);
     }
     // The parameters are written only when they are not the derived descriptor's (LibreDNN's key).
     if (!same_geometry(p.parameters, derived_parameters(p.mode, p.x))) write_tensor(&out, "p", p.parameters, p.x);
@@ -78,6 +87,10 @@ ProblemString to_problem_string(const BatchNormProblem &p) {
     if (p.phase == BatchNormPhase::backward && (p.param_alpha != 1.0 || p.param_beta != 0.0)) {
         out.set("palpha", p.param_alpha);
         out.set("pbeta", p.param_beta);
+    }
+    if (p.ops != CUDNN_BATCHNORM_OPS_BN) {
+        const char *ops = batch_norm_ops_name(p.ops);
+        out.set("ops", ops ? ops : std::to_string(static_cast<int>(p.ops)));
     }
     if (p.phase == BatchNormPhase::training && !p.running) out.set("running", "none");
     if (p.phase != BatchNormPhase::inference && !p.saved) out.set("saved", "none");
@@ -105,13 +118,23 @@ bool parse_batch_norm_problem(const ProblemString &text, BatchNormProblem *probl
         return false;
     }
     p.phase = static_cast<BatchNormPhase>(number);
+    text.get("ops", &value, "bn", error);
+    if (!enum_from_name(value, kOpsNames, 3, &number) ||
+        (p.phase == BatchNormPhase::inference && number != CUDNN_BATCHNORM_OPS_BN)) {
+        *error = "ops=" + value + " must be bn, bn_act or bn_add_act (train_fwd and bwd only)";
+        return false;
+    }
+    p.ops = static_cast<cudnnBatchNormOps_t>(number);
     TensorGeometry main;
     if (!read_main_tensor(text, &main, error)) return false;
     if (!read_tensor(text, "x", main, &p.x, error)) return false;
     if (p.phase == BatchNormPhase::backward) {
         if (!read_tensor(text, "dy", main, &p.dy, error) || !read_tensor(text, "dx", main, &p.dx, error)) return false;
-    } else if (!read_tensor(text, "y", main, &p.y, error)) {
-        return false;
+        if (p.activation() && !read_tensor(text, "y", main, &p.y, error)) return false;
+        if (p.adds() && !read_tensor(text, "dz", main, &p.z, error)) return false;
+    } else {
+        if (!read_tensor(text, "y", main, &p.y, error)) return false;
+        if (p.adds() && !read_tensor(text, "z", main, &p.z, error)) return false;
     }
     p.parameters = derived_parameters(p.mode, p.x);
     if (text.has("pstrides") || text.has("ptype") || text.has("pdims")) {

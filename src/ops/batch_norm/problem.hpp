@@ -6,6 +6,10 @@
 // gradients) have the dims cudnnDeriveBNTensorDescriptor gives: [1, C, 1...] for SPATIAL and
 // SPATIAL_PERSISTENT (statistics over N and the spatial dims), [1, C, spatial...] for PER_ACTIVATION
 // (statistics over N). M is the number of values one parameter element normalises.
+//
+// The Ex calls add bnOps: BN_ACTIVATION applies ReLU to the normalised value, BN_ADD_ACTIVATION adds z
+// first; their backward pass masks dy with y > 0 (y the forward's output) and, for ADD, writes that
+// masked gradient to dz.
 #pragma once
 
 #include "ops/common/tensor_geometry.hpp"
@@ -22,8 +26,10 @@ enum class BatchNormPhase { inference, training, backward };
 struct BatchNormProblem {
     BatchNormPhase phase = BatchNormPhase::inference;
     cudnnBatchNormMode_t mode = CUDNN_BATCHNORM_SPATIAL;
-    // inference and training: x -> y; backward: x, dy -> dx.
+    cudnnBatchNormOps_t ops = CUDNN_BATCHNORM_OPS_BN;  // the Ex calls' bnOps
+    // inference and training: x (+ z) -> y; backward: x, dy (and y for the activation's mask) -> dx (+ dz).
     TensorGeometry x, y, dy, dx;
+    TensorGeometry z;           // training with BN_ADD_ACTIVATION: z; backward with it: dz
     TensorGeometry parameters;  // scale, bias, means, variances; backward: scale, dscale, dbias, saved
     // y (or dx) = alpha * result + beta * y; backward: alpha and beta are alphaDataDiff / betaDataDiff,
     // and dscale, dbias = param_alpha * gradient + param_beta * old.
@@ -36,6 +42,8 @@ struct BatchNormProblem {
 
     const TensorGeometry &result() const { return phase == BatchNormPhase::backward ? dx : y; }
     bool per_activation() const { return mode == CUDNN_BATCHNORM_PER_ACTIVATION; }
+    bool activation() const { return ops != CUDNN_BATCHNORM_OPS_BN; }
+    bool adds() const { return ops == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION; }
     // The number of parameter elements and the number of values each normalises (M).
     int64_t parameter_count() const;
     int64_t values_per_parameter() const;
@@ -56,10 +64,15 @@ struct BatchNormBuffers {
     void *saved_inv_variance = nullptr;
     void *dscale = nullptr;  // backward
     void *dbias = nullptr;
+    const void *z = nullptr;  // training with BN_ADD_ACTIVATION
+    const void *y = nullptr;  // backward with an activation: the forward's output
+    void *dz = nullptr;       // backward with BN_ADD_ACTIVATION
 };
 
 // "spatial", "per_activation", "spatial_persistent"; nullptr for other values.
 const char *batch_norm_mode_name(cudnnBatchNormMode_t mode);
+// "bn", "bn_act", "bn_add_act"; nullptr for other values.
+const char *batch_norm_ops_name(cudnnBatchNormOps_t ops);
 // "inference", "train_fwd", "bwd".
 const char *batch_norm_phase_name(BatchNormPhase phase);
 

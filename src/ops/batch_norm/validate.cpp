@@ -20,10 +20,28 @@ Status validate_batch_norm(const BatchNormProblem &p) {
                     join_dims(p.x.dims, p.x.nb_dims).c_str());
     }
     const bool backward = p.phase == BatchNormPhase::backward;
+    if (batch_norm_ops_name(p.ops) == nullptr) {
+        return fail(CUDNN_STATUS_BAD_PARAM,
+                    "bnOps is %d, must be CUDNN_BATCHNORM_OPS_BN, CUDNN_BATCHNORM_OPS_BN_ACTIVATION or "
+                    "CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION",
+                    static_cast<int>(p.ops));
+    }
     if (backward) {
         LIBREDNN_CHECK(require_same_dims({{"xDesc", &p.x}, {"dyDesc", &p.dy}, {"dxDesc", &p.dx}}));
         LIBREDNN_CHECK(require_same_type({{"xDesc", &p.x}, {"dyDesc", &p.dy}, {"dxDesc", &p.dx}}));
+        if (p.activation()) {
+            LIBREDNN_CHECK(require_same_dims({{"xDesc", &p.x}, {"yDesc", &p.y}}));
+            LIBREDNN_CHECK(require_same_type({{"xDesc", &p.x}, {"yDesc", &p.y}}));
+        }
+        if (p.adds()) {
+            LIBREDNN_CHECK(require_same_dims({{"xDesc", &p.x}, {"dzDesc", &p.z}}));
+            LIBREDNN_CHECK(require_same_type({{"xDesc", &p.x}, {"dzDesc", &p.z}}));
+        }
     } else {
+        if (p.adds()) {
+            LIBREDNN_CHECK(require_same_dims({{"xDesc", &p.x}, {"zDesc", &p.z}}));
+            LIBREDNN_CHECK(require_same_type({{"xDesc", &p.x}, {"zDesc", &p.z}}));
+        }
         LIBREDNN_CHECK(require_same_dims({{"xDesc", &p.x}, {"yDesc", &p.y}}));
         LIBREDNN_CHECK(require_same_type({{"xDesc", &p.x}, {"yDesc", &p.y}}));
     }
