@@ -539,6 +539,22 @@ TEST(BatchNorm, LongReductionsMatchReference) {
     }
 }
 
+TEST(BatchNorm, InferenceOnPackedLayoutsMatchesReference) {
+    // x and y packed alike, channels and planes in whole 16-byte vectors: the CUDA backend's vector path.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16}) {
+        for (PackedLayout layout : {PackedLayout::nchw, PackedLayout::nhwc}) {
+            BatchNormProblem p = random_problem(rng, BatchNormPhase::inference);
+            p.mode = rng.coin() ? CUDNN_BATCHNORM_SPATIAL : CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
+            const std::vector<int64_t> dims = {3, 16, 5, 8};
+            p.x = p.y = packed_geometry(type, 4, dims.data(), layout);
+            const int64_t parameter_dims[] = {1, 16, 1, 1};
+            p.parameters = packed_geometry(CUDNN_DATA_FLOAT, 4, parameter_dims, PackedLayout::nchw);
+            Case(rng, p).run_and_check();
+        }
+    }
+}
+
 // The backward pass is the gradient of the training forward: with dy = w, dx, dscale and dbias are
 // the derivatives of L = sum w * y by x, scale and bias. Central differences in double with step h err
 // by about h^2 |L'''| / 6 (under 1e-8 here) plus the rounding of L over h (about 1e-10); 1e-6 leaves

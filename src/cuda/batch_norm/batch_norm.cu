@@ -1,6 +1,7 @@
 // The batch-normalisation kernels (batch_norm.hpp).
 #include "cuda/batch_norm/batch_norm.hpp"
 
+#include "core/data_type.hpp"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 #include "cuda/common/strided_layout.hpp"
@@ -208,6 +209,120 @@ __global__ void __launch_bounds__(kMaxBlock) inference_kernel(const __grid_const
     }
 }
 
+// Inference over x and y packed alike in NCHW or NHWC (SPATIAL modes, float/half/bfloat16): each block
+// first puts every channel's gain (scale / sqrt(variance + epsilon)), mean and bias into shared memory,
+// then walks 16-byte vectors of x and y; a vector holds one channel (NCHW, the spatial size a multiple of
+// the lanes) or consecutive channels (NHWC, C a multiple of the lanes).
+constexpr int kPackedMaxChannels = 4000;  // 3 floats each: under the 48 KiB of default shared memory
+
+struct InferencePackedArgs {
+    int64_t vectors;
+    FastDivisor spatial;   // NCHW: elements per channel plane
+    FastDivisor channels;  // C
+    int channels_last;
+    int64_t parameter_stride;  // between channels in the parameter tensors
+    float alpha, beta, epsilon;
+    const void *x;
+    void *y;
+    const float *scale, *bias, *mean, *variance;
+};
+
+template <class T>
+__global__ void __launch_bounds__(kMaxBlock) inference_packed_kernel(const __grid_constant__ InferencePackedArgs a) {
+    extern __shared__ float channel_constants[];
+    const int channels = static_cast<int>(a.channels.divisor);
+    float *gain = channel_constants, *mean = gain + channels, *bias = mean + channels;
+    for (int c = threadIdx.x; c < channels; c += blockDim.x) {
+        const int64_t at = c * a.parameter_stride;
+        gain[c] = a.scale[at] / sqrtf(a.variance[at] + a.epsilon);
+        mean[c] = a.mean[at];
+        bias[c] = a.bias[at];
+    }
+    __syncthreads();
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const auto *x = static_cast<const Vector16<T> *>(a.x);
+    auto *y = static_cast<Vector16<T> *>(a.y);
+    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.vectors;
+         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t first = v * kLanes;
+        int c0;
+        if (a.channels_last) {
+            c0 = static_cast<int>(first - divide(a.channels, first) * channels);
+        } else {
+            const int64_t plane = divide(a.spatial, first);
+            c0 = static_cast<int>(plane - divide(a.channels, plane) * channels);
+        }
+        const Vector16<T> in = x[v];
+        Vector16<T> out;
+        if (a.beta != 0.0f) out = y[v];
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) {
+            const int c = a.channels_last ? c0 + l : c0;
+            float value = a.alpha * (gain[c] * (to_compute<float>(in.lane[l]) - mean[c]) + bias[c]);
+            if (a.beta != 0.0f) value += a.beta * to_compute<float>(out.lane[l]);
+            out.lane[l] = from_compute<T>(value);
+        }
+        y[v] = out;
+    }
+}
+
+bool aligned16_host(const void *pointer) { return (reinterpret_cast<uintptr_t>(pointer) & 15u) == 0; }
+
+// Whether x and y are one packed NCHW or NHWC layout the packed kernel takes; *channels_last says which.
+bool packed_inference_layout(const BatchNormProblem &p, const BatchNormBuffers &b, bool *channels_last) {
+    if (p.per_activation() || p.x.dtype == CUDNN_DATA_DOUBLE || p.x.vector() != 1) return false;
+    if (p.x.dims[1] > kPackedMaxChannels || !aligned16_host(b.x) || !aligned16_host(b.result)) return false;
+    for (int i = 0; i < p.x.nb_dims; ++i) {
+        if (p.x.strides[i] != p.y.strides[i] && p.x.dims[i] > 1) return false;
+    }
+    const int lanes = static_cast<int>(16 / data_type_size(p.x.dtype));
+    const int64_t channels = p.x.dims[1], spatial = p.x.element_count() / (p.x.dims[0] * channels);
+    if (p.x.strides[1] == spatial) {  // NCHW: channel planes, each packed
+        int64_t expected = 1;
+        for (int i = p.x.nb_dims - 1; i >= 0; --i) {
+            if (p.x.dims[i] > 1 && p.x.strides[i] != expected) return false;
+            expected *= p.x.dims[i];
+        }
+        *channels_last = false;
+        return spatial % lanes == 0;
+    }
+    // NHWC: C innermost, then the spatial dims inner to outer, then N.
+    if (p.x.strides[1] != 1 && channels > 1) return false;
+    int64_t expected = channels;
+    for (int i = p.x.nb_dims - 1; i >= 2; --i) {
+        if (p.x.dims[i] > 1 && p.x.strides[i] != expected) return false;
+        expected *= p.x.dims[i];
+    }
+    if (p.x.dims[0] > 1 && p.x.strides[0] != expected) return false;
+    *channels_last = true;
+    return channels % lanes == 0;
+}
+
+template <class T>
+Status launch_packed_inference(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b,
+                               bool channels_last) {
+    InferencePackedArgs a{};
+    const int64_t channels = p.x.dims[1];
+    a.vectors = p.x.element_count() / Vector16<T>::kLanes;
+    a.spatial = make_fast_divisor(p.x.element_count() / (p.x.dims[0] * channels));
+    a.channels = make_fast_divisor(channels);
+    a.channels_last = channels_last;
+    a.parameter_stride = p.parameters.strides[1];
+    a.alpha = static_cast<float>(p.alpha);
+    a.beta = static_cast<float>(p.beta);
+    a.epsilon = static_cast<float>(p.epsilon);
+    a.x = b.x;
+    a.y = b.result;
+    a.scale = static_cast<const float *>(b.scale);
+    a.bias = static_cast<const float *>(b.bias);
+    a.mean = static_cast<const float *>(b.mean);
+    a.variance = static_cast<const float *>(b.variance);
+    if (a.vectors == 0) return CUDNN_STATUS_SUCCESS;
+    const size_t shared = 3 * static_cast<size_t>(channels) * sizeof(float);
+    inference_packed_kernel<T><<<grid_size(a.vectors, kMaxBlock, kMaxBlock, 4), kMaxBlock, shared, stream>>>(a);
+    return check_launch("batch_norm_inference_packed_kernel");
+}
+
 // A layout over the axes of x that `keep` selects (the parameter's axes, or the others), with the
 // strides of `tensors` along them.
 StridedLayout axes_layout(const BatchNormProblem &p, bool keep, const TensorGeometry *const *tensors, int count) {
@@ -329,6 +444,14 @@ const char *batch_norm_unsupported_reason(const BatchNormProblem &p) {
 Status batch_norm(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &buffers) {
     if (const char *reason = batch_norm_unsupported_reason(p)) return fail(CUDNN_STATUS_NOT_SUPPORTED, "%s", reason);
     const bool in_double = p.x.dtype == CUDNN_DATA_DOUBLE;
+    bool channels_last = false;
+    if (p.phase == BatchNormPhase::inference && packed_inference_layout(p, buffers, &channels_last)) {
+        switch (p.x.dtype) {
+            case CUDNN_DATA_HALF: return launch_packed_inference<__half>(stream, p, buffers, channels_last);
+            case CUDNN_DATA_BFLOAT16: return launch_packed_inference<__nv_bfloat16>(stream, p, buffers, channels_last);
+            default: return launch_packed_inference<float>(stream, p, buffers, channels_last);
+        }
+    }
     if (p.phase == BatchNormPhase::inference) {
         return in_double ? launch_inference<double>(stream, p, buffers) : launch_inference<float>(stream, p, buffers);
     }
