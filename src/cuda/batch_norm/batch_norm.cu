@@ -10,8 +10,9 @@ namespace librednn::cuda {
 
 namespace {
 
-constexpr int kMaxBlock = 256;
-constexpr int kWarps = kMaxBlock / 32;
+constexpr int kMaxBlock = 256;     // element-wise kernels
+constexpr int kStatsBlock = 1024;  // a parameter element's block: the whole SM when few channels share the GPU
+constexpr int kWarps = kStatsBlock / 32;
 
 // Layout operands: x, then y (dy backward), then dx (backward), then the parameters (kept layout).
 enum Operand { kX = 0, kSecond = 1, kDx = 2, kParameter = 3 };
@@ -88,7 +89,7 @@ __device__ __forceinline__ C masked_gradient(const PerParameterArgs &a, const in
 
 // Training forward and backward: one block per parameter element (grid-stride).
 template <class C>
-__global__ void __launch_bounds__(kMaxBlock) per_parameter_kernel(const __grid_constant__ PerParameterArgs a) {
+__global__ void __launch_bounds__(kStatsBlock) per_parameter_kernel(const __grid_constant__ PerParameterArgs a) {
     __shared__ C shared[kWarps][2];
     const C count = static_cast<C>(a.count);
     for (int64_t p = blockIdx.x; p < a.parameters; p += gridDim.x) {
@@ -213,7 +214,11 @@ __global__ void __launch_bounds__(kMaxBlock) inference_kernel(const __grid_const
 // first puts every channel's gain (scale / sqrt(variance + epsilon)), mean and bias into shared memory,
 // then walks 16-byte vectors of x and y; a vector holds one channel (NCHW, the spatial size a multiple of
 // the lanes) or consecutive channels (NHWC, C a multiple of the lanes).
-constexpr int kPackedMaxChannels = 4000;  // 3 floats each: under the 48 KiB of default shared memory
+constexpr int kPackedMaxChannels = 3500;  // 3 skewed floats each: under the 48 KiB of default shared memory
+
+// Where channel c's constants sit: one word of skew per 8 channels, so that the 32 threads of a warp,
+// each reading 8 consecutive channels of a vector, hit 32 different banks.
+__device__ __forceinline__ int skewed(int c) { return c + (c >> 3); }
 
 struct InferencePackedArgs {
     int64_t vectors;
@@ -230,13 +235,13 @@ struct InferencePackedArgs {
 template <class T>
 __global__ void __launch_bounds__(kMaxBlock) inference_packed_kernel(const __grid_constant__ InferencePackedArgs a) {
     extern __shared__ float channel_constants[];
-    const int channels = static_cast<int>(a.channels.divisor);
-    float *gain = channel_constants, *mean = gain + channels, *bias = mean + channels;
+    const int channels = static_cast<int>(a.channels.divisor), stride = skewed(channels) + 1;
+    float *gain = channel_constants, *mean = gain + stride, *bias = mean + stride;
     for (int c = threadIdx.x; c < channels; c += blockDim.x) {
         const int64_t at = c * a.parameter_stride;
-        gain[c] = a.scale[at] / sqrtf(a.variance[at] + a.epsilon);
-        mean[c] = a.mean[at];
-        bias[c] = a.bias[at];
+        gain[skewed(c)] = a.scale[at] / sqrtf(a.variance[at] + a.epsilon);
+        mean[skewed(c)] = a.mean[at];
+        bias[skewed(c)] = a.bias[at];
     }
     __syncthreads();
     constexpr int kLanes = Vector16<T>::kLanes;
@@ -257,7 +262,7 @@ __global__ void __launch_bounds__(kMaxBlock) inference_packed_kernel(const __gri
         if (a.beta != 0.0f) out = y[v];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) {
-            const int c = a.channels_last ? c0 + l : c0;
+            const int c = skewed(a.channels_last ? c0 + l : c0);
             float value = a.alpha * (gain[c] * (to_compute<float>(in.lane[l]) - mean[c]) + bias[c]);
             if (a.beta != 0.0f) value += a.beta * to_compute<float>(out.lane[l]);
             out.lane[l] = from_compute<T>(value);
@@ -318,7 +323,7 @@ Status launch_packed_inference(cudaStream_t stream, const BatchNormProblem &p, c
     a.mean = static_cast<const float *>(b.mean);
     a.variance = static_cast<const float *>(b.variance);
     if (a.vectors == 0) return CUDNN_STATUS_SUCCESS;
-    const size_t shared = 3 * static_cast<size_t>(channels) * sizeof(float);
+    const size_t shared = 3 * static_cast<size_t>(channels + channels / 8 + 1) * sizeof(float);
     inference_packed_kernel<T><<<grid_size(a.vectors, kMaxBlock, kMaxBlock, 4), kMaxBlock, shared, stream>>>(a);
     return check_launch("batch_norm_inference_packed_kernel");
 }
@@ -394,7 +399,7 @@ Status launch_per_parameter(cudaStream_t stream, const BatchNormProblem &p, cons
     a.dbias = b.dbias;
     if (a.parameters == 0 || a.count == 0) return CUDNN_STATUS_SUCCESS;
     int threads = 32;
-    while (threads < kMaxBlock && threads < a.count) threads *= 2;
+    while (threads < kStatsBlock && threads < a.count) threads *= 2;
     const int grid = static_cast<int>(a.parameters < (1 << 20) ? a.parameters : (1 << 20));
     per_parameter_kernel<C><<<grid, threads, 0, stream>>>(a);
     return check_launch("batch_norm_per_parameter_kernel");
