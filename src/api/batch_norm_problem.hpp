@@ -28,6 +28,22 @@ Status batch_norm_ex_problem_of(BatchNormPhase phase, cudnnBatchNormMode_t mode,
                                 const cudnnTensorStruct *x, const cudnnTensorStruct *y, const cudnnTensorStruct *dx,
                                 const cudnnTensorStruct *parameters, double epsilon, BatchNormProblem *problem);
 
+// The cudnnNormalization* calls as batch-norm problems: CUDNN_NORM_PER_CHANNEL is SPATIAL (with
+// CUDNN_NORM_ALGO_PERSIST, SPATIAL_PERSISTENT: the same numbers), PER_ACTIVATION is PER_ACTIVATION, and
+// normOps are the bnOps of the same values. groupCnt must be 1 (cuDNN 8.9's only value), and
+// normMeanVarDesc (null where no statistics are passed) must describe what normScaleBiasDesc does.
+struct NormalizationCall {
+    cudnnNormMode_t mode;
+    cudnnNormOps_t ops;
+    cudnnNormAlgo_t algo;
+    int group_count;
+    const cudnnTensorStruct *scale_bias;
+    const cudnnTensorStruct *mean_var;
+};
+Status normalization_problem_of(BatchNormPhase phase, const NormalizationCall &call, BatchNormExtras extras,
+                                const cudnnTensorStruct *x, const cudnnTensorStruct *y, const cudnnTensorStruct *dx,
+                                double epsilon, BatchNormProblem *problem);
+
 // BAD_PARAM unless both or neither of a pair of optional pointers is given; *given says which.
 Status optional_pair(const void *first, const char *first_name, const void *second, const char *second_name,
                      bool *given);

@@ -46,7 +46,7 @@ BatchNormProblem random_problem(Random &rng, BatchNormPhase phase) {
     p.parameters =
         make_geometry(rng, parameter_type(type), std::vector<int64_t>(parameter_dims, parameter_dims + nb_dims),
                       rng.coin() ? LayoutKind::nchw : LayoutKind::padded);
-    if (phase != BatchNormPhase::inference) {
+    {
         p.ops =
             rng.pick<cudnnBatchNormOps_t>({CUDNN_BATCHNORM_OPS_BN, CUDNN_BATCHNORM_OPS_BN,
                                            CUDNN_BATCHNORM_OPS_BN_ACTIVATION, CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION});
@@ -90,7 +90,15 @@ public:
     Case(Random &rng, const BatchNormProblem &p) : p_(p), text_(to_problem_string(p).to_string()) {
         const bool backward = p.phase == BatchNormPhase::backward;
         // The Ex calls for every bnOps but BN, and for BN half of the time.
-        ex_ = p.activation() || (p.phase != BatchNormPhase::inference && rng.coin());
+        // Fused ops go through the Ex or the cudnnNormalization* calls (inference: the latter only); plain
+        // BN through any of the three.
+        const int pick = static_cast<int>(rng.integer(0, 2));
+        if (p.phase == BatchNormPhase::inference) {
+            normalization_ = p.activation() || pick == 0;
+        } else {
+            normalization_ = pick == 0;
+            ex_ = !normalization_ && (p.activation() || pick == 1);
+        }
         x_ = HostTensor(p.x);
         // Sometimes far from zero: the statistics must not be differences of large sums.
         if (rng.coin()) {
@@ -179,9 +187,22 @@ public:
         TensorDescriptor z_desc(p_.adds() ? p_.z : p_.x), mask_desc(masks ? p_.y : p_.x);
         const cudnnTensorDescriptor_t z_or_null = p_.adds() ? z_desc.get() : nullptr;
         cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
+        // The cudnnNormalization* spelling of the mode.
+        const cudnnNormMode_t norm_mode =
+            p_.mode == CUDNN_BATCHNORM_PER_ACTIVATION ? CUDNN_NORM_PER_ACTIVATION : CUDNN_NORM_PER_CHANNEL;
+        const cudnnNormAlgo_t algo =
+            p_.mode == CUDNN_BATCHNORM_SPATIAL_PERSISTENT ? CUDNN_NORM_ALGO_PERSIST : CUDNN_NORM_ALGO_STANDARD;
+        const cudnnNormOps_t norm_ops = static_cast<cudnnNormOps_t>(p_.ops);
         switch (p_.phase) {
             case BatchNormPhase::inference: {
                 TensorDescriptor y_desc(p_.y);
+                if (normalization_) {
+                    status = cudnnNormalizationForwardInference(
+                        handle, norm_mode, norm_ops, algo, alpha.get(), beta.get(), x_desc, x.get(), p_desc,
+                        scale.get(), bias.get(), p_desc, mean.get(), variance.get(), z_or_null,
+                        p_.adds() ? z.get() : nullptr, activation, y_desc, out.get(), p_.epsilon, 1);
+                    break;
+                }
                 status = cudnnBatchNormalizationForwardInference(handle, p_.mode, alpha.get(), beta.get(), x_desc,
                                                                  x.get(), y_desc, out.get(), p_desc, scale.get(),
                                                                  bias.get(), mean.get(), variance.get(), p_.epsilon);
@@ -189,6 +210,24 @@ public:
             }
             case BatchNormPhase::training: {
                 TensorDescriptor y_desc(p_.y);
+                if (normalization_) {
+                    size_t workspace = 1, reserve = 1;
+                    ASSERT_EQ(cudnnGetNormalizationForwardTrainingWorkspaceSize(handle, norm_mode, norm_ops, algo,
+                                                                                x_desc, z_or_null, y_desc, p_desc,
+                                                                                activation, p_desc, &workspace, 1),
+                              CUDNN_STATUS_SUCCESS);
+                    ASSERT_EQ(cudnnGetNormalizationTrainingReserveSpaceSize(handle, norm_mode, norm_ops, algo,
+                                                                            activation, x_desc, &reserve, 1),
+                              CUDNN_STATUS_SUCCESS);
+                    EXPECT_EQ(workspace + reserve, 0u);
+                    status = cudnnNormalizationForwardTraining(
+                        handle, norm_mode, norm_ops, algo, alpha.get(), beta.get(), x_desc, x.get(), p_desc,
+                        scale.get(), bias.get(), p_.factor, p_desc, p_.running ? running_mean.get() : nullptr,
+                        p_.running ? running_variance.get() : nullptr, p_.epsilon,
+                        p_.saved ? saved_mean.get() : nullptr, p_.saved ? saved_inv.get() : nullptr, activation,
+                        z_or_null, p_.adds() ? z.get() : nullptr, y_desc, out.get(), nullptr, 0, nullptr, 0, 1);
+                    break;
+                }
                 if (ex_) {
                     size_t workspace = 1, reserve = 1;
                     ASSERT_EQ(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
@@ -215,8 +254,24 @@ public:
             }
             case BatchNormPhase::backward: {
                 TensorDescriptor dy_desc(p_.dy), dx_desc(p_.dx);
+                const cudnnTensorDescriptor_t mask_or_null = masks ? mask_desc.get() : nullptr;
+                if (normalization_) {
+                    size_t workspace = 1;
+                    ASSERT_EQ(cudnnGetNormalizationBackwardWorkspaceSize(handle, norm_mode, norm_ops, algo, x_desc,
+                                                                         mask_or_null, dy_desc, z_or_null, dx_desc,
+                                                                         p_desc, activation, p_desc, &workspace, 1),
+                              CUDNN_STATUS_SUCCESS);
+                    EXPECT_EQ(workspace, 0u);
+                    status = cudnnNormalizationBackward(
+                        handle, norm_mode, norm_ops, algo, alpha.get(), beta.get(), param_alpha.get(), param_beta.get(),
+                        x_desc, x.get(), mask_or_null, masks ? mask.get() : nullptr, dy_desc, dy.get(), z_or_null,
+                        p_.adds() ? z.get() : nullptr, dx_desc, out.get(), p_desc, scale.get(),
+                        masks ? bias.get() : nullptr, dscale.get(), dbias.get(), p_.epsilon,
+                        p_.saved ? p_desc.get() : nullptr, p_.saved ? saved_mean.get() : nullptr,
+                        p_.saved ? saved_inv.get() : nullptr, activation, nullptr, 0, nullptr, 0, 1);
+                    break;
+                }
                 if (ex_) {
-                    const cudnnTensorDescriptor_t mask_or_null = masks ? mask_desc.get() : nullptr;
                     size_t workspace = 1;
                     ASSERT_EQ(cudnnGetBatchNormalizationBackwardExWorkspaceSize(
                                   handle, p_.mode, p_.ops, x_desc, mask_or_null, dy_desc, z_or_null, dx_desc, p_desc,
@@ -312,8 +367,8 @@ private:
         }
         ASSERT_EQ(status, CUDNN_STATUS_SUCCESS) << last_failure_reason();
         ref_result_ = result.values();
-        if (p_.phase == BatchNormPhase::training && p_.activation()) {
-            // The Ex forward: + z, then ReLU.
+        if (p_.phase != BatchNormPhase::backward && p_.activation()) {
+            // The fused forward: + z, then ReLU.
             const std::vector<double> z = p_.adds() ? element_values(z_) : std::vector<double>(ref_result_.size(), 0.0);
             for (size_t e = 0; e < ref_result_.size(); ++e) ref_result_[e] = std::max(0.0, ref_result_[e] + z[e]);
         }
@@ -497,7 +552,7 @@ private:
 
     BatchNormProblem p_;
     std::string text_;
-    bool ex_ = false;
+    bool ex_ = false, normalization_ = false;
     HostTensor z_, mask_, gradient_;
     HostTensor x_, dy_, initial_, scale_, bias_, mean_, variance_, running_mean_, running_variance_, saved_mean_,
         saved_inv_, dscale_, dbias_;
@@ -546,6 +601,7 @@ TEST(BatchNorm, InferenceOnPackedLayoutsMatchesReference) {
         for (PackedLayout layout : {PackedLayout::nchw, PackedLayout::nhwc}) {
             BatchNormProblem p = random_problem(rng, BatchNormPhase::inference);
             p.mode = rng.coin() ? CUDNN_BATCHNORM_SPATIAL : CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
+            p.ops = CUDNN_BATCHNORM_OPS_BN;
             const std::vector<int64_t> dims = {3, 16, 5, 8};
             p.x = p.y = packed_geometry(type, 4, dims.data(), layout);
             const int64_t parameter_dims[] = {1, 16, 1, 1};
@@ -743,6 +799,33 @@ TEST(BatchNormRejects, ExMisuse) {
                     "dzData is NULL");
     cudnnDestroyActivationDescriptor(relu);
     cudnnDestroyActivationDescriptor(tanh_act);
+}
+
+TEST(BatchNormRejects, NormalizationMisuse) {
+    Handle handle;
+    const int64_t x_dims[] = {2, 3, 4, 4}, p_dims[] = {1, 3, 1, 1};
+    TensorDescriptor x(packed_geometry(CUDNN_DATA_FLOAT, 4, x_dims, PackedLayout::nchw));
+    TensorDescriptor p(packed_geometry(CUDNN_DATA_FLOAT, 4, p_dims, PackedLayout::nchw));
+    TensorDescriptor p_double(packed_geometry(CUDNN_DATA_DOUBLE, 4, p_dims, PackedLayout::nchw));
+    std::vector<float> data(256, 1.0f);
+    void *d = data.data();
+    const float one = 1.0f, zero = 0.0f;
+    auto inference = [&](cudnnNormMode_t mode, cudnnNormAlgo_t algo, cudnnTensorDescriptor_t mean_var, int groups) {
+        return cudnnNormalizationForwardInference(handle, mode, CUDNN_NORM_OPS_NORM, algo, &one, &zero, x, d, p, d, d,
+                                                  mean_var, d, d, nullptr, nullptr, nullptr, x, d, 1e-5, groups);
+    };
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, inference(CUDNN_NORM_PER_CHANNEL, CUDNN_NORM_ALGO_STANDARD, p, 2),
+                    "groupCnt is 2");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, inference(CUDNN_NORM_PER_CHANNEL, CUDNN_NORM_ALGO_STANDARD, p, 0),
+                    "groupCnt is 0");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, inference(static_cast<cudnnNormMode_t>(4), CUDNN_NORM_ALGO_STANDARD, p, 1),
+                    "mode is 4");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, inference(CUDNN_NORM_PER_CHANNEL, static_cast<cudnnNormAlgo_t>(3), p, 1),
+                    "algo is 3");
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    inference(CUDNN_NORM_PER_CHANNEL, CUDNN_NORM_ALGO_STANDARD, p_double, 1), "alike");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, inference(CUDNN_NORM_PER_ACTIVATION, CUDNN_NORM_ALGO_STANDARD, p, 1),
+                    "cudnnDeriveBNTensorDescriptor");
 }
 
 TEST(BatchNormProblemString, RoundTrips) {

@@ -31,31 +31,6 @@ cudnnStatus_t CUDNNWINAPI cudnnDivisiveNormalizationForward(cudnnHandle_t handle
     return librednn::api::not_supported("cudnnDivisiveNormalizationForward");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnNormalizationForwardInference(cudnnHandle_t handle, cudnnNormMode_t mode, cudnnNormOps_t normOps, cudnnNormAlgo_t algo, const void *alpha, const void *beta, const cudnnTensorDescriptor_t xDesc, const void *x, const cudnnTensorDescriptor_t normScaleBiasDesc, const void *normScale, const void *normBias, const cudnnTensorDescriptor_t normMeanVarDesc, const void *estimatedMean, const void *estimatedVariance, const cudnnTensorDescriptor_t zDesc, const void *z, cudnnActivationDescriptor_t activationDesc, const cudnnTensorDescriptor_t yDesc, void *y, double epsilon, int groupCnt) {
-    (void)handle;
-    (void)mode;
-    (void)normOps;
-    (void)algo;
-    (void)alpha;
-    (void)beta;
-    (void)xDesc;
-    (void)x;
-    (void)normScaleBiasDesc;
-    (void)normScale;
-    (void)normBias;
-    (void)normMeanVarDesc;
-    (void)estimatedMean;
-    (void)estimatedVariance;
-    (void)zDesc;
-    (void)z;
-    (void)activationDesc;
-    (void)yDesc;
-    (void)y;
-    (void)epsilon;
-    (void)groupCnt;
-    return librednn::api::not_supported("cudnnNormalizationForwardInference");
-}
-
 cudnnStatus_t CUDNNWINAPI cudnnSpatialTfGridGeneratorForward(cudnnHandle_t handle, const cudnnSpatialTransformerDescriptor_t stDesc, const void *theta, void *grid) {
     (void)handle;
     (void)stDesc;

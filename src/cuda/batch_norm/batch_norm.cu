@@ -37,9 +37,11 @@ struct PerParameterArgs {
 };
 
 struct InferenceArgs {
-    DeviceLayout layout;  // operands: y, x, parameters (stride 0 along the reduced dims)
+    DeviceLayout layout;  // operands: y, x, parameters (stride 0 along the reduced dims), z
     int64_t total;
     ScalarType type;
+    int activation, adds;  // bnOps: ReLU after the normalisation, z added before it
+    const void *z;
     double alpha, beta, epsilon;
     const void *x;
     void *y;
@@ -199,12 +201,15 @@ __global__ void __launch_bounds__(kMaxBlock) inference_kernel(const __grid_const
     const C alpha = static_cast<C>(a.alpha), beta = static_cast<C>(a.beta), epsilon = static_cast<C>(a.epsilon);
     for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < a.total;
          e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        int64_t o[3];
-        offsets_of<3>(a.layout, e, o);
+        int64_t o[4];
+        offsets_of<4>(a.layout, e, o);
         const C scale = static_cast<const C *>(a.scale)[o[2]], bias = static_cast<const C *>(a.bias)[o[2]];
         const C mean = static_cast<const C *>(a.mean)[o[2]];
         const C inv_std = C(1) / math_sqrt(static_cast<const C *>(a.variance)[o[2]] + epsilon);
-        C value = alpha * (scale * inv_std * (load_as<C>(a.x, a.type, o[1]) - mean) + bias);
+        C value = scale * inv_std * (load_as<C>(a.x, a.type, o[1]) - mean) + bias;
+        if (a.adds) value += load_as<C>(a.z, a.type, o[3]);
+        if (a.activation && value < C(0)) value = C(0);  // ReLU; NaN passes through
+        value *= alpha;
         if (a.beta != 0.0) value += beta * load_as<C>(a.y, a.type, o[0]);
         store_as<C>(a.y, a.type, o[0], value);
     }
@@ -275,7 +280,7 @@ bool aligned16_host(const void *pointer) { return (reinterpret_cast<uintptr_t>(p
 
 // Whether x and y are one packed NCHW or NHWC layout the packed kernel takes; *channels_last says which.
 bool packed_inference_layout(const BatchNormProblem &p, const BatchNormBuffers &b, bool *channels_last) {
-    if (p.per_activation() || p.x.dtype == CUDNN_DATA_DOUBLE || p.x.vector() != 1) return false;
+    if (p.per_activation() || p.activation() || p.x.dtype == CUDNN_DATA_DOUBLE || p.x.vector() != 1) return false;
     if (p.x.dims[1] > kPackedMaxChannels || !aligned16_host(b.x) || !aligned16_host(b.result)) return false;
     for (int i = 0; i < p.x.nb_dims; ++i) {
         if (p.x.strides[i] != p.y.strides[i] && p.x.dims[i] > 1) return false;
@@ -408,13 +413,14 @@ Status launch_per_parameter(cudaStream_t stream, const BatchNormProblem &p, cons
 template <class C>
 Status launch_inference(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
     StridedLayout layout;
-    layout.operands = 3;
+    layout.operands = 4;
     layout.rank = p.x.nb_dims;
     for (int i = 0; i < p.x.nb_dims; ++i) {
         layout.extents[i] = p.x.dims[i];
         layout.strides[0][i] = p.y.strides[i];
         layout.strides[1][i] = p.x.strides[i];
         layout.strides[2][i] = p.parameters.dims[i] == 1 ? 0 : p.parameters.strides[i];
+        layout.strides[3][i] = p.adds() ? p.z.strides[i] : 0;
     }
     layout.drop_unit_dims();
     layout.order_by(0);
@@ -423,6 +429,9 @@ Status launch_inference(cudaStream_t stream, const BatchNormProblem &p, const Ba
     a.layout = to_device_layout(layout);
     a.total = p.x.element_count();
     scalar_type_of(p.x.dtype, &a.type);
+    a.activation = p.activation();
+    a.adds = p.adds();
+    a.z = b.z;
     a.alpha = p.alpha;
     a.beta = p.beta;
     a.epsilon = p.epsilon;

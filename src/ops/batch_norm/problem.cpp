@@ -119,9 +119,8 @@ bool parse_batch_norm_problem(const ProblemString &text, BatchNormProblem *probl
     }
     p.phase = static_cast<BatchNormPhase>(number);
     text.get("ops", &value, "bn", error);
-    if (!enum_from_name(value, kOpsNames, 3, &number) ||
-        (p.phase == BatchNormPhase::inference && number != CUDNN_BATCHNORM_OPS_BN)) {
-        *error = "ops=" + value + " must be bn, bn_act or bn_add_act (train_fwd and bwd only)";
+    if (!enum_from_name(value, kOpsNames, 3, &number)) {
+        *error = "ops=" + value + " must be bn, bn_act or bn_add_act";
         return false;
     }
     p.ops = static_cast<cudnnBatchNormOps_t>(number);

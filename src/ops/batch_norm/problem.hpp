@@ -7,9 +7,10 @@
 // SPATIAL_PERSISTENT (statistics over N and the spatial dims), [1, C, spatial...] for PER_ACTIVATION
 // (statistics over N). M is the number of values one parameter element normalises.
 //
-// The Ex calls add bnOps: BN_ACTIVATION applies ReLU to the normalised value, BN_ADD_ACTIVATION adds z
-// first; their backward pass masks dy with y > 0 (y the forward's output) and, for ADD, writes that
-// masked gradient to dz.
+// The Ex calls (and the cudnnNormalization* calls, which are these problems too) add bnOps: BN_ACTIVATION
+// applies ReLU to the normalised value, BN_ADD_ACTIVATION adds z first (inference and training); their
+// backward pass masks dy with y > 0 (y the forward's output) and, for ADD, writes that masked gradient
+// to dz.
 #pragma once
 
 #include "ops/common/tensor_geometry.hpp"
@@ -29,7 +30,7 @@ struct BatchNormProblem {
     cudnnBatchNormOps_t ops = CUDNN_BATCHNORM_OPS_BN;  // the Ex calls' bnOps
     // inference and training: x (+ z) -> y; backward: x, dy (and y for the activation's mask) -> dx (+ dz).
     TensorGeometry x, y, dy, dx;
-    TensorGeometry z;           // training with BN_ADD_ACTIVATION: z; backward with it: dz
+    TensorGeometry z;           // inference or training with BN_ADD_ACTIVATION: z; backward with it: dz
     TensorGeometry parameters;  // scale, bias, means, variances; backward: scale, dscale, dbias, saved
     // y (or dx) = alpha * result + beta * y; backward: alpha and beta are alphaDataDiff / betaDataDiff,
     // and dscale, dbias = param_alpha * gradient + param_beta * old.
@@ -64,7 +65,7 @@ struct BatchNormBuffers {
     void *saved_inv_variance = nullptr;
     void *dscale = nullptr;  // backward
     void *dbias = nullptr;
-    const void *z = nullptr;  // training with BN_ADD_ACTIVATION
+    const void *z = nullptr;  // inference or training with BN_ADD_ACTIVATION
     const void *y = nullptr;  // backward with an activation: the forward's output
     void *dz = nullptr;       // backward with BN_ADD_ACTIVATION
 };
