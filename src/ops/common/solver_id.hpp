@@ -26,6 +26,7 @@ enum class SolverId : int {
     host_conv_bwd_filter_algo_3 = 17,
     host_pooling_strided = 18,
     host_batch_norm_strided = 19,
+    host_lrn_strided = 20,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -40,6 +41,7 @@ enum class SolverId : int {
     cuda_conv_bwd_filter_algo_1 = 1010,
     cuda_pooling = 1011,
     cuda_batch_norm = 1012,
+    cuda_lrn = 1013,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.

@@ -1,0 +1,77 @@
+// LRN problems: comparison and the problem string both ways.
+#include "ops/lrn/problem.hpp"
+
+#include "ops/common/problem_tensors.hpp"
+
+namespace librednn {
+
+bool LrnProblem::operator==(const LrnProblem &other) const {
+    return to_problem_string(*this) == to_problem_string(other);
+}
+
+ProblemString to_problem_string(const LrnProblem &p) {
+    ProblemString out;
+    out.set("op", "lrn");
+    out.set("dir", direction_name(p.direction));
+    write_main_tensor(&out, p.x);
+    write_tensor(&out, "x", p.x, p.x);
+    if (p.direction == Direction::forward) {
+        write_tensor(&out, "y", p.y, p.x);
+    } else {
+        write_tensor(&out, "y", p.y, p.x);
+        write_tensor(&out, "dy", p.dy, p.x);
+        write_tensor(&out, "dx", p.dx, p.x);
+    }
+    out.set("lrn_n", static_cast<long long>(p.n));
+    out.set("lrn_alpha", p.lrn_alpha);
+    out.set("lrn_beta", p.lrn_beta);
+    out.set("lrn_k", p.lrn_k);
+    out.set("alpha", p.alpha);
+    out.set("beta", p.beta);
+    if (p.in_place) out.set("in_place", "yes");
+    return out;
+}
+
+bool parse_lrn_problem(const ProblemString &text, LrnProblem *problem, std::string *error) {
+    LrnProblem p;
+    std::string value;
+    if (!text.get("op", &value, error)) return false;
+    if (value != "lrn") {
+        *error = "op=" + value + " is not an LRN problem (op=lrn)";
+        return false;
+    }
+    text.get("dir", &value, "fwd", error);
+    if (value != "fwd" && value != "bwd") {
+        *error = "dir=" + value + " must be fwd or bwd";
+        return false;
+    }
+    p.direction = value == "fwd" ? Direction::forward : Direction::backward;
+    TensorGeometry main;
+    if (!read_main_tensor(text, &main, error)) return false;
+    if (!read_tensor(text, "x", main, &p.x, error) || !read_tensor(text, "y", main, &p.y, error)) return false;
+    if (p.direction == Direction::backward &&
+        (!read_tensor(text, "dy", main, &p.dy, error) || !read_tensor(text, "dx", main, &p.dx, error)))
+        return false;
+    int64_t n = 5;
+    if (!text.get_int("lrn_n", &n, 5, error)) return false;
+    if (n < CUDNN_LRN_MIN_N || n > CUDNN_LRN_MAX_N) {
+        *error = "lrn_n must be " + std::to_string(CUDNN_LRN_MIN_N) + " to " + std::to_string(CUDNN_LRN_MAX_N);
+        return false;
+    }
+    p.n = static_cast<unsigned>(n);
+    if (!text.get_double("lrn_alpha", &p.lrn_alpha, 1e-4, error) ||
+        !text.get_double("lrn_beta", &p.lrn_beta, 0.75, error) || !text.get_double("lrn_k", &p.lrn_k, 2.0, error) ||
+        !text.get_double("alpha", &p.alpha, 1.0, error) || !text.get_double("beta", &p.beta, 0.0, error))
+        return false;
+    text.get("in_place", &value, "no", error);
+    if (value != "yes" && value != "no") {
+        *error = "in_place=" + value + " must be yes or no";
+        return false;
+    }
+    p.in_place = value == "yes";
+    if (!reject_unread_keys(text, error)) return false;
+    *problem = p;
+    return true;
+}
+
+}  // namespace librednn
