@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds LibreDNN and runs every test: the main build (CUDA backend where nvcc exists; tests labelled
 # gpu report as skipped without a GPU), then a host-only AddressSanitizer + UndefinedBehaviorSanitizer
-# build running the unit, API and ABI tests, then the mutation check (every deliberate mistake in
-# tests/mutations/ must make its tests fail). Exits non-zero when anything fails.
+# build running the unit, API and ABI tests, then a short libFuzzer run of the C API (clang only; the
+# target and its seeds in tests/fuzz/, docs/FUZZING.md), then the mutation check (every deliberate
+# mistake in tests/mutations/ must make its tests fail). Exits non-zero when anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${LIBREDNN_JOBS:-$(nproc)}
@@ -22,6 +23,22 @@ LIBREDNN_BUILD_DIR=build-asan scripts/build.sh -DLIBREDNN_CUDA=OFF -DLIBREDNN_SA
 # caught signal 11") after every test passed; leak checking itself stays on.
 ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan -j "$jobs" --output-on-failure -LE "install|gpu|doctor|examples"
+
+echo "== fuzzing (build-fuzz/: clang, host backend, libFuzzer + ASan + UBSan, ${LIBREDNN_FUZZ_SECONDS:-60} s)"
+if command -v clang++ >/dev/null && echo 'extern "C" int LLVMFuzzerTestOneInput(const char *, unsigned long) { return 0; }' |
+    clang++ -x c++ -fsanitize=fuzzer - -o /tmp/librednn-fuzz-probe 2>/dev/null; then
+    CC=clang CXX=clang++ LIBREDNN_BUILD_DIR=build-fuzz LIBREDNN_TARGETS=librednn_api_fuzzer scripts/build.sh \
+        -DLIBREDNN_CUDA=OFF -DLIBREDNN_SANITIZE=address,undefined -DLIBREDNN_FUZZ=ON -DLIBREDNN_TESTS=OFF \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    rm -rf build-fuzz/corpus build-fuzz/artifacts && mkdir -p build-fuzz/corpus build-fuzz/artifacts
+    cp tests/fuzz/corpus/api/* build-fuzz/corpus/
+    build-fuzz/tests/fuzz/librednn_api_fuzzer build-fuzz/corpus -max_total_time="${LIBREDNN_FUZZ_SECONDS:-60}" \
+        -timeout=20 -rss_limit_mb=2048 -max_len=512 -artifact_prefix=build-fuzz/artifacts/ -print_final_stats=1 \
+        2>build-fuzz/fuzz.log || { tail -60 build-fuzz/fuzz.log; echo "fuzzing found a problem: build-fuzz/artifacts/"; exit 1; }
+    grep -E "DONE|^stat::number_of_executed_units" build-fuzz/fuzz.log || true
+else
+    echo "skipped: no clang++ with libFuzzer here"
+fi
 
 echo "== mutation check (build-mutation/: host backend, tests/mutations/*.patch)"
 python3 scripts/mutation_check.py

@@ -107,7 +107,7 @@ public:
     void *get() const { return data_; }
 
 private:
-    Backend backend_;
+    [[maybe_unused]] Backend backend_;  // read only where the CUDA backend is built
     void *data_ = nullptr;
     std::unique_ptr<unsigned char[]> host_;
 };
