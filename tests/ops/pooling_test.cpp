@@ -220,6 +220,37 @@ TEST(Pooling, TiedMaximaSendTheGradientToTheFirst) {
     EXPECT_EQ(values_of<float>(dx.download()), (std::vector<float>{5, 0, 0, 0}));
 }
 
+// Found by tests/fuzz/api_fuzzer.cpp (issue 16): a 2^30 x 2^30 window over a 1x1 input with 2^29 of
+// padding made the host walk the whole window (2^60 steps) for each output. Both backends now walk only
+// the part over the input, and the including average divides by the window's size without overflow.
+TEST(Pooling, FuzzFindingHugeWindowOverPaddingReturnsPromptly) {
+    Handle handle;
+    for (cudnnPoolingMode_t mode : kModes) {
+        SCOPED_TRACE(pooling_mode_name(mode));
+        cudnnPoolingDescriptor_t desc = nullptr;
+        ASSERT_EQ(cudnnCreatePoolingDescriptor(&desc), CUDNN_STATUS_SUCCESS);
+        const int window[] = {1 << 30, 1 << 30}, pad[] = {1 << 29, 1 << 29}, stride[] = {1, 1};
+        ASSERT_EQ(cudnnSetPoolingNdDescriptor(desc, mode, CUDNN_NOT_PROPAGATE_NAN, 2, window, pad, stride),
+                  CUDNN_STATUS_SUCCESS);
+        const int64_t x_dims[] = {1, 1, 1, 1}, y_dims[] = {1, 1, 2, 2};
+        TensorDescriptor x_desc(packed_geometry(CUDNN_DATA_FLOAT, 4, x_dims, PackedLayout::nchw));
+        TensorDescriptor y_desc(packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw));
+        DeviceBuffer x(bytes_of(std::vector<float>{3.0f})), y(bytes_of(std::vector<float>(4, -1.0f)));
+        DeviceBuffer dy(bytes_of(std::vector<float>{1.0f, 2.0f, 3.0f, 4.0f})), dx(bytes_of(std::vector<float>{-1.0f}));
+        const float one = 1.0f, zero = 0.0f;
+        ASSERT_EQ(cudnnPoolingForward(handle, desc, &one, x_desc, x.get(), &zero, y_desc, y.get()),
+                  CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(cudnnPoolingBackward(handle, desc, &one, y_desc, y.get(), y_desc, dy.get(), x_desc, x.get(), &zero,
+                                       x_desc, dx.get()),
+                  CUDNN_STATUS_SUCCESS);
+        const bool including = mode == CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
+        const float divisor = including ? 0x1p60f : 1.0f;
+        EXPECT_EQ(values_of<float>(y.download()), std::vector<float>(4, 3.0f / divisor));
+        EXPECT_EQ(values_of<float>(dx.download()), std::vector<float>{10.0f / divisor});
+        cudnnDestroyPoolingDescriptor(desc);
+    }
+}
+
 TEST(PoolingRejects, DocumentedMisuse) {
     Handle handle;
     PoolingProblem p;

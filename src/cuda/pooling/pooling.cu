@@ -51,19 +51,23 @@ struct Window {
     int count = 0;
 };
 
+// Walks only the part of the window over the input, in window order: a window that is mostly padding
+// costs what it covers, not its size.
 template <class C>
 __device__ Window<C> reduce_window(const PoolArgs &a, int64_t n, int64_t c, const int (&o)[kDims]) {
     Window<C> w;
+    int lo[kDims], hi[kDims];
+#pragma unroll
+    for (int d = 0; d < kDims; ++d) {
+        const int64_t start = static_cast<int64_t>(o[d]) * a.stride[d] - a.pad[d];
+        const int64_t end = start + a.window[d];
+        lo[d] = static_cast<int>(start < 0 ? 0 : start);
+        hi[d] = static_cast<int>(end < a.in[d] ? end : a.in[d]);
+    }
     int p[kDims];
-    for (int i0 = 0; i0 < a.window[0]; ++i0) {
-        p[0] = o[0] * a.stride[0] - a.pad[0] + i0;
-        if (p[0] < 0 || p[0] >= a.in[0]) continue;
-        for (int i1 = 0; i1 < a.window[1]; ++i1) {
-            p[1] = o[1] * a.stride[1] - a.pad[1] + i1;
-            if (p[1] < 0 || p[1] >= a.in[1]) continue;
-            for (int i2 = 0; i2 < a.window[2]; ++i2) {
-                p[2] = o[2] * a.stride[2] - a.pad[2] + i2;
-                if (p[2] < 0 || p[2] >= a.in[2]) continue;
+    for (p[0] = lo[0]; p[0] < hi[0]; ++p[0]) {
+        for (p[1] = lo[1]; p[1] < hi[1]; ++p[1]) {
+            for (p[2] = lo[2]; p[2] < hi[2]; ++p[2]) {
                 ++w.count;
                 const C v = load_as<C>(a.x, a.type, offset5(a.xs, n, c, p));
                 if (!a.max) {
@@ -86,7 +90,9 @@ __device__ Window<C> reduce_window(const PoolArgs &a, int64_t n, int64_t c, cons
 
 template <class C>
 __device__ __forceinline__ C divisor(const PoolArgs &a, int count) {
-    return a.include_padding ? static_cast<C>(a.window[0] * a.window[1] * a.window[2]) : static_cast<C>(count);
+    // In C: the product of three windows up to 2^31 overflows int.
+    return a.include_padding ? static_cast<C>(a.window[0]) * static_cast<C>(a.window[1]) * static_cast<C>(a.window[2])
+                             : static_cast<C>(count);
 }
 
 template <class C>
@@ -125,9 +131,11 @@ __global__ void __launch_bounds__(kBlock) pooling_backward_kernel(const __grid_c
         int first[kDims], last[kDims];
 #pragma unroll
         for (int d = 0; d < kDims; ++d) {
-            const int top = q[d] + a.pad[d];
-            first[d] = top - a.window[d] + 1 <= 0 ? 0 : (top - a.window[d] + a.stride[d]) / a.stride[d];
-            last[d] = min(top / a.stride[d], a.out[d] - 1);
+            // In 64 bits: pad and window reach 2^31 - 1.
+            const int64_t top = static_cast<int64_t>(q[d]) + a.pad[d];
+            first[d] =
+                top - a.window[d] + 1 <= 0 ? 0 : static_cast<int>((top - a.window[d] + a.stride[d]) / a.stride[d]);
+            last[d] = static_cast<int>(min(top / a.stride[d], static_cast<int64_t>(a.out[d] - 1)));
         }
         C sum = C(0);
         int o[kDims];
@@ -143,9 +151,10 @@ __global__ void __launch_bounds__(kBlock) pooling_backward_kernel(const __grid_c
                         int count = 1;
 #pragma unroll
                         for (int d = 0; d < kDims; ++d) {
-                            const int lo = max(o[d] * a.stride[d] - a.pad[d], 0);
-                            const int hi = min(o[d] * a.stride[d] - a.pad[d] + a.window[d], a.in[d]);
-                            count *= hi - lo;
+                            const int64_t start = static_cast<int64_t>(o[d]) * a.stride[d] - a.pad[d];
+                            const int64_t lo = start < 0 ? 0 : start;
+                            const int64_t hi = min(start + a.window[d], static_cast<int64_t>(a.in[d]));
+                            count *= static_cast<int>(hi - lo);
                         }
                         sum += g / divisor<C>(a, count);
                     }

@@ -15,7 +15,8 @@ namespace {
 struct Plane {
     int spatial = 0;
     int64_t in[kMaxPoolingSpatialDims] = {}, out[kMaxPoolingSpatialDims] = {};
-    int64_t in_size = 1, out_size = 1, window_size = 1;
+    int64_t in_size = 1, out_size = 1;
+    double window_size = 1;  // the including average's divisor: up to 6 dims of 2^31 overflow int64
 };
 
 Plane plane_of(const PoolingProblem &p) {
@@ -26,7 +27,7 @@ Plane plane_of(const PoolingProblem &p) {
         s.out[d] = p.y.dims[d + 2];
         s.in_size *= s.in[d];
         s.out_size *= s.out[d];
-        s.window_size *= p.window[d];
+        s.window_size *= static_cast<double>(p.window[d]);
     }
     return s;
 }
@@ -38,21 +39,25 @@ int64_t offset_of(const TensorGeometry &g, int64_t n, int64_t c, const int64_t *
     return offset;
 }
 
-// Calls visit(input coordinates, number) for each input inside output `o`'s window, in window order.
+// Calls visit(input coordinates) for each input inside output `o`'s window, in window order (row-major
+// over the window). Only the part of the window over the input is walked: a window that is mostly
+// padding costs what it covers, not its size.
 template <class Visit>
 void for_each_in_window(const PoolingProblem &p, const Plane &s, const int64_t *o, Visit &&visit) {
-    int64_t w[kMaxPoolingSpatialDims] = {}, at[kMaxPoolingSpatialDims];
+    int64_t lo[kMaxPoolingSpatialDims], hi[kMaxPoolingSpatialDims], at[kMaxPoolingSpatialDims];
+    for (int d = 0; d < s.spatial; ++d) {
+        const int64_t start = o[d] * p.stride[d] - p.pad[d];
+        lo[d] = start < 0 ? 0 : start;
+        hi[d] = start + p.window[d] < s.in[d] ? start + p.window[d] : s.in[d];  // one past the last
+        if (lo[d] >= hi[d]) return;
+        at[d] = lo[d];
+    }
     for (;;) {
-        bool inside = true;
-        for (int d = 0; d < s.spatial; ++d) {
-            at[d] = o[d] * p.stride[d] - p.pad[d] + w[d];
-            inside = inside && at[d] >= 0 && at[d] < s.in[d];
-        }
-        if (inside) visit(static_cast<const int64_t *>(at));
+        visit(static_cast<const int64_t *>(at));
         int d = s.spatial - 1;
         for (; d >= 0; --d) {
-            if (++w[d] < p.window[d]) break;
-            w[d] = 0;
+            if (++at[d] < hi[d]) break;
+            at[d] = lo[d];
         }
         if (d < 0) return;
     }
