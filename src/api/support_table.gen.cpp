@@ -229,10 +229,10 @@ const SupportRow kSupportTable[] = {
     {"cudnnDestroyDropoutDescriptor", "ops_infer", "yes", "yes", "", ""},
     {"cudnnDropoutGetStatesSize", "ops_infer", "yes", "yes", "", ""},
     {"cudnnDropoutGetReserveSpaceSize", "ops_infer", "yes", "yes", "", ""},
-    {"cudnnSetDropoutDescriptor", "ops_infer", "yes", "no", "", "CUDA dropout states wait for the dropout kernels"},
+    {"cudnnSetDropoutDescriptor", "ops_infer", "yes", "yes", "", "states: a 64-byte Philox4x32-10 key and call count, the same on both backends"},
     {"cudnnRestoreDropoutDescriptor", "ops_infer", "yes", "yes", "", ""},
     {"cudnnGetDropoutDescriptor", "ops_infer", "yes", "yes", "", ""},
-    {"cudnnDropoutForward", "ops_infer", "no", "no", "", ""},
+    {"cudnnDropoutForward", "ops_infer", "yes", "yes", "float, double, half, bfloat16", "any strides, in place; the mask the host draws is the GPU's, bit for bit"},
     {"cudnnCreateAlgorithmDescriptor", "ops_infer", "yes", "yes", "", ""},
     {"cudnnSetAlgorithmDescriptor", "ops_infer", "yes", "yes", "", ""},
     {"cudnnGetAlgorithmDescriptor", "ops_infer", "yes", "yes", "", ""},
@@ -267,7 +267,7 @@ const SupportRow kSupportTable[] = {
     {"cudnnNormalizationBackward", "ops_train", "yes", "yes", "float, double, half, bfloat16", "batch norm backward (the Ex arithmetic), groupCnt 1; the two parameter descriptors alike"},
     {"cudnnSpatialTfGridGeneratorBackward", "ops_train", "no", "no", "", ""},
     {"cudnnSpatialTfSamplerBackward", "ops_train", "no", "no", "", ""},
-    {"cudnnDropoutBackward", "ops_train", "no", "no", "", ""},
+    {"cudnnDropoutBackward", "ops_train", "yes", "yes", "float, double, half, bfloat16", "any strides, in place"},
     {"cudnnOpsTrainVersionCheck", "ops_train", "yes", "yes", "", ""},
 };
 

@@ -68,6 +68,22 @@ LIBREDNN_HOST_DEVICE inline uint64_t splitmix64(uint64_t value) {
     return value ^ (value >> 31);
 }
 
+// ---- The draw -----------------------------------------------------------------------------------
+//
+// How a dropout call decides (the states buffer below holds the key and the call number): element e of
+// call n takes word e % 4 of philox4x32_10({lo32(e / 4), hi32(e / 4), lo32(n), hi32(n)}, key) and is
+// dropped when that word is below floor(p * 2^32), so p = 0 drops nothing and p = 1 everything.
+LIBREDNN_HOST_DEVICE inline Philox4x32 dropout_words(const uint32_t key[2], uint64_t call, uint64_t group) {
+    return philox4x32_10(Philox4x32{{static_cast<uint32_t>(group), static_cast<uint32_t>(group >> 32),
+                                     static_cast<uint32_t>(call), static_cast<uint32_t>(call >> 32)}},
+                         key[0], key[1]);
+}
+
+// floor(p * 2^32) for 0 <= p <= 1: exact in double, so the host and the GPU agree.
+LIBREDNN_HOST_DEVICE inline uint64_t dropout_threshold(float probability) {
+    return static_cast<uint64_t>(static_cast<double>(probability) * 4294967296.0);
+}
+
 // ---- The states buffer --------------------------------------------------------------------------
 //
 // What cudnnSetDropoutDescriptor writes at the start of the user's states buffer: 64 bytes, in the

@@ -1,5 +1,6 @@
 // The dropout descriptor (create, set, restore, get, destroy), its states initialisation on the host
-// backend, and the states and reserve-space sizes, through the public API.
+// backend, and the states and reserve-space sizes, through the public API. The states on the GPU and
+// the dropout calls are tested in tests/ops/dropout_test.cpp.
 #include "api_test_util.hpp"
 
 #include <cudnn.h>
@@ -164,16 +165,6 @@ TEST(DropoutDescriptor, RestoreKeepsTheStatesWithoutReinitialisingThem) {
     EXPECT_EQ(states_out, states.data());
     EXPECT_EQ(seed, 2024ull);
     EXPECT_NE(before, damaged);
-}
-
-TEST(DropoutDescriptor, InitialisingStatesOnTheGpuIsNotSupportedYet) {
-    Handle cuda("cuda");
-    if (cuda.handle == nullptr) GTEST_SKIP() << "no CUDA backend on this machine";
-    DropoutDesc d;
-    std::vector<unsigned char> placeholder(states_size(cuda.handle));  // never written: the call must refuse first
-    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
-                    cudnnSetDropoutDescriptor(d.desc, cuda.handle, 0.5f, placeholder.data(), placeholder.size(), 1),
-                    "cudnnSetDropoutDescriptor", "initialising dropout states on the GPU is not implemented yet");
 }
 
 TEST(DropoutDescriptor, RejectsProbabilitiesOutsideZeroToOne) {

@@ -1,6 +1,7 @@
 // cudnnCreate/Destroy/Set/Restore/GetDropoutDescriptor and the dropout states and reserve-space sizes.
 #include "descriptors/dropout.hpp"
 #include "api/entry.hpp"
+#include "core/cuda_runtime.hpp"
 #include "core/handle.hpp"
 #include "descriptors/tensor.hpp"
 
@@ -8,6 +9,29 @@
 
 using librednn::Status;
 using librednn::api::Call;
+
+namespace {
+
+// Writes the states a seed starts from into the user's buffer: host memory on the host backend, device
+// memory (in the handle's stream order) on CUDA.
+Status write_states(const cudnnContext &handle, void *states, const librednn::DropoutState &state) {
+#if LIBREDNN_HAVE_CUDA
+    if (handle.backend == librednn::Backend::cuda) {
+        // From pageable memory the copy has left `state` when the call returns.
+        const cudaError_t err = cudaMemcpyAsync(states, &state, sizeof state, cudaMemcpyHostToDevice, handle.stream);
+        if (err != cudaSuccess) {
+            cudaGetLastError();
+            return librednn::fail(CUDNN_STATUS_EXECUTION_FAILED, "writing the dropout states failed: %s",
+                                  cudaGetErrorString(err));
+        }
+        return CUDNN_STATUS_SUCCESS;
+    }
+#endif
+    std::memcpy(states, &state, sizeof state);
+    return CUDNN_STATUS_SUCCESS;
+}
+
+}  // namespace
 
 cudnnStatus_t CUDNNWINAPI cudnnCreateDropoutDescriptor(cudnnDropoutDescriptor_t *dropoutDesc) {
     return librednn::api::call(__func__, [&](Call &call) -> Status {
@@ -65,12 +89,8 @@ cudnnStatus_t CUDNNWINAPI cudnnSetDropoutDescriptor(cudnnDropoutDescriptor_t dro
             return CUDNN_STATUS_SUCCESS;
         }
         LIBREDNN_CHECK(librednn::check_dropout_states_size(states, stateSizeInBytes));
-        if (handle->backend != librednn::Backend::host) {
-            return librednn::fail(CUDNN_STATUS_NOT_SUPPORTED,
-                                  "initialising dropout states on the GPU is not implemented yet");
-        }
         const librednn::DropoutState state = librednn::make_dropout_state(seed);
-        std::memcpy(states, &state, sizeof state);
+        LIBREDNN_CHECK(write_states(*handle, states, state));
         dropoutDesc->probability = dropout;
         dropoutDesc->states = states;
         dropoutDesc->states_size = stateSizeInBytes;

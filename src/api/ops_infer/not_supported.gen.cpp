@@ -39,15 +39,3 @@ cudnnStatus_t CUDNNWINAPI cudnnSpatialTfSamplerForward(cudnnHandle_t handle, cud
     return librednn::api::not_supported("cudnnSpatialTfSamplerForward");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnDropoutForward(cudnnHandle_t handle, const cudnnDropoutDescriptor_t dropoutDesc, const cudnnTensorDescriptor_t xdesc, const void *x, const cudnnTensorDescriptor_t ydesc, void *y, void *reserveSpace, size_t reserveSpaceSizeInBytes) {
-    (void)handle;
-    (void)dropoutDesc;
-    (void)xdesc;
-    (void)x;
-    (void)ydesc;
-    (void)y;
-    (void)reserveSpace;
-    (void)reserveSpaceSizeInBytes;
-    return librednn::api::not_supported("cudnnDropoutForward");
-}
-

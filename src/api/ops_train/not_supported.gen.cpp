@@ -46,15 +46,3 @@ cudnnStatus_t CUDNNWINAPI cudnnSpatialTfSamplerBackward(cudnnHandle_t handle, cu
     return librednn::api::not_supported("cudnnSpatialTfSamplerBackward");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnDropoutBackward(cudnnHandle_t handle, const cudnnDropoutDescriptor_t dropoutDesc, const cudnnTensorDescriptor_t dydesc, const void *dy, const cudnnTensorDescriptor_t dxdesc, void *dx, void *reserveSpace, size_t reserveSpaceSizeInBytes) {
-    (void)handle;
-    (void)dropoutDesc;
-    (void)dydesc;
-    (void)dy;
-    (void)dxdesc;
-    (void)dx;
-    (void)reserveSpace;
-    (void)reserveSpaceSizeInBytes;
-    return librednn::api::not_supported("cudnnDropoutBackward");
-}
-
