@@ -615,6 +615,29 @@ TEST(BatchNorm, InferenceOnPackedLayoutsMatchesReference) {
 // the derivatives of L = sum w * y by x, scale and bias. Central differences in double with step h err
 // by about h^2 |L'''| / 6 (under 1e-8 here) plus the rounding of L over h (about 1e-10); 1e-6 leaves
 // room for both and still catches any wrong term (each is of order 0.1 to 1).
+TEST(BatchNorm, TrainingAndBackwardOnPackedLayoutsMatchReference) {
+    // x, y (dy, dx) packed alike in whole 16-byte vectors: the CUDA backend's packed training kernels,
+    // with each channel split into many parts (NCHW planes of several chunks, NHWC row ranges) that
+    // pass 2 merges, in channel counts that give NHWC tiles of 1 to 16 vectors.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    const std::vector<std::vector<int64_t>> shapes = {{3, 8, 48, 48}, {4, 64, 30, 30}, {2, 24, 20, 20}, {5, 16, 9, 16}};
+    for (BatchNormPhase phase : {BatchNormPhase::training, BatchNormPhase::backward}) {
+        for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16}) {
+            for (PackedLayout layout : {PackedLayout::nchw, PackedLayout::nhwc}) {
+                BatchNormProblem p = random_problem(rng, phase);
+                p.mode = rng.coin() ? CUDNN_BATCHNORM_SPATIAL : CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
+                p.ops = CUDNN_BATCHNORM_OPS_BN;
+                if (phase == BatchNormPhase::backward) p.saved = true;
+                const std::vector<int64_t> &dims = rng.pick(shapes);
+                p.x = p.y = p.dy = p.dx = p.z = packed_geometry(type, 4, dims.data(), layout);
+                const int64_t parameter_dims[] = {1, dims[1], 1, 1};
+                p.parameters = packed_geometry(CUDNN_DATA_FLOAT, 4, parameter_dims, PackedLayout::nchw);
+                Case(rng, p).run_and_check();
+            }
+        }
+    }
+}
+
 TEST(BatchNorm, BackwardIsTheGradientOfTheTrainingForward) {
     LIBREDNN_SEEDED_RANDOM(rng);
     for (cudnnBatchNormMode_t mode : kModes) {

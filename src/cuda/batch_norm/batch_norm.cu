@@ -1,6 +1,8 @@
 // The batch-normalisation kernels (batch_norm.hpp).
 #include "cuda/batch_norm/batch_norm.hpp"
 
+#include "cuda/batch_norm/training_packed.hpp"
+
 #include "core/data_type.hpp"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
@@ -469,6 +471,7 @@ Status batch_norm(cudaStream_t stream, const BatchNormProblem &p, const BatchNor
     if (p.phase == BatchNormPhase::inference) {
         return in_double ? launch_inference<double>(stream, p, buffers) : launch_inference<float>(stream, p, buffers);
     }
+    if (packed_training_applicable(p, buffers)) return batch_norm_packed_training(stream, p, buffers);
     return in_double ? launch_per_parameter<double>(stream, p, buffers)
                      : launch_per_parameter<float>(stream, p, buffers);
 }

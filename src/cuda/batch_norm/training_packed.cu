@@ -1,0 +1,533 @@
+// The packed batch-norm training and backward kernels (training_packed.hpp).
+#include "cuda/batch_norm/training_packed.hpp"
+
+#include "core/data_type.hpp"
+#include "cuda/common/device_common.cuh"
+#include "cuda/common/launch_util.hpp"
+
+namespace librednn::cuda {
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int kWarpsPerBlock = kBlock / 32;
+constexpr int kMaxChannels = 2048;       // five skewed float constants a channel in 48 KiB of shared memory
+constexpr int kPlaneChunkVectors = 256;  // NCHW: a warp's chunk of one plane, 8 vectors a lane
+constexpr int kNhwcBlocks = 132 * 8;     // NHWC: enough blocks to fill an H200 (and fewer-SM parts) 8 times
+constexpr int kMergeBlock = 256;
+
+// ---- Pairwise merging of (count, mean, M2) ----------------------------------------------------------
+
+// Merges (nb, mb, m2b) into (n, m, m2): Chan, Golub and LeVeque's update, exact in the count.
+template <class F>
+__device__ __forceinline__ void merge_moments(F &n, F &m, F &m2, F nb, F mb, F m2b) {
+    if (nb == F(0)) return;
+    const F total = n + nb, delta = mb - m, share = nb / total;
+    m += delta * share;
+    m2 += m2b + delta * delta * n * share;
+    n = total;
+}
+
+// The moments of k values (k <= 4 or a vector's lanes), taken directly: mean first, then the squares of
+// the deviations from it.
+template <int K>
+__device__ __forceinline__ void chunk_moments(const float (&v)[K], int k, float &mean, float &m2) {
+    float sum = 0.0f;
+#pragma unroll
+    for (int i = 0; i < K; ++i) sum += i < k ? v[i] : 0.0f;
+    mean = sum / static_cast<float>(k);
+    m2 = 0.0f;
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+        const float d = v[i] - mean;
+        m2 += i < k ? d * d : 0.0f;
+    }
+}
+
+// ---- Pass 1: statistics of each part ------------------------------------------------------------------
+
+struct StatsArgs {
+    const void *x, *dy;
+    int64_t planes_or_rows;  // NCHW: N * C planes; NHWC: N * spatial rows
+    int64_t vectors_per_plane_or_row;
+    int channels;
+    int chunks_per_plane;         // NCHW
+    int tile_vectors, tile_rows;  // NHWC: vectors of a tile's row, rows in flight per block
+    int64_t rows_per_split;       // NHWC
+    int64_t parts;                // P: parts per channel
+    int backward;
+    const float *mean, *inv_std;   // backward: the saved statistics
+    float *part0, *part1, *part2;  // [C][P]: forward count, mean, M2; backward sum dy, sum dy (x - mean)
+};
+
+// NCHW: a warp per chunk of one plane (image n, channel c); lane l takes vectors l, l + 32, ... of it.
+template <class T>
+__global__ void __launch_bounds__(kBlock) stats_nchw_kernel(const __grid_constant__ StatsArgs a) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const int lane = threadIdx.x % 32;
+    const int64_t item = static_cast<int64_t>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
+    const int64_t items = a.planes_or_rows * a.chunks_per_plane;
+    if (item >= items) return;
+    const int64_t plane = item / a.chunks_per_plane;
+    const int chunk = static_cast<int>(item % a.chunks_per_plane);
+    const int c = static_cast<int>(plane % a.channels);
+    const int64_t n_image = plane / a.channels;
+    const int64_t first = plane * a.vectors_per_plane_or_row + static_cast<int64_t>(chunk) * kPlaneChunkVectors;
+    const int64_t end_in_plane = a.vectors_per_plane_or_row - static_cast<int64_t>(chunk) * kPlaneChunkVectors;
+    const int count = static_cast<int>(end_in_plane < kPlaneChunkVectors ? end_in_plane : kPlaneChunkVectors);
+    const auto *x = static_cast<const Vector16<T> *>(a.x);
+    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;  // forward: n, mean, M2; backward: -, sum dy, sum dy (x - mean)
+    const float mean = a.backward ? a.mean[c] : 0.0f;
+    for (int v = lane; v < count; v += 32) {
+        const Vector16<T> xv = x[first + v];
+        float values[kLanes];
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) values[l] = to_compute<float>(xv.lane[l]);
+        if (!a.backward) {
+            float m, m2;
+            chunk_moments(values, kLanes, m, m2);
+            merge_moments(s0, s1, s2, static_cast<float>(kLanes), m, m2);
+        } else {
+            const Vector16<T> gv = dy[first + v];
+#pragma unroll
+            for (int l = 0; l < kLanes; ++l) {
+                const float g = to_compute<float>(gv.lane[l]);
+                s1 += g;
+                s2 += g * (values[l] - mean);
+            }
+        }
+    }
+    // Lane 0 gathers the warp's parts in a fixed order.
+    for (int offset = 16; offset > 0; offset /= 2) {
+        const float o0 = __shfl_down_sync(0xffffffffu, s0, offset);
+        const float o1 = __shfl_down_sync(0xffffffffu, s1, offset);
+        const float o2 = __shfl_down_sync(0xffffffffu, s2, offset);
+        if (!a.backward) {
+            merge_moments(s0, s1, s2, o0, o1, o2);
+        } else {
+            s1 += o1;
+            s2 += o2;
+        }
+    }
+    if (lane == 0) {
+        const int64_t at = static_cast<int64_t>(c) * a.parts + n_image * a.chunks_per_plane + chunk;
+        if (!a.backward) a.part0[at] = s0;
+        a.part1[at] = s1;
+        a.part2[at] = s2;
+    }
+}
+
+// NHWC: a block per (tile of channels, range of rows); thread (row r, vector v) walks rows r, r + rows in
+// flight, ... of the range, four at a time, then the block merges each channel's rows in a fixed order.
+template <class T>
+__global__ void __launch_bounds__(kBlock) stats_nhwc_kernel(const __grid_constant__ StatsArgs a) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    __shared__ float shared1[kBlock * kLanes], shared2[kBlock * kLanes], shared0[kBlock];
+    const int v = threadIdx.x % a.tile_vectors, r = threadIdx.x / a.tile_vectors;
+    const int tile = blockIdx.x, split = blockIdx.y;
+    const int64_t row_begin = static_cast<int64_t>(split) * a.rows_per_split;
+    const int64_t row_end =
+        row_begin + a.rows_per_split < a.planes_or_rows ? row_begin + a.rows_per_split : a.planes_or_rows;
+    const int64_t column = static_cast<int64_t>(tile) * a.tile_vectors + v;  // the vector's index in a row
+    const int c0 = static_cast<int>(column * kLanes);
+    const auto *x = static_cast<const Vector16<T> *>(a.x);
+    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
+    float n = 0.0f, s1[kLanes], s2[kLanes], mean[kLanes];
+#pragma unroll
+    for (int l = 0; l < kLanes; ++l) {
+        s1[l] = s2[l] = 0.0f;
+        mean[l] = a.backward ? a.mean[c0 + l] : 0.0f;
+    }
+    constexpr int kRows = 4;
+    for (int64_t row = row_begin + r; row < row_end; row += static_cast<int64_t>(kRows) * a.tile_rows) {
+        Vector16<T> xv[kRows], gv[kRows];
+        int k = 0;
+#pragma unroll
+        for (int i = 0; i < kRows; ++i) {
+            const int64_t at = row + static_cast<int64_t>(i) * a.tile_rows;
+            if (at < row_end) {
+                xv[i] = x[at * a.vectors_per_plane_or_row + column];
+                if (a.backward) gv[i] = dy[at * a.vectors_per_plane_or_row + column];
+                k = i + 1;
+            }
+        }
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) {
+            float values[kRows];
+#pragma unroll
+            for (int i = 0; i < kRows; ++i) values[i] = i < k ? to_compute<float>(xv[i].lane[l]) : 0.0f;
+            if (!a.backward) {
+                float nn = n, m, m2;
+                chunk_moments(values, k, m, m2);
+                merge_moments(nn, s1[l], s2[l], static_cast<float>(k), m, m2);
+            } else {
+#pragma unroll
+                for (int i = 0; i < kRows; ++i) {
+                    if (i < k) {
+                        const float g = to_compute<float>(gv[i].lane[l]);
+                        s1[l] += g;
+                        s2[l] += g * (values[i] - mean[l]);
+                    }
+                }
+            }
+        }
+        n += static_cast<float>(k);
+    }
+    // Each channel of the tile: merge the rows in flight, in order.
+#pragma unroll
+    for (int l = 0; l < kLanes; ++l) {
+        shared1[r * a.tile_vectors * kLanes + v * kLanes + l] = s1[l];
+        shared2[r * a.tile_vectors * kLanes + v * kLanes + l] = s2[l];
+    }
+    if (v == 0) shared0[r] = n;
+    __syncthreads();
+    const int tile_channels = a.tile_vectors * kLanes;
+    for (int j = threadIdx.x; j < tile_channels; j += blockDim.x) {
+        float tn = 0.0f, t1 = 0.0f, t2 = 0.0f;
+        for (int i = 0; i < a.tile_rows; ++i) {
+            const float b1 = shared1[i * tile_channels + j], b2 = shared2[i * tile_channels + j];
+            if (!a.backward) {
+                merge_moments(tn, t1, t2, shared0[i], b1, b2);
+            } else {
+                t1 += b1;
+                t2 += b2;
+            }
+        }
+        const int64_t at = (static_cast<int64_t>(tile) * tile_channels + j) * a.parts + split;
+        if (!a.backward) a.part0[at] = tn;
+        a.part1[at] = t1;
+        a.part2[at] = t2;
+    }
+}
+
+// ---- Pass 2: one block per channel merges its parts -------------------------------------------------
+
+struct MergeArgs {
+    int64_t parts;
+    double count;  // values per channel
+    int backward, running, saved;
+    float epsilon;
+    double factor, param_alpha, param_beta;
+    int64_t parameter_stride;
+    const float *part0, *part1, *part2;
+    const float *scale, *bias, *saved_mean_in, *saved_inv_std_in;
+    float *running_mean, *running_variance, *saved_mean, *saved_inv_std, *dscale, *dbias;
+    // Per channel, for pass 3: forward mean, gain, bias; backward mean, inv_std, gain, bias term, scale term.
+    float *constants;
+    int channels;
+};
+
+__device__ __forceinline__ void blend(float *target, int64_t at, double alpha, double beta, float value) {
+    float result = static_cast<float>(alpha) * value;
+    if (beta != 0.0) result += static_cast<float>(beta) * target[at];
+    target[at] = result;
+}
+
+__global__ void __launch_bounds__(kMergeBlock) merge_kernel(const __grid_constant__ MergeArgs a) {
+    __shared__ double shared[3][kMergeBlock];
+    const int c = blockIdx.x;
+    const float *p0 = a.part0 + static_cast<int64_t>(c) * a.parts, *p1 = a.part1 + static_cast<int64_t>(c) * a.parts,
+                *p2 = a.part2 + static_cast<int64_t>(c) * a.parts;
+    double n = 0.0, s1 = 0.0, s2 = 0.0;
+    for (int64_t p = threadIdx.x; p < a.parts; p += blockDim.x) {
+        if (!a.backward) {
+            merge_moments<double>(n, s1, s2, p0[p], p1[p], p2[p]);
+        } else {
+            s1 += p1[p];
+            s2 += p2[p];
+        }
+    }
+    shared[0][threadIdx.x] = n;
+    shared[1][threadIdx.x] = s1;
+    shared[2][threadIdx.x] = s2;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) {
+            const int o = threadIdx.x + half;
+            if (!a.backward) {
+                merge_moments<double>(shared[0][threadIdx.x], shared[1][threadIdx.x], shared[2][threadIdx.x],
+                                      shared[0][o], shared[1][o], shared[2][o]);
+            } else {
+                shared[1][threadIdx.x] += shared[1][o];
+                shared[2][threadIdx.x] += shared[2][o];
+            }
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x != 0) return;
+    const int64_t po = static_cast<int64_t>(c) * a.parameter_stride;
+    const float scale = a.scale[po], count = static_cast<float>(a.count);
+    float *k = a.constants;
+    const int C = a.channels;
+    if (!a.backward) {
+        const float mean = static_cast<float>(shared[1][0]);
+        const float variance = static_cast<float>(shared[2][0] / a.count);
+        const float inv_std = 1.0f / sqrtf(variance + a.epsilon);
+        if (a.running) {
+            // Factor 1 does not read the old values (they may be uninitialised).
+            const double keep = 1.0 - a.factor;
+            blend(a.running_mean, po, a.factor, keep, mean);
+            blend(a.running_variance, po, a.factor, keep, variance * count / (count - 1.0f));
+        }
+        if (a.saved) {
+            a.saved_mean[po] = mean;
+            a.saved_inv_std[po] = inv_std;
+        }
+        k[c] = mean;
+        k[C + c] = scale * inv_std;
+        k[2 * C + c] = a.bias[po];
+        return;
+    }
+    const float mean = a.saved_mean_in[po], inv_std = a.saved_inv_std_in[po];
+    const float dbias = static_cast<float>(shared[1][0]), dscale = static_cast<float>(shared[2][0]) * inv_std;
+    blend(a.dscale, po, a.param_alpha, a.param_beta, dscale);
+    blend(a.dbias, po, a.param_alpha, a.param_beta, dbias);
+    k[c] = mean;
+    k[C + c] = inv_std;
+    k[2 * C + c] = scale * inv_std;
+    k[3 * C + c] = dbias / count;
+    k[4 * C + c] = dscale / count;
+}
+
+// ---- Pass 3: element-wise, with each channel's constants in shared memory ---------------------------
+
+// One word of skew per 8 channels, so that a warp reading 8 consecutive channels a thread hits 32 banks.
+__device__ __forceinline__ int skewed(int c) { return c + (c >> 3); }
+
+struct ApplyArgs {
+    int64_t vectors;
+    FastDivisor spatial_vectors;  // NCHW: vectors a plane
+    FastDivisor channel_vectors;  // NHWC: vectors a row
+    int channels, channels_last, backward;
+    float alpha, beta;
+    const void *x, *dy;
+    void *out;
+    const float *constants;
+};
+
+template <class T>
+__global__ void __launch_bounds__(kBlock) apply_kernel(const __grid_constant__ ApplyArgs a) {
+    extern __shared__ float constants[];
+    const int C = a.channels, stride = skewed(C) + 1, arrays = a.backward ? 5 : 3;
+    for (int i = threadIdx.x; i < arrays * C; i += blockDim.x) {
+        constants[(i / C) * stride + skewed(i % C)] = a.constants[i];
+    }
+    __syncthreads();
+    const float *k0 = constants, *k1 = k0 + stride, *k2 = k1 + stride, *k3 = k2 + stride, *k4 = k3 + stride;
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const auto *x = static_cast<const Vector16<T> *>(a.x);
+    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
+    auto *out = static_cast<Vector16<T> *>(a.out);
+    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.vectors;
+         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        int c0;
+        if (a.channels_last) {
+            c0 = static_cast<int>(v - divide(a.channel_vectors, v) * a.channel_vectors.divisor) * kLanes;
+        } else {
+            const int64_t plane = divide(a.spatial_vectors, v);
+            c0 = static_cast<int>(plane % C);
+        }
+        const Vector16<T> xv = x[v];
+        Vector16<T> gv, result;
+        if (a.backward) gv = dy[v];
+        if (a.beta != 0.0f) result = out[v];
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) {
+            const int c = skewed(a.channels_last ? c0 + l : c0);
+            const float centred = to_compute<float>(xv.lane[l]) - k0[c];
+            float value;
+            if (!a.backward) {
+                value = k1[c] * centred + k2[c];
+            } else {
+                const float x_hat = centred * k1[c];
+                value = k2[c] * (to_compute<float>(gv.lane[l]) - k3[c] - x_hat * k4[c]);
+            }
+            value *= a.alpha;
+            if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
+            result.lane[l] = from_compute<T>(value);
+        }
+        out[v] = result;
+    }
+}
+
+bool aligned16_host(const void *pointer) {
+    return pointer == nullptr || (reinterpret_cast<uintptr_t>(pointer) & 15u) == 0;
+}
+
+// Whether `t` is packed NCHW (channels_last false) or NHWC (true) over x's dims.
+bool packed_as(const TensorGeometry &t, const TensorGeometry &x, bool channels_last) {
+    for (int i = 0; i < x.nb_dims; ++i) {
+        if (t.dims[i] != x.dims[i]) return false;
+    }
+    int64_t expected = 1;
+    if (!channels_last) {
+        for (int i = t.nb_dims - 1; i >= 0; --i) {
+            if (t.dims[i] > 1 && t.strides[i] != expected) return false;
+            expected *= t.dims[i];
+        }
+        return true;
+    }
+    if (t.dims[1] > 1 && t.strides[1] != 1) return false;
+    expected = t.dims[1];
+    for (int i = t.nb_dims - 1; i >= 2; --i) {
+        if (t.dims[i] > 1 && t.strides[i] != expected) return false;
+        expected *= t.dims[i];
+    }
+    return t.dims[0] == 1 || t.strides[0] == expected;
+}
+
+// NHWC when x is packed channels-last (and not also NCHW, as with a single channel).
+bool layout_of(const BatchNormProblem &p, bool *channels_last) {
+    const bool backward = p.phase == BatchNormPhase::backward;
+    for (bool last : {false, true}) {
+        if (!packed_as(p.x, p.x, last)) continue;
+        if (!packed_as(backward ? p.dy : p.y, p.x, last)) continue;
+        if (backward && !packed_as(p.dx, p.x, last)) continue;
+        *channels_last = last;
+        return true;
+    }
+    return false;
+}
+
+template <class T>
+Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b, bool channels_last) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const bool backward = p.phase == BatchNormPhase::backward;
+    const int channels = static_cast<int>(p.x.dims[1]);
+    const int64_t images = p.x.dims[0], spatial = p.x.element_count() / (images * channels);
+    StatsArgs s{};
+    s.x = b.x;
+    s.dy = b.dy;
+    s.channels = channels;
+    s.backward = backward;
+    s.mean = static_cast<const float *>(b.mean);
+    s.inv_std = static_cast<const float *>(b.variance);
+    dim3 stats_grid;
+    if (!channels_last) {
+        s.planes_or_rows = images * channels;
+        s.vectors_per_plane_or_row = spatial / kLanes;
+        s.chunks_per_plane =
+            static_cast<int>((s.vectors_per_plane_or_row + kPlaneChunkVectors - 1) / kPlaneChunkVectors);
+        s.parts = images * s.chunks_per_plane;
+        stats_grid =
+            dim3(static_cast<unsigned>((s.planes_or_rows * s.chunks_per_plane + kWarpsPerBlock - 1) / kWarpsPerBlock));
+    } else {
+        s.planes_or_rows = images * spatial;
+        s.vectors_per_plane_or_row = channels / kLanes;
+        int tile = 16;
+        while (s.vectors_per_plane_or_row % tile != 0) tile /= 2;
+        s.tile_vectors = tile;
+        s.tile_rows = kBlock / tile;
+        const int64_t tiles = s.vectors_per_plane_or_row / tile;
+        int64_t splits = (kNhwcBlocks + tiles - 1) / tiles;
+        const int64_t most = (s.planes_or_rows + 4 * s.tile_rows - 1) / (4 * s.tile_rows);  // 4 rows a thread at least
+        if (splits > most) splits = most;
+        if (splits < 1) splits = 1;
+        s.rows_per_split = (s.planes_or_rows + splits - 1) / splits;
+        splits = (s.planes_or_rows + s.rows_per_split - 1) / s.rows_per_split;
+        s.parts = splits;
+        stats_grid = dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits));
+    }
+    const size_t part_bytes = static_cast<size_t>(channels) * static_cast<size_t>(s.parts) * sizeof(float);
+    const size_t constant_bytes = 5 * static_cast<size_t>(channels) * sizeof(float);
+    void *scratch = nullptr;
+    cudaError_t err = cudaMallocAsync(&scratch, 3 * part_bytes + constant_bytes, stream);
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        return fail(CUDNN_STATUS_ALLOC_FAILED, "could not allocate the %zu bytes of batch-norm partial statistics: %s",
+                    3 * part_bytes + constant_bytes, cudaGetErrorString(err));
+    }
+    auto *base = static_cast<float *>(scratch);
+    s.part0 = base;
+    s.part1 = base + part_bytes / sizeof(float);
+    s.part2 = base + 2 * (part_bytes / sizeof(float));
+    float *constants = base + 3 * (part_bytes / sizeof(float));
+    Status status = CUDNN_STATUS_SUCCESS;
+    if (!channels_last) {
+        stats_nchw_kernel<T><<<stats_grid, kBlock, 0, stream>>>(s);
+    } else {
+        stats_nhwc_kernel<T><<<stats_grid, kBlock, 0, stream>>>(s);
+    }
+    status = check_launch("batch_norm_stats_kernel");
+    if (status == CUDNN_STATUS_SUCCESS) {
+        MergeArgs m{};
+        m.parts = s.parts;
+        m.count = static_cast<double>(images * spatial);
+        m.backward = backward;
+        m.running = p.running;
+        m.saved = p.saved;
+        m.epsilon = static_cast<float>(p.epsilon);
+        m.factor = p.factor;
+        m.param_alpha = p.param_alpha;
+        m.param_beta = p.param_beta;
+        m.parameter_stride = p.parameters.strides[1];
+        m.part0 = s.part0;
+        m.part1 = s.part1;
+        m.part2 = s.part2;
+        m.scale = static_cast<const float *>(b.scale);
+        m.bias = static_cast<const float *>(b.bias);
+        m.saved_mean_in = static_cast<const float *>(b.mean);
+        m.saved_inv_std_in = static_cast<const float *>(b.variance);
+        m.running_mean = static_cast<float *>(b.running_mean);
+        m.running_variance = static_cast<float *>(b.running_variance);
+        m.saved_mean = static_cast<float *>(b.saved_mean);
+        m.saved_inv_std = static_cast<float *>(b.saved_inv_variance);
+        m.dscale = static_cast<float *>(b.dscale);
+        m.dbias = static_cast<float *>(b.dbias);
+        m.constants = constants;
+        m.channels = channels;
+        merge_kernel<<<channels, kMergeBlock, 0, stream>>>(m);
+        status = check_launch("batch_norm_merge_kernel");
+    }
+    if (status == CUDNN_STATUS_SUCCESS) {
+        ApplyArgs a{};
+        a.vectors = p.x.element_count() / kLanes;
+        a.spatial_vectors = make_fast_divisor(channels_last ? 1 : spatial / kLanes);
+        a.channel_vectors = make_fast_divisor(channels_last ? channels / kLanes : 1);
+        a.channels = channels;
+        a.channels_last = channels_last;
+        a.backward = backward;
+        a.alpha = static_cast<float>(p.alpha);
+        a.beta = static_cast<float>(p.beta);
+        a.x = b.x;
+        a.dy = b.dy;
+        a.out = b.result;
+        a.constants = constants;
+        const size_t shared = (backward ? 5 : 3) * static_cast<size_t>(channels + channels / 8 + 1) * sizeof(float);
+        apply_kernel<T><<<grid_size(a.vectors, kBlock, kBlock, 4), kBlock, shared, stream>>>(a);
+        status = check_launch("batch_norm_apply_kernel");
+    }
+    cudaFreeAsync(scratch, stream);
+    return status;
+}
+
+}  // namespace
+
+bool packed_training_applicable(const BatchNormProblem &p, const BatchNormBuffers &b) {
+    if (p.phase == BatchNormPhase::inference || p.per_activation() || p.activation()) return false;
+    if (p.phase == BatchNormPhase::backward && !p.saved) return false;  // the statistics would need a pass more
+    if (p.x.dtype != CUDNN_DATA_FLOAT && p.x.dtype != CUDNN_DATA_HALF && p.x.dtype != CUDNN_DATA_BFLOAT16) return false;
+    if (p.x.vector() != 1 || p.x.nb_dims < 3 || p.x.dims[1] > kMaxChannels) return false;
+    if (p.parameters.strides[1] != 1 && p.x.dims[1] > 1) return false;
+    if (!aligned16_host(b.x) || !aligned16_host(b.result) || !aligned16_host(b.dy)) return false;
+    bool channels_last = false;
+    if (!layout_of(p, &channels_last)) return false;
+    const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
+    const int64_t channels = p.x.dims[1], spatial = p.x.element_count() / (p.x.dims[0] * channels);
+    // Counts in float stay exact below 2^24 values a part.
+    if (p.x.element_count() / channels >= (int64_t{1} << 31)) return false;
+    return channels_last ? channels % lanes == 0 : spatial % lanes == 0;
+}
+
+Status batch_norm_packed_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
+    bool channels_last = false;
+    layout_of(p, &channels_last);
+    switch (p.x.dtype) {
+        case CUDNN_DATA_HALF: return run<__half>(stream, p, b, channels_last);
+        case CUDNN_DATA_BFLOAT16: return run<__nv_bfloat16>(stream, p, b, channels_last);
+        default: return run<float>(stream, p, b, channels_last);
+    }
+}
+
+}  // namespace librednn::cuda
