@@ -24,12 +24,14 @@ cat "$out/cuda-tests.txt"
 LIBREDNN_TEST_SEED=5 LIBREDNN_OP_TEST_BACKEND=cuda compute-sanitizer --tool memcheck $tests \
     --gtest_filter="$memcheck_filter" >"$out/memcheck.log" 2>&1
 tail -3 "$out/memcheck.log" | tee "$out/memcheck.txt"
+rm -f "$out/build.log" "$out/memcheck.log"  # the device tool brings back at most 8 files
 bench=build-gpu/tools/bench/librednn-bench
 for spec in "$@"; do
     read -r set dtype layout dirs <<<"$spec"
     name=$(basename "$set" .tsv)-$dtype-$layout
     $bench --lib build-gpu/src/libcudnn.so.8 --vs "$nv" --set "$set" --n 256 --dir "$dirs" --runs 15 --dtype "$dtype" \
         --layout "$layout" --problem "op=copy dtype=$dtype dims=256x256x56x56" --json "$out/$name.json" \
-        --markdown "$out/$name.md" >"$out/$name.txt" 2>&1
-    grep -a -E "whole|total|ratio" "$out/$name.txt" | head -12
+        --markdown "$out/$name.md" >"/tmp/$name.txt" 2>&1
+    echo "== $name"
+    grep -a -v "^problem\|^lib:\|^vs:\|^device\|^timing\|^librednn-bench\|^summary" "/tmp/$name.txt" | grep -a -v "^\s*$"
 done

@@ -11,9 +11,8 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int kWarpsPerBlock = kBlock / 32;
-constexpr int kMaxChannels = 2048;       // five skewed float constants a channel in 48 KiB of shared memory
-constexpr int kPlaneChunkVectors = 256;  // NCHW: a warp's chunk of one plane, 8 vectors a lane
-constexpr int kNhwcBlocks = 132 * 8;     // NHWC: enough blocks to fill an H200 (and fewer-SM parts) 8 times
+constexpr int kMaxChannels = 2048;     // five skewed float constants a channel in 48 KiB of shared memory
+constexpr int kStatsBlocks = 132 * 8;  // pass 1: enough blocks to fill an H200 (and fewer-SM parts) 8 times
 constexpr int kMergeBlock = 256;
 
 // ---- Pairwise merging of (count, mean, M2) ----------------------------------------------------------
@@ -48,10 +47,11 @@ __device__ __forceinline__ void chunk_moments(const float (&v)[K], int k, float 
 
 struct StatsArgs {
     const void *x, *dy;
-    int64_t planes_or_rows;  // NCHW: N * C planes; NHWC: N * spatial rows
-    int64_t vectors_per_plane_or_row;
+    int64_t planes_or_rows;            // NCHW: N images; NHWC: N * spatial rows
+    int64_t vectors_per_plane_or_row;  // NHWC: 16-byte vectors a row
     int channels;
-    int chunks_per_plane;         // NCHW
+    FastDivisor spatial;          // NCHW: S, values a plane
+    int64_t values_per_split;     // NCHW
     int tile_vectors, tile_rows;  // NHWC: vectors of a tile's row, rows in flight per block
     int64_t rows_per_split;       // NHWC
     int64_t parts;                // P: parts per channel
@@ -60,45 +60,51 @@ struct StatsArgs {
     float *part0, *part1, *part2;  // [C][P]: forward count, mean, M2; backward sum dy, sum dy (x - mean)
 };
 
-// NCHW: a warp per chunk of one plane (image n, channel c); lane l takes vectors l, l + 32, ... of it.
+// NCHW: a block per (channel c, range of its values). The channel's values, numbered i = n * S + s, sit at
+// n * C * S + c * S + s: runs of S contiguous elements, so consecutive threads read consecutive elements
+// (scalar loads: any S). Each thread takes eight values a round (eight loads in flight), then the block
+// merges its threads in a fixed order.
 template <class T>
 __global__ void __launch_bounds__(kBlock) stats_nchw_kernel(const __grid_constant__ StatsArgs a) {
-    constexpr int kLanes = Vector16<T>::kLanes;
-    const int lane = threadIdx.x % 32;
-    const int64_t item = static_cast<int64_t>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
-    const int64_t items = a.planes_or_rows * a.chunks_per_plane;
-    if (item >= items) return;
-    const int64_t plane = item / a.chunks_per_plane;
-    const int chunk = static_cast<int>(item % a.chunks_per_plane);
-    const int c = static_cast<int>(plane % a.channels);
-    const int64_t n_image = plane / a.channels;
-    const int64_t first = plane * a.vectors_per_plane_or_row + static_cast<int64_t>(chunk) * kPlaneChunkVectors;
-    const int64_t end_in_plane = a.vectors_per_plane_or_row - static_cast<int64_t>(chunk) * kPlaneChunkVectors;
-    const int count = static_cast<int>(end_in_plane < kPlaneChunkVectors ? end_in_plane : kPlaneChunkVectors);
-    const auto *x = static_cast<const Vector16<T> *>(a.x);
-    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
-    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;  // forward: n, mean, M2; backward: -, sum dy, sum dy (x - mean)
+    constexpr int kValues = 8;
+    __shared__ float shared[3][kWarpsPerBlock];
+    const int c = blockIdx.x, split = blockIdx.y;
+    const int64_t count = a.planes_or_rows * a.spatial.divisor;  // N * S
+    const int64_t begin = static_cast<int64_t>(split) * a.values_per_split;
+    const int64_t end = begin + a.values_per_split < count ? begin + a.values_per_split : count;
+    const int64_t plane_stride = static_cast<int64_t>(a.channels) * a.spatial.divisor;
+    const T *x = static_cast<const T *>(a.x) + static_cast<int64_t>(c) * a.spatial.divisor;
+    const T *dy = static_cast<const T *>(a.dy) + static_cast<int64_t>(c) * a.spatial.divisor;
     const float mean = a.backward ? a.mean[c] : 0.0f;
-    for (int v = lane; v < count; v += 32) {
-        const Vector16<T> xv = x[first + v];
-        float values[kLanes];
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;  // forward: n, mean, M2; backward: -, sum dy, sum dy (x - mean)
+    for (int64_t i0 = begin + threadIdx.x; i0 < end; i0 += static_cast<int64_t>(kValues) * kBlock) {
+        float values[kValues], gradients[kValues];
+        int k = 0;
 #pragma unroll
-        for (int l = 0; l < kLanes; ++l) values[l] = to_compute<float>(xv.lane[l]);
+        for (int j = 0; j < kValues; ++j) {
+            const int64_t i = i0 + static_cast<int64_t>(j) * kBlock;
+            values[j] = gradients[j] = 0.0f;
+            if (i < end) {
+                const int64_t image = divide(a.spatial, i);
+                const int64_t at = image * plane_stride + (i - image * a.spatial.divisor);
+                values[j] = to_compute<float>(x[at]);
+                if (a.backward) gradients[j] = to_compute<float>(dy[at]);
+                k = j + 1;
+            }
+        }
         if (!a.backward) {
             float m, m2;
-            chunk_moments(values, kLanes, m, m2);
-            merge_moments(s0, s1, s2, static_cast<float>(kLanes), m, m2);
+            chunk_moments(values, k, m, m2);
+            merge_moments(s0, s1, s2, static_cast<float>(k), m, m2);
         } else {
-            const Vector16<T> gv = dy[first + v];
 #pragma unroll
-            for (int l = 0; l < kLanes; ++l) {
-                const float g = to_compute<float>(gv.lane[l]);
-                s1 += g;
-                s2 += g * (values[l] - mean);
+            for (int j = 0; j < kValues; ++j) {
+                s1 += gradients[j];
+                s2 += gradients[j] * (j < k ? values[j] - mean : 0.0f);
             }
         }
     }
-    // Lane 0 gathers the warp's parts in a fixed order.
+    // The warp's lanes in a fixed order, then the block's warps.
     for (int offset = 16; offset > 0; offset /= 2) {
         const float o0 = __shfl_down_sync(0xffffffffu, s0, offset);
         const float o1 = __shfl_down_sync(0xffffffffu, s1, offset);
@@ -110,12 +116,29 @@ __global__ void __launch_bounds__(kBlock) stats_nchw_kernel(const __grid_constan
             s2 += o2;
         }
     }
-    if (lane == 0) {
-        const int64_t at = static_cast<int64_t>(c) * a.parts + n_image * a.chunks_per_plane + chunk;
-        if (!a.backward) a.part0[at] = s0;
-        a.part1[at] = s1;
-        a.part2[at] = s2;
+    const int warp = threadIdx.x / 32;
+    if (threadIdx.x % 32 == 0) {
+        shared[0][warp] = s0;
+        shared[1][warp] = s1;
+        shared[2][warp] = s2;
     }
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    s0 = shared[0][0];
+    s1 = shared[1][0];
+    s2 = shared[2][0];
+    for (int w = 1; w < kWarpsPerBlock; ++w) {
+        if (!a.backward) {
+            merge_moments(s0, s1, s2, shared[0][w], shared[1][w], shared[2][w]);
+        } else {
+            s1 += shared[1][w];
+            s2 += shared[2][w];
+        }
+    }
+    const int64_t at = static_cast<int64_t>(c) * a.parts + split;
+    if (!a.backward) a.part0[at] = s0;
+    a.part1[at] = s1;
+    a.part2[at] = s2;
 }
 
 // NHWC: a block per (tile of channels, range of rows); thread (row r, vector v) walks rows r, r + rows in
@@ -351,6 +374,31 @@ __global__ void __launch_bounds__(kBlock) apply_kernel(const __grid_constant__ A
     }
 }
 
+// The same one element a thread, for NCHW planes that are not whole vectors (7 x 7); the constants come
+// through the L1 cache (neighbouring elements share a channel).
+template <class T>
+__global__ void __launch_bounds__(kBlock) apply_scalar_kernel(const __grid_constant__ ApplyArgs a) {
+    const int C = a.channels;
+    const float *k0 = a.constants, *k1 = k0 + C, *k2 = k1 + C, *k3 = k2 + C, *k4 = k3 + C;
+    const T *x = static_cast<const T *>(a.x), *dy = static_cast<const T *>(a.dy);
+    T *out = static_cast<T *>(a.out);
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < a.vectors;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int c = static_cast<int>(divide(a.spatial_vectors, e) % C);
+        const float centred = to_compute<float>(x[e]) - __ldg(k0 + c);
+        float value;
+        if (!a.backward) {
+            value = __ldg(k1 + c) * centred + __ldg(k2 + c);
+        } else {
+            const float x_hat = centred * __ldg(k1 + c);
+            value = __ldg(k2 + c) * (to_compute<float>(dy[e]) - __ldg(k3 + c) - x_hat * __ldg(k4 + c));
+        }
+        value *= a.alpha;
+        if (a.beta != 0.0f) value += a.beta * to_compute<float>(out[e]);
+        out[e] = from_compute<T>(value);
+    }
+}
+
 bool aligned16_host(const void *pointer) {
     return pointer == nullptr || (reinterpret_cast<uintptr_t>(pointer) & 15u) == 0;
 }
@@ -405,13 +453,17 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     s.inv_std = static_cast<const float *>(b.variance);
     dim3 stats_grid;
     if (!channels_last) {
-        s.planes_or_rows = images * channels;
-        s.vectors_per_plane_or_row = spatial / kLanes;
-        s.chunks_per_plane =
-            static_cast<int>((s.vectors_per_plane_or_row + kPlaneChunkVectors - 1) / kPlaneChunkVectors);
-        s.parts = images * s.chunks_per_plane;
-        stats_grid =
-            dim3(static_cast<unsigned>((s.planes_or_rows * s.chunks_per_plane + kWarpsPerBlock - 1) / kWarpsPerBlock));
+        s.planes_or_rows = images;
+        s.spatial = make_fast_divisor(spatial);
+        const int64_t count = images * spatial;
+        int64_t splits = (kStatsBlocks + channels - 1) / channels;
+        const int64_t most = (count + 8 * kBlock - 1) / (8 * kBlock);  // a round of 8 values a thread at least
+        if (splits > most) splits = most;
+        if (splits < 1) splits = 1;
+        s.values_per_split = (count + splits - 1) / splits;
+        splits = (count + s.values_per_split - 1) / s.values_per_split;
+        s.parts = splits;
+        stats_grid = dim3(static_cast<unsigned>(channels), static_cast<unsigned>(splits));
     } else {
         s.planes_or_rows = images * spatial;
         s.vectors_per_plane_or_row = channels / kLanes;
@@ -420,7 +472,7 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         s.tile_vectors = tile;
         s.tile_rows = kBlock / tile;
         const int64_t tiles = s.vectors_per_plane_or_row / tile;
-        int64_t splits = (kNhwcBlocks + tiles - 1) / tiles;
+        int64_t splits = (kStatsBlocks + tiles - 1) / tiles;
         const int64_t most = (s.planes_or_rows + 4 * s.tile_rows - 1) / (4 * s.tile_rows);  // 4 rows a thread at least
         if (splits > most) splits = most;
         if (splits < 1) splits = 1;
@@ -481,9 +533,12 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         status = check_launch("batch_norm_merge_kernel");
     }
     if (status == CUDNN_STATUS_SUCCESS) {
+        // NCHW planes that are not whole vectors go one element a thread ("vectors" of one).
+        const bool scalar = !channels_last && spatial % kLanes != 0;
+        const int lanes = scalar ? 1 : kLanes;
         ApplyArgs a{};
-        a.vectors = p.x.element_count() / kLanes;
-        a.spatial_vectors = make_fast_divisor(channels_last ? 1 : spatial / kLanes);
+        a.vectors = p.x.element_count() / lanes;
+        a.spatial_vectors = make_fast_divisor(channels_last ? 1 : spatial / lanes);
         a.channel_vectors = make_fast_divisor(channels_last ? channels / kLanes : 1);
         a.channels = channels;
         a.channels_last = channels_last;
@@ -495,7 +550,11 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         a.out = b.result;
         a.constants = constants;
         const size_t shared = (backward ? 5 : 3) * static_cast<size_t>(channels + channels / 8 + 1) * sizeof(float);
-        apply_kernel<T><<<grid_size(a.vectors, kBlock, kBlock, 4), kBlock, shared, stream>>>(a);
+        if (scalar) {
+            apply_scalar_kernel<T><<<grid_size(a.vectors, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        } else {
+            apply_kernel<T><<<grid_size(a.vectors, kBlock, kBlock, 4), kBlock, shared, stream>>>(a);
+        }
         status = check_launch("batch_norm_apply_kernel");
     }
     cudaFreeAsync(scratch, stream);
@@ -514,10 +573,9 @@ bool packed_training_applicable(const BatchNormProblem &p, const BatchNormBuffer
     bool channels_last = false;
     if (!layout_of(p, &channels_last)) return false;
     const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
-    const int64_t channels = p.x.dims[1], spatial = p.x.element_count() / (p.x.dims[0] * channels);
-    // Counts in float stay exact below 2^24 values a part.
+    const int64_t channels = p.x.dims[1];
     if (p.x.element_count() / channels >= (int64_t{1} << 31)) return false;
-    return channels_last ? channels % lanes == 0 : spatial % lanes == 0;
+    return !channels_last || channels % lanes == 0;  // NCHW: any plane size (whole vectors or one at a time)
 }
 
 Status batch_norm_packed_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
