@@ -5,6 +5,8 @@
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
+#include <type_traits>
+
 namespace librednn::cuda {
 
 namespace {
@@ -60,47 +62,71 @@ struct StatsArgs {
     float *part0, *part1, *part2;  // [C][P]: forward count, mean, M2; backward sum dy, sum dy (x - mean)
 };
 
-// NCHW: a block per (channel c, range of its values). The channel's values, numbered i = n * S + s, sit at
-// n * C * S + c * S + s: runs of S contiguous elements, so consecutive threads read consecutive elements
-// (scalar loads: any S). Each thread takes eight values a round (eight loads in flight), then the block
-// merges its threads in a fixed order.
+// One lane of a loaded item (a scalar, or a 16-byte vector's lane l), in float.
 template <class T>
+__device__ __forceinline__ float lane_value(const T &item, int) {
+    return to_compute<float>(item);
+}
+template <class T>
+__device__ __forceinline__ float lane_value(const Vector16<T> &item, int l) {
+    return to_compute<float>(item.lane[l]);
+}
+
+// NCHW: a block per (channel c, range of its values). The channel's values, numbered i = n * S + s, sit at
+// n * C * S + c * S + s: runs of S contiguous elements, so consecutive threads read consecutive items: 16-
+// byte vectors where S is a multiple of their lanes (kLanes > 1), else single elements. Each thread
+// loads eight items a round (eight loads in flight), takes their moments at once and merges them into
+// its own; then the block merges its threads in a fixed order.
+template <class T, int kLanes>
 __global__ void __launch_bounds__(kBlock) stats_nchw_kernel(const __grid_constant__ StatsArgs a) {
-    constexpr int kValues = 8;
+    using Item = typename std::conditional<kLanes == 1, T, Vector16<T>>::type;
+    constexpr int kLoads = 8, kValues = kLoads * kLanes;
     __shared__ float shared[3][kWarpsPerBlock];
     const int c = blockIdx.x, split = blockIdx.y;
-    const int64_t count = a.planes_or_rows * a.spatial.divisor;  // N * S
+    const int64_t plane = a.spatial.divisor;         // items a plane
+    const int64_t count = a.planes_or_rows * plane;  // items of the channel
     const int64_t begin = static_cast<int64_t>(split) * a.values_per_split;
     const int64_t end = begin + a.values_per_split < count ? begin + a.values_per_split : count;
-    const int64_t plane_stride = static_cast<int64_t>(a.channels) * a.spatial.divisor;
-    const T *x = static_cast<const T *>(a.x) + static_cast<int64_t>(c) * a.spatial.divisor;
-    const T *dy = static_cast<const T *>(a.dy) + static_cast<int64_t>(c) * a.spatial.divisor;
+    const int64_t plane_stride = static_cast<int64_t>(a.channels) * plane;
+    const Item *x = static_cast<const Item *>(a.x) + static_cast<int64_t>(c) * plane;
+    const Item *dy = static_cast<const Item *>(a.dy) + static_cast<int64_t>(c) * plane;
     const float mean = a.backward ? a.mean[c] : 0.0f;
     float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;  // forward: n, mean, M2; backward: -, sum dy, sum dy (x - mean)
-    for (int64_t i0 = begin + threadIdx.x; i0 < end; i0 += static_cast<int64_t>(kValues) * kBlock) {
-        float values[kValues], gradients[kValues];
+    for (int64_t i0 = begin + threadIdx.x; i0 < end; i0 += static_cast<int64_t>(kLoads) * kBlock) {
+        Item xs[kLoads], gs[kLoads];
         int k = 0;
 #pragma unroll
-        for (int j = 0; j < kValues; ++j) {
+        for (int j = 0; j < kLoads; ++j) {
             const int64_t i = i0 + static_cast<int64_t>(j) * kBlock;
-            values[j] = gradients[j] = 0.0f;
             if (i < end) {
                 const int64_t image = divide(a.spatial, i);
-                const int64_t at = image * plane_stride + (i - image * a.spatial.divisor);
-                values[j] = to_compute<float>(x[at]);
-                if (a.backward) gradients[j] = to_compute<float>(dy[at]);
+                const int64_t at = image * plane_stride + (i - image * plane);
+                xs[j] = x[at];
+                if (a.backward) gs[j] = dy[at];
                 k = j + 1;
             }
         }
+        float values[kValues];
+#pragma unroll
+        for (int j = 0; j < kLoads; ++j) {
+#pragma unroll
+            for (int l = 0; l < kLanes; ++l) values[j * kLanes + l] = j < k ? lane_value(xs[j], l) : 0.0f;
+        }
         if (!a.backward) {
             float m, m2;
-            chunk_moments(values, k, m, m2);
-            merge_moments(s0, s1, s2, static_cast<float>(k), m, m2);
+            chunk_moments(values, k * kLanes, m, m2);
+            merge_moments(s0, s1, s2, static_cast<float>(k * kLanes), m, m2);
         } else {
 #pragma unroll
-            for (int j = 0; j < kValues; ++j) {
-                s1 += gradients[j];
-                s2 += gradients[j] * (j < k ? values[j] - mean : 0.0f);
+            for (int j = 0; j < kLoads; ++j) {
+                if (j < k) {
+#pragma unroll
+                    for (int l = 0; l < kLanes; ++l) {
+                        const float g = lane_value(gs[j], l);
+                        s1 += g;
+                        s2 += g * (values[j * kLanes + l] - mean);
+                    }
+                }
             }
         }
     }
@@ -142,7 +168,7 @@ __global__ void __launch_bounds__(kBlock) stats_nchw_kernel(const __grid_constan
 }
 
 // NHWC: a block per (tile of channels, range of rows); thread (row r, vector v) walks rows r, r + rows in
-// flight, ... of the range, four at a time, then the block merges each channel's rows in a fixed order.
+// flight, ... of the range, eight at a time, then the block merges each channel's rows in a fixed order.
 template <class T>
 __global__ void __launch_bounds__(kBlock) stats_nhwc_kernel(const __grid_constant__ StatsArgs a) {
     constexpr int kLanes = Vector16<T>::kLanes;
@@ -162,7 +188,7 @@ __global__ void __launch_bounds__(kBlock) stats_nhwc_kernel(const __grid_constan
         s1[l] = s2[l] = 0.0f;
         mean[l] = a.backward ? a.mean[c0 + l] : 0.0f;
     }
-    constexpr int kRows = 4;
+    constexpr int kRows = 8;
     for (int64_t row = row_begin + r; row < row_end; row += static_cast<int64_t>(kRows) * a.tile_rows) {
         Vector16<T> xv[kRows], gv[kRows];
         int k = 0;
@@ -454,10 +480,11 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     dim3 stats_grid;
     if (!channels_last) {
         s.planes_or_rows = images;
-        s.spatial = make_fast_divisor(spatial);
-        const int64_t count = images * spatial;
+        const int64_t items = spatial % kLanes == 0 ? spatial / kLanes : spatial;  // a plane's loads
+        s.spatial = make_fast_divisor(items);
+        const int64_t count = images * items;
         int64_t splits = (kStatsBlocks + channels - 1) / channels;
-        const int64_t most = (count + 8 * kBlock - 1) / (8 * kBlock);  // a round of 8 values a thread at least
+        const int64_t most = (count + 8 * kBlock - 1) / (8 * kBlock);  // a round of 8 loads a thread at least
         if (splits > most) splits = most;
         if (splits < 1) splits = 1;
         s.values_per_split = (count + splits - 1) / splits;
@@ -473,7 +500,8 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         s.tile_rows = kBlock / tile;
         const int64_t tiles = s.vectors_per_plane_or_row / tile;
         int64_t splits = (kStatsBlocks + tiles - 1) / tiles;
-        const int64_t most = (s.planes_or_rows + 4 * s.tile_rows - 1) / (4 * s.tile_rows);  // 4 rows a thread at least
+        const int64_t most =
+            (s.planes_or_rows + 8 * s.tile_rows - 1) / (8 * s.tile_rows);  // a round of 8 rows a thread at least
         if (splits > most) splits = most;
         if (splits < 1) splits = 1;
         s.rows_per_split = (s.planes_or_rows + splits - 1) / splits;
@@ -497,7 +525,11 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     float *constants = base + 3 * (part_bytes / sizeof(float));
     Status status = CUDNN_STATUS_SUCCESS;
     if (!channels_last) {
-        stats_nchw_kernel<T><<<stats_grid, kBlock, 0, stream>>>(s);
+        if (spatial % kLanes == 0) {
+            stats_nchw_kernel<T, kLanes><<<stats_grid, kBlock, 0, stream>>>(s);
+        } else {
+            stats_nchw_kernel<T, 1><<<stats_grid, kBlock, 0, stream>>>(s);
+        }
     } else {
         stats_nhwc_kernel<T><<<stats_grid, kBlock, 0, stream>>>(s);
     }

@@ -5,7 +5,7 @@
 // Three kernels, x read twice in all (the count for a two-pass algorithm):
 //   1. statistics: the work is split over the whole GPU (NCHW: a block per channel x a range of its
 //      values; NHWC: a block per tile of channels x a range of rows); each part's count, mean and sum
-//      of squared deviations (M2) are taken in small chunks (eight values a thread, or four rows) and
+//      of squared deviations (M2) are taken in small chunks (eight loads a thread) and
 //      merged pairwise (Chan, Golub and LeVeque), so no difference of large sums is ever formed;
 //      backward: the part's sums of dy and dy * (x - mean);
 //   2. one block per channel merges its parts in a fixed order (deterministic, no atomics) and writes the
