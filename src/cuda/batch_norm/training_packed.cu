@@ -15,6 +15,7 @@ constexpr int kBlock = 256;
 constexpr int kWarpsPerBlock = kBlock / 32;
 constexpr int kMaxChannels = 2048;     // five skewed float constants a channel in 48 KiB of shared memory
 constexpr int kStatsBlocks = 132 * 8;  // pass 1: enough blocks to fill an H200 (and fewer-SM parts) 8 times
+constexpr int kRoundsPerBlock = 4;     // and no block longer than 4 rounds a thread: many short blocks, small tails
 constexpr int kMergeBlock = 256;
 
 // ---- Pairwise merging of (count, mean, M2) ----------------------------------------------------------
@@ -484,6 +485,8 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         s.spatial = make_fast_divisor(items);
         const int64_t count = images * items;
         int64_t splits = (kStatsBlocks + channels - 1) / channels;
+        const int64_t per_block = static_cast<int64_t>(kRoundsPerBlock) * 8 * kBlock;
+        if (splits < (count + per_block - 1) / per_block) splits = (count + per_block - 1) / per_block;
         const int64_t most = (count + 8 * kBlock - 1) / (8 * kBlock);  // a round of 8 loads a thread at least
         if (splits > most) splits = most;
         if (splits < 1) splits = 1;
@@ -500,6 +503,10 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         s.tile_rows = kBlock / tile;
         const int64_t tiles = s.vectors_per_plane_or_row / tile;
         int64_t splits = (kStatsBlocks + tiles - 1) / tiles;
+        const int64_t per_block = static_cast<int64_t>(kRoundsPerBlock) * 8 * s.tile_rows;
+        if (splits < (s.planes_or_rows + per_block - 1) / per_block) {
+            splits = (s.planes_or_rows + per_block - 1) / per_block;
+        }
         const int64_t most =
             (s.planes_or_rows + 8 * s.tile_rows - 1) / (8 * s.tile_rows);  // a round of 8 rows a thread at least
         if (splits > most) splits = most;
