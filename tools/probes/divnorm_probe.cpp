@@ -4,8 +4,8 @@
 //   g++ -O1 -std=c++17 -Iinclude -I/usr/local/cuda/include tools/probes/divnorm_probe.cpp \
 //       -L/usr/local/cuda/lib64 -lcudart -ldl -o /tmp/divnorm_probe && /tmp/divnorm_probe /path/libcudnn.so.9
 // It prints raw outputs for structured inputs and the error of candidate formulas on random ones.
-#include <cudnn.h>
 #include <cuda_runtime_api.h>
+#include <cudnn.h>
 #include <dlfcn.h>
 
 #include <cmath>
@@ -115,7 +115,6 @@ std::vector<double> candidate(Geometry g, const std::vector<double> &x, const st
     return y;
 }
 
-
 // Candidate 2: y_p = x_p / (k + a / n^2 * sum over the window of (x_j - m_p)^2)^b, the mean of the output's
 // own position subtracted from each neighbour; `padded_count` counts positions outside the image as x = 0.
 std::vector<double> candidate_centre_mean(Geometry g, const std::vector<double> &x, const std::vector<double> &means,
@@ -183,11 +182,13 @@ int main(int argc, char **argv) {
         int dims[5] = {2, 1, 3, 4, 5}, strides[5] = {60, 60, 20, 5, 1};
         NV(cudnnSetTensorNdDescriptor)(td, CUDNN_DATA_DOUBLE, 5, dims, strides);
         std::vector<double> x(120, 1.0);
-        double *dx = device_copy(x), *t1 = device_copy(std::vector<double>(120, 0)), *t2 = device_copy(std::vector<double>(120, 0));
+        double *dx = device_copy(x), *t1 = device_copy(std::vector<double>(120, 0)),
+               *t2 = device_copy(std::vector<double>(120, 0));
         double *dy = device_copy(std::vector<double>(120, NAN));
         double alpha = 1, beta = 0;
-        cudnnStatus_t s = NV(cudnnDivisiveNormalizationForward)(handle, lrn(3, 1.0, 1.0, 1.0), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
-                                                                &alpha, td, dx, nullptr, t1, t2, &beta, td, dy);
+        cudnnStatus_t s =
+            NV(cudnnDivisiveNormalizationForward)(handle, lrn(3, 1.0, 1.0, 1.0), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
+                                                  &alpha, td, dx, nullptr, t1, t2, &beta, td, dy);
         cudaDeviceSynchronize();
         std::printf("[5-d ones] n=3 -> %d: 1/y - 1 per depth slice of image 0\n", s);
         auto y = host_copy(dy, 120);
@@ -209,8 +210,8 @@ int main(int argc, char **argv) {
             const char *name;
             double x, m, impulse_x, impulse_m;
             unsigned n;
-        } cases[] = {{"x=0 m=0.5 n=1", 0, 0.5, 0, 0.5, 1},   {"x=1 m=0.5 n=1", 1, 0.5, 1, 0.5, 1},
-                     {"x=2 m=0.5 n=1", 2, 0.5, 2, 0.5, 1},   {"x=1 m=0 (2,2)m=1 n=3", 1, 0, 1, 1, 3},
+        } cases[] = {{"x=0 m=0.5 n=1", 0, 0.5, 0, 0.5, 1},        {"x=1 m=0.5 n=1", 1, 0.5, 1, 0.5, 1},
+                     {"x=2 m=0.5 n=1", 2, 0.5, 2, 0.5, 1},        {"x=1 m=0 (2,2)m=1 n=3", 1, 0, 1, 1, 3},
                      {"x=1 m=0 (2,2)m=0.5 n=3", 1, 0, 1, 0.5, 3}, {"x=0 m=0 (2,2)x=1 n=3", 0, 0, 1, 0, 3},
                      {"x=0 m=0 (2,2)m=1 n=3", 0, 0, 0, 1, 3}};
         for (auto &c : cases) {
@@ -219,11 +220,13 @@ int main(int argc, char **argv) {
             m[2 * 6 + 2] = c.impulse_m;
             auto td = tensor(g);
             double *dx = device_copy(x), *dm = device_copy(m);
-            double *t1 = device_copy(std::vector<double>(g.count(), -7)), *t2 = device_copy(std::vector<double>(g.count(), -7));
+            double *t1 = device_copy(std::vector<double>(g.count(), -7)),
+                   *t2 = device_copy(std::vector<double>(g.count(), -7));
             double *dy = device_copy(std::vector<double>(g.count(), NAN));
             double alpha = 1, beta = 0;
-            cudnnStatus_t s = NV(cudnnDivisiveNormalizationForward)(handle, lrn(c.n, 1.0, 1.0, 1.0), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
-                                                                    &alpha, td, dx, dm, t1, t2, &beta, td, dy);
+            cudnnStatus_t s =
+                NV(cudnnDivisiveNormalizationForward)(handle, lrn(c.n, 1.0, 1.0, 1.0), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
+                                                      &alpha, td, dx, dm, t1, t2, &beta, td, dy);
             cudaDeviceSynchronize();
             std::printf("== %s (a=1 b=1 k=1) -> %d\n", c.name, s);
             print("y", g, host_copy(dy, g.count()));
@@ -247,9 +250,9 @@ int main(int argc, char **argv) {
             const char *name;
             double scale;
             bool squares_of_x;
-        } cands[] = {{"a/n^2, (x-m)^2", 1.0 / (n * n), false}, {"a/n, (x-m)^2", 1.0 / n, false},
-                     {"a, (x-m)^2", 1.0, false},             {"a/n^2, x^2", 1.0 / (n * n), true},
-                     {"a/n, x^2", 1.0 / n, true},            {"a, x^2", 1.0, true}};
+        } cands[] = {
+            {"a/n^2, (x-m)^2", 1.0 / (n * n), false}, {"a/n, (x-m)^2", 1.0 / n, false}, {"a, (x-m)^2", 1.0, false},
+            {"a/n^2, x^2", 1.0 / (n * n), true},      {"a/n, x^2", 1.0 / n, true},      {"a, x^2", 1.0, true}};
         for (auto &c : cands)
             for (int bh : {behind, int(n) / 2})
                 std::printf("  %-16s behind=%d: %.3e / %.3e\n", c.name, bh,
@@ -274,8 +277,10 @@ int main(int argc, char **argv) {
         auto dyv = random_vector(g.count(), rng, -1, 1);
         auto td = tensor(g);
         double *dxp = device_copy(x), *dmp = device_copy(means), *ddy = device_copy(dyv);
-        double *t1 = device_copy(std::vector<double>(g.count(), 0)), *t2 = device_copy(std::vector<double>(g.count(), 0));
-        double *ddx = device_copy(std::vector<double>(g.count(), 1.0)), *ddm = device_copy(std::vector<double>(g.count(), 1.0));
+        double *t1 = device_copy(std::vector<double>(g.count(), 0)),
+               *t2 = device_copy(std::vector<double>(g.count(), 0));
+        double *ddx = device_copy(std::vector<double>(g.count(), 1.0)),
+               *ddm = device_copy(std::vector<double>(g.count(), 1.0));
         double alpha = 1, beta = 0;
         cudnnStatus_t s = NV(cudnnDivisiveNormalizationBackward)(handle, norm, CUDNN_DIVNORM_PRECOMPUTED_MEANS, &alpha,
                                                                  td, dxp, dmp, ddy, t1, t2, &beta, td, ddx, ddm);
@@ -304,8 +309,8 @@ int main(int argc, char **argv) {
         double alpha2 = 2, beta2 = 0.5;
         cudaMemcpy(ddx, std::vector<double>(g.count(), 1.0).data(), g.count() * 8, cudaMemcpyHostToDevice);
         cudaMemcpy(ddm, std::vector<double>(g.count(), 1.0).data(), g.count() * 8, cudaMemcpyHostToDevice);
-        s = NV(cudnnDivisiveNormalizationBackward)(handle, norm, CUDNN_DIVNORM_PRECOMPUTED_MEANS, &alpha2, td, dxp,
-                                                   dmp, ddy, t1, t2, &beta2, td, ddx, ddm);
+        s = NV(cudnnDivisiveNormalizationBackward)(handle, norm, CUDNN_DIVNORM_PRECOMPUTED_MEANS, &alpha2, td, dxp, dmp,
+                                                   ddy, t1, t2, &beta2, td, ddx, ddm);
         cudaDeviceSynchronize();
         auto dx2 = host_copy(ddx, g.count()), dm2 = host_copy(ddm, g.count());
         double eb = 0, ebm = 0, ebm_nobeta = 0;
@@ -314,8 +319,8 @@ int main(int argc, char **argv) {
             ebm = std::fmax(ebm, std::fabs(dm2[i] - (2 * dm[i] + 0.5)));
             ebm_nobeta = std::fmax(ebm_nobeta, std::fabs(dm2[i] - 2 * dm[i]));
         }
-        std::printf("  alpha 2 beta 0.5 -> %d: dx err %.3e, dmeans err (blended) %.3e (not blended) %.3e\n", s, eb,
-                    ebm, ebm_nobeta);
+        std::printf("  alpha 2 beta 0.5 -> %d: dx err %.3e, dmeans err (blended) %.3e (not blended) %.3e\n", s, eb, ebm,
+                    ebm_nobeta);
         // NULL means in backward.
         s = NV(cudnnDivisiveNormalizationBackward)(handle, norm, CUDNN_DIVNORM_PRECOMPUTED_MEANS, &alpha, td, dxp,
                                                    nullptr, ddy, t1, t2, &beta, td, ddx, nullptr);
@@ -332,16 +337,20 @@ int main(int argc, char **argv) {
             const char *name;
             cudnnDataType_t t;
             cudnnTensorFormat_t f;
-        } cfg[] = {{"float nchw", CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW},   {"half nchw", CUDNN_DATA_HALF, CUDNN_TENSOR_NCHW},
-                   {"bf16 nchw", CUDNN_DATA_BFLOAT16, CUDNN_TENSOR_NCHW}, {"float nhwc", CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC},
+        } cfg[] = {{"float nchw", CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW},
+                   {"half nchw", CUDNN_DATA_HALF, CUDNN_TENSOR_NCHW},
+                   {"bf16 nchw", CUDNN_DATA_BFLOAT16, CUDNN_TENSOR_NCHW},
+                   {"float nhwc", CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC},
                    {"int8 nchw", CUDNN_DATA_INT8, CUDNN_TENSOR_NCHW}};
         for (auto &c : cfg) {
             auto td = tensor(g, c.t, c.f);
-            cudnnStatus_t s = NV(cudnnDivisiveNormalizationForward)(handle, lrn(5, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
-                                                                    &fa, td, buf[0], buf[1], buf[2], buf[3], &fb, td, buf[4]);
+            cudnnStatus_t s =
+                NV(cudnnDivisiveNormalizationForward)(handle, lrn(5, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
+                                                      &fa, td, buf[0], buf[1], buf[2], buf[3], &fb, td, buf[4]);
             cudaDeviceSynchronize();
-            cudnnStatus_t sb = NV(cudnnDivisiveNormalizationBackward)(handle, lrn(5, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
-                                                                      &fa, td, buf[0], buf[1], buf[2], buf[3], buf[4], &fb, td, buf[1], buf[2]);
+            cudnnStatus_t sb = NV(cudnnDivisiveNormalizationBackward)(
+                handle, lrn(5, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS, &fa, td, buf[0], buf[1], buf[2], buf[3],
+                buf[4], &fb, td, buf[1], buf[2]);
             cudaDeviceSynchronize();
             std::printf("config %s: forward %d backward %d\n", c.name, s, sb);
         }
@@ -353,19 +362,21 @@ int main(int argc, char **argv) {
             strides[nd - 1] = 1;
             for (int i = nd - 2; i >= 0; --i) strides[i] = strides[i + 1] * dims[i + 1];
             NV(cudnnSetTensorNdDescriptor)(td, CUDNN_DATA_FLOAT, nd, dims, strides);
-            cudnnStatus_t s = NV(cudnnDivisiveNormalizationForward)(handle, lrn(3, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
-                                                                    &fa, td, buf[0], buf[1], buf[2], buf[3], &fb, td, buf[4]);
+            cudnnStatus_t s =
+                NV(cudnnDivisiveNormalizationForward)(handle, lrn(3, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
+                                                      &fa, td, buf[0], buf[1], buf[2], buf[3], &fb, td, buf[4]);
             cudaDeviceSynchronize();
             std::printf("config float %d-d: forward %d\n", nd, s);
         }
         // temp NULL, x == y.
         auto td = tensor(g, CUDNN_DATA_FLOAT);
-        cudnnStatus_t s = NV(cudnnDivisiveNormalizationForward)(handle, lrn(5, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS,
-                                                                &fa, td, buf[0], buf[1], nullptr, nullptr, &fb, td, buf[4]);
+        cudnnStatus_t s =
+            NV(cudnnDivisiveNormalizationForward)(handle, lrn(5, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS, &fa,
+                                                  td, buf[0], buf[1], nullptr, nullptr, &fb, td, buf[4]);
         cudaDeviceSynchronize();
         std::printf("temp NULL: forward %d\n", s);
-        s = NV(cudnnDivisiveNormalizationForward)(handle, lrn(5, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS, &fa, td,
-                                                  buf[0], buf[1], buf[2], buf[3], &fb, td, buf[0]);
+        s = NV(cudnnDivisiveNormalizationForward)(handle, lrn(5, 1e-4, 0.75, 2), CUDNN_DIVNORM_PRECOMPUTED_MEANS, &fa,
+                                                  td, buf[0], buf[1], buf[2], buf[3], &fb, td, buf[0]);
         cudaDeviceSynchronize();
         std::printf("in place: forward %d\n", s);
         s = NV(cudnnDivisiveNormalizationForward)(handle, lrn(5, 1e-4, 0.75, 2), (cudnnDivNormMode_t)1, &fa, td, buf[0],
