@@ -151,7 +151,8 @@ public:
         const double u = accumulation_roundoff(p.x.dtype);
         const double step =
             tolerance_for(p.x.dtype == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT).compute_eps;
-        const double b = p.lrn_beta, c = p.scale(), factor = 2 * b * c;
+        const double b = p.lrn_beta, c = p.lrn_alpha / std::pow(static_cast<double>(p.n), p.x.nb_dims - 2);
+        const double factor = 2 * b * c;
         step_ = step;
         std::vector<double> s(count), rel_s(count), g(count), rel_g(count);
         forward_.resize(count);
