@@ -685,6 +685,13 @@ TEST(DivisiveNormProblemString, RoundTrips) {
     EXPECT_FALSE(p.means);
     EXPECT_FALSE(p.d_means);
     EXPECT_EQ(p.dx.dtype, CUDNN_DATA_HALF);
+    // docs/PROBLEMS.md's canonical example prints back unchanged.
+    const std::string canonical =
+        "op=divnorm dir=bwd dtype=float dims=2x16x7x7 xstrides=784x49x7x1 dxstrides=784x49x7x1 lrn_n=5 "
+        "lrn_alpha=0.0001 lrn_beta=0.75 lrn_k=2 alpha=1 beta=0 dmeans=none";
+    ASSERT_TRUE(ProblemString::parse(canonical, &text, &error)) << error;
+    ASSERT_TRUE(parse_divnorm_problem(text, &p, &error)) << error;
+    EXPECT_EQ(to_problem_string(p).to_string(), canonical);
     ASSERT_TRUE(ProblemString::parse("op=divnorm dims=2x3x4x5 dtype=float means=maybe", &text, &error));
     EXPECT_FALSE(parse_divnorm_problem(text, &p, &error));
     EXPECT_NE(error.find("means=maybe"), std::string::npos) << error;
