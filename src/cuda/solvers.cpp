@@ -4,6 +4,7 @@
 #include "cuda/activation/activation_solver.hpp"
 #include "cuda/batch_norm/batch_norm_solver.hpp"
 #include "cuda/conv/conv_solver.hpp"
+#include "cuda/divnorm/divnorm_solver.hpp"
 #include "cuda/dropout/dropout_solver.hpp"
 #include "cuda/lrn/lrn_solver.hpp"
 #include "cuda/pooling/pooling_solver.hpp"
@@ -25,6 +26,7 @@ void register_cuda_solvers(SolverRegistry &registry) {
     register_cuda_batch_norm_solvers(registry);
     register_cuda_lrn_solvers(registry);
     register_cuda_dropout_solvers(registry);
+    register_cuda_divnorm_solvers(registry);
 }
 
 }  // namespace librednn

@@ -4,6 +4,7 @@
 #include "host/activation/solvers.hpp"
 #include "host/batch_norm/solvers.hpp"
 #include "host/conv/solvers.hpp"
+#include "host/divnorm/solvers.hpp"
 #include "host/dropout/solvers.hpp"
 #include "host/lrn/solvers.hpp"
 #include "host/pooling/solvers.hpp"
@@ -25,6 +26,7 @@ void register_host_solvers(SolverRegistry &registry) {
     register_host_batch_norm_solvers(registry);
     register_host_lrn_solvers(registry);
     register_host_dropout_solvers(registry);
+    register_host_divnorm_solvers(registry);
 }
 
 }  // namespace librednn

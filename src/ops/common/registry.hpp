@@ -7,6 +7,7 @@
 #include "ops/activation/solvers.hpp"
 #include "ops/batch_norm/solvers.hpp"
 #include "ops/conv/solvers.hpp"
+#include "ops/divnorm/solvers.hpp"
 #include "ops/dropout/solvers.hpp"
 #include "ops/lrn/solvers.hpp"
 #include "ops/pooling/solvers.hpp"
@@ -37,6 +38,7 @@ struct SolverRegistry {
     SolverList<BatchNormProblem, BatchNormBuffers> batch_norm;
     SolverList<LrnProblem, LrnBuffers> lrn;
     SolverList<DropoutProblem, DropoutBuffers> dropout;
+    SolverList<DivNormProblem, DivNormBuffers> divnorm;
 };
 
 // The registry, filled on the first call (thread-safe) by install_backend_solvers.

@@ -28,6 +28,7 @@ enum class SolverId : int {
     host_batch_norm_strided = 19,
     host_lrn_strided = 20,
     host_dropout_strided = 21,
+    host_divnorm_strided = 22,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -44,6 +45,7 @@ enum class SolverId : int {
     cuda_batch_norm = 1012,
     cuda_lrn = 1013,
     cuda_dropout = 1014,
+    cuda_divnorm = 1015,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
