@@ -18,27 +18,6 @@ cudnnStatus_t CUDNNWINAPI cudnnDivisiveNormalizationForward(cudnnHandle_t handle
     return librednn::api::not_supported("cudnnDivisiveNormalizationForward");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnSpatialTfGridGeneratorForward(cudnnHandle_t handle, const cudnnSpatialTransformerDescriptor_t stDesc, const void *theta, void *grid) {
-    (void)handle;
-    (void)stDesc;
-    (void)theta;
-    (void)grid;
-    return librednn::api::not_supported("cudnnSpatialTfGridGeneratorForward");
-}
-
-cudnnStatus_t CUDNNWINAPI cudnnSpatialTfSamplerForward(cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *alpha, const cudnnTensorDescriptor_t xDesc, const void *x, const void *grid, const void *beta, cudnnTensorDescriptor_t yDesc, void *y) {
-    (void)handle;
-    (void)stDesc;
-    (void)alpha;
-    (void)xDesc;
-    (void)x;
-    (void)grid;
-    (void)beta;
-    (void)yDesc;
-    (void)y;
-    return librednn::api::not_supported("cudnnSpatialTfSamplerForward");
-}
-
 cudnnStatus_t CUDNNWINAPI cudnnDropoutForward(cudnnHandle_t handle, const cudnnDropoutDescriptor_t dropoutDesc, const cudnnTensorDescriptor_t xdesc, const void *x, const cudnnTensorDescriptor_t ydesc, void *y, void *reserveSpace, size_t reserveSpaceSizeInBytes) {
     (void)handle;
     (void)dropoutDesc;

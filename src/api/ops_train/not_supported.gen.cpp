@@ -20,32 +20,6 @@ cudnnStatus_t CUDNNWINAPI cudnnDivisiveNormalizationBackward(cudnnHandle_t handl
     return librednn::api::not_supported("cudnnDivisiveNormalizationBackward");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnSpatialTfGridGeneratorBackward(cudnnHandle_t handle, const cudnnSpatialTransformerDescriptor_t stDesc, const void *dgrid, void *dtheta) {
-    (void)handle;
-    (void)stDesc;
-    (void)dgrid;
-    (void)dtheta;
-    return librednn::api::not_supported("cudnnSpatialTfGridGeneratorBackward");
-}
-
-cudnnStatus_t CUDNNWINAPI cudnnSpatialTfSamplerBackward(cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *alpha, const cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, const cudnnTensorDescriptor_t dxDesc, void *dx, const void *alphaDgrid, const cudnnTensorDescriptor_t dyDesc, const void *dy, const void *grid, const void *betaDgrid, void *dgrid) {
-    (void)handle;
-    (void)stDesc;
-    (void)alpha;
-    (void)xDesc;
-    (void)x;
-    (void)beta;
-    (void)dxDesc;
-    (void)dx;
-    (void)alphaDgrid;
-    (void)dyDesc;
-    (void)dy;
-    (void)grid;
-    (void)betaDgrid;
-    (void)dgrid;
-    return librednn::api::not_supported("cudnnSpatialTfSamplerBackward");
-}
-
 cudnnStatus_t CUDNNWINAPI cudnnDropoutBackward(cudnnHandle_t handle, const cudnnDropoutDescriptor_t dropoutDesc, const cudnnTensorDescriptor_t dydesc, const void *dy, const cudnnTensorDescriptor_t dxdesc, void *dx, void *reserveSpace, size_t reserveSpaceSizeInBytes) {
     (void)handle;
     (void)dropoutDesc;

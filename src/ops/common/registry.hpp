@@ -11,6 +11,7 @@
 #include "ops/pooling/solvers.hpp"
 #include "ops/reduce/solvers.hpp"
 #include "ops/softmax/solvers.hpp"
+#include "ops/spatial_tf/solvers.hpp"
 #include "ops/tensor/solvers.hpp"
 #include "ops/transform/solvers.hpp"
 
@@ -35,6 +36,7 @@ struct SolverRegistry {
     SolverList<PoolingProblem, PoolingBuffers> pooling;
     SolverList<BatchNormProblem, BatchNormBuffers> batch_norm;
     SolverList<LrnProblem, LrnBuffers> lrn;
+    SolverList<SpatialTfProblem, SpatialTfBuffers> spatial_tf;
 };
 
 // The registry, filled on the first call (thread-safe) by install_backend_solvers.

@@ -27,6 +27,7 @@ enum class SolverId : int {
     host_pooling_strided = 18,
     host_batch_norm_strided = 19,
     host_lrn_strided = 20,
+    host_spatial_tf = 21,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -42,6 +43,7 @@ enum class SolverId : int {
     cuda_pooling = 1011,
     cuda_batch_norm = 1012,
     cuda_lrn = 1013,
+    cuda_spatial_tf = 1014,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
