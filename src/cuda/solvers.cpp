@@ -8,6 +8,7 @@
 #include "cuda/pooling/pooling_solver.hpp"
 #include "cuda/reduce/reduce_solver.hpp"
 #include "cuda/softmax/softmax_solver.hpp"
+#include "cuda/spatial_tf/spatial_tf_solver.hpp"
 #include "cuda/tensor/tensor_solver.hpp"
 #include "cuda/transform/transform_solver.hpp"
 
@@ -23,6 +24,7 @@ void register_cuda_solvers(SolverRegistry &registry) {
     register_cuda_pooling_solvers(registry);
     register_cuda_batch_norm_solvers(registry);
     register_cuda_lrn_solvers(registry);
+    register_cuda_spatial_tf_solvers(registry);
 }
 
 }  // namespace librednn
