@@ -747,6 +747,15 @@ TEST(SpatialTfProblemString, RoundTrips) {
     SpatialTfProblem back;
     std::string error;
     ProblemString text;
+    // docs/PROBLEMS.md's examples are canonical.
+    for (const char *example :
+         {"op=spatial_tf stage=grid dir=bwd dtype=float dims=8x3x32x32",
+          "op=spatial_tf stage=sampler dir=fwd dtype=half dims=8x3x32x32 xdims=8x3x64x64 xstrides=12288x1x192x3 "
+          "ystrides=3072x1024x32x1 alpha=1 beta=0"}) {
+        ASSERT_TRUE(ProblemString::parse(example, &text, &error)) << error;
+        ASSERT_TRUE(parse_spatial_tf_problem(text, &back, &error)) << example << ": " << error;
+        EXPECT_EQ(to_problem_string(back).to_string(), example);
+    }
     ASSERT_TRUE(ProblemString::parse("op=spatial_tf stage=warp dtype=float dims=1x1x2x2", &text, &error));
     EXPECT_FALSE(parse_spatial_tf_problem(text, &back, &error));
     EXPECT_NE(error.find("stage=warp"), std::string::npos) << error;

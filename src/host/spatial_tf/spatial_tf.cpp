@@ -1,6 +1,6 @@
 // Host spatial transformer: the affine grid generator and the bilinear sampler, forward and backward,
 // x, y, dx and dy of any strides, everything computed in double and rounded once. Work is split over the
-// threads so that no two write the same element: grid rows; theta rows; sampler output rows; for the
+// threads so that no two write the same element: grid rows; dtheta rows; sampler output rows; for the
 // sampler's dx, whole (image, channel) planes, each scattered into a double plane of its own thread
 // before the blend; for dgrid, grid rows, each summing over the channels itself.
 #include "host/common/host_element.hpp"
