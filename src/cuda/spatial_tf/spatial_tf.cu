@@ -210,6 +210,8 @@ __global__ void __launch_bounds__(kBlock) sampler_backward_kernel(const __grid_c
     }
 }
 
+#undef LIBREDNN_GRID_STRIDE_LOOP
+
 // Calls body(T{}) with the element type of `type`; false for types the kernels do not take.
 template <class Body>
 bool with_element_type(cudnnDataType_t type, Body &&body) {
