@@ -10,6 +10,7 @@
 #include "cuda/pooling/pooling_solver.hpp"
 #include "cuda/reduce/reduce_solver.hpp"
 #include "cuda/softmax/softmax_solver.hpp"
+#include "cuda/spatial_tf/spatial_tf_solver.hpp"
 #include "cuda/tensor/tensor_solver.hpp"
 #include "cuda/transform/transform_solver.hpp"
 
@@ -27,6 +28,7 @@ void register_cuda_solvers(SolverRegistry &registry) {
     register_cuda_lrn_solvers(registry);
     register_cuda_dropout_solvers(registry);
     register_cuda_divnorm_solvers(registry);
+    register_cuda_spatial_tf_solvers(registry);
 }
 
 }  // namespace librednn

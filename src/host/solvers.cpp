@@ -10,6 +10,7 @@
 #include "host/pooling/solvers.hpp"
 #include "host/reduce/solvers.hpp"
 #include "host/softmax/solvers.hpp"
+#include "host/spatial_tf/solvers.hpp"
 #include "host/tensor/solvers.hpp"
 #include "host/transform/solvers.hpp"
 
@@ -27,6 +28,7 @@ void register_host_solvers(SolverRegistry &registry) {
     register_host_lrn_solvers(registry);
     register_host_dropout_solvers(registry);
     register_host_divnorm_solvers(registry);
+    register_host_spatial_tf_solvers(registry);
 }
 
 }  // namespace librednn

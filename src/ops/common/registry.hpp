@@ -13,6 +13,7 @@
 #include "ops/pooling/solvers.hpp"
 #include "ops/reduce/solvers.hpp"
 #include "ops/softmax/solvers.hpp"
+#include "ops/spatial_tf/solvers.hpp"
 #include "ops/tensor/solvers.hpp"
 #include "ops/transform/solvers.hpp"
 
@@ -39,6 +40,7 @@ struct SolverRegistry {
     SolverList<LrnProblem, LrnBuffers> lrn;
     SolverList<DropoutProblem, DropoutBuffers> dropout;
     SolverList<DivNormProblem, DivNormBuffers> divnorm;
+    SolverList<SpatialTfProblem, SpatialTfBuffers> spatial_tf;
 };
 
 // The registry, filled on the first call (thread-safe) by install_backend_solvers.

@@ -29,6 +29,7 @@ enum class SolverId : int {
     host_lrn_strided = 20,
     host_dropout_strided = 21,
     host_divnorm_strided = 22,
+    host_spatial_tf = 23,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -46,6 +47,7 @@ enum class SolverId : int {
     cuda_lrn = 1013,
     cuda_dropout = 1014,
     cuda_divnorm = 1015,
+    cuda_spatial_tf = 1016,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
