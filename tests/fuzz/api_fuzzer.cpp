@@ -83,6 +83,8 @@ struct State {
     cudnnLRNDescriptor_t lrn = nullptr;
     cudnnOpTensorDescriptor_t op = nullptr;
     cudnnReduceTensorDescriptor_t reduce = nullptr;
+    cudnnDropoutDescriptor_t dropout = nullptr;
+    Buffer states{64};  // the dropout states (cudnnDropoutGetStatesSize: 64 bytes)
 
     State() {
         cudnnCreate(&handle);
@@ -94,6 +96,7 @@ struct State {
         cudnnCreateLRNDescriptor(&lrn);
         cudnnCreateOpTensorDescriptor(&op);
         cudnnCreateReduceTensorDescriptor(&reduce);
+        cudnnCreateDropoutDescriptor(&dropout);
     }
     ~State() {
         for (auto &t : tensors) cudnnDestroyTensorDescriptor(t);
@@ -104,6 +107,7 @@ struct State {
         cudnnDestroyLRNDescriptor(lrn);
         cudnnDestroyOpTensorDescriptor(op);
         cudnnDestroyReduceTensorDescriptor(reduce);
+        cudnnDestroyDropoutDescriptor(dropout);
         cudnnDestroy(handle);
     }
     cudnnTensorDescriptor_t tensor(Bytes &in) { return tensors[in.u8() % 4]; }
@@ -433,6 +437,41 @@ void step(State &s, Bytes &in) {
             int returned = 0;
             cudnnGetConvolutionForwardAlgorithm_v7(s.handle, s.tensor(in), s.filter(in), s.conv, s.tensor(in),
                                                    in.u8() % (CUDNN_CONVOLUTION_FWD_ALGO_COUNT + 1), &returned, perf);
+            break;
+        }
+        case 26: {
+            // Dropout descriptors: set (states of the right size, too small, or none), restore, get.
+            const float p = in.real();
+            const int how = in.u8() % 4;
+            const size_t size = how == 1 ? in.u8() % 64 : 64;
+            if (how == 3) {
+                cudnnRestoreDropoutDescriptor(s.dropout, s.handle, p, s.states.get(), size, in.u8());
+            } else {
+                cudnnSetDropoutDescriptor(s.dropout, s.handle, p, how == 2 ? nullptr : s.states.get(), size, in.u8());
+            }
+            float got_p;
+            void *got_states;
+            unsigned long long seed;
+            cudnnGetDropoutDescriptor(s.dropout, s.handle, &got_p, &got_states, &seed);
+            break;
+        }
+        case 27: {
+            // Dropout forward and backward on whatever the descriptors hold, with a reserve space of the
+            // size the query gives or of a size from the input.
+            auto x = s.tensor(in), y = s.tensor(in);
+            auto bx = tensor_buffer(x), by = tensor_buffer(y);
+            if (!bx || !by) break;
+            size_t reserve_bytes = 0;
+            if (cudnnDropoutGetReserveSpaceSize(x, &reserve_bytes) != CUDNN_STATUS_SUCCESS || reserve_bytes > kMaxBytes)
+                break;
+            if (in.u8() % 4 == 0) reserve_bytes = in.u8();
+            Buffer reserve(reserve_bytes);
+            if (in.u8() % 2) {
+                cudnnDropoutForward(s.handle, s.dropout, x, bx->get(), y, in.u8() % 4 ? by->get() : bx->get(),
+                                    reserve.get(), reserve_bytes);
+            } else {
+                cudnnDropoutBackward(s.handle, s.dropout, x, bx->get(), y, by->get(), reserve.get(), reserve_bytes);
+            }
             break;
         }
         default: {

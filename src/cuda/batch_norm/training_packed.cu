@@ -17,6 +17,7 @@ constexpr int kMaxChannels = 2048;     // five skewed float constants a channel 
 constexpr int kStatsBlocks = 132 * 8;  // pass 1: enough blocks to fill an H200 (and fewer-SM parts) 8 times
 constexpr int kRoundsPerBlock = 4;     // and no block longer than 4 rounds a thread: many short blocks, small tails
 constexpr int kMergeBlock = 256;
+constexpr int kPlaneChunkVectors = 256;  // NCHW planes of vectors: a warp's chunk, 8 vectors a lane
 
 // ---- Pairwise merging of (count, mean, M2) ----------------------------------------------------------
 
@@ -50,11 +51,12 @@ __device__ __forceinline__ void chunk_moments(const float (&v)[K], int k, float 
 
 struct StatsArgs {
     const void *x, *dy;
-    int64_t planes_or_rows;            // NCHW: N images; NHWC: N * spatial rows
-    int64_t vectors_per_plane_or_row;  // NHWC: 16-byte vectors a row
+    int64_t planes_or_rows;            // NCHW vectors: N * C planes; NCHW scalar: N images; NHWC: N * S rows
+    int64_t vectors_per_plane_or_row;  // NCHW vectors: a plane's; NHWC: a row's
     int channels;
-    FastDivisor spatial;          // NCHW: S, values a plane
-    int64_t values_per_split;     // NCHW
+    int chunks_per_plane;         // NCHW vectors
+    FastDivisor spatial;          // NCHW scalar: S, values a plane
+    int64_t values_per_split;     // NCHW scalar
     int tile_vectors, tile_rows;  // NHWC: vectors of a tile's row, rows in flight per block
     int64_t rows_per_split;       // NHWC
     int64_t parts;                // P: parts per channel
@@ -62,6 +64,65 @@ struct StatsArgs {
     const float *mean, *inv_std;   // backward: the saved statistics
     float *part0, *part1, *part2;  // [C][P]: forward count, mean, M2; backward sum dy, sum dy (x - mean)
 };
+
+// NCHW planes of whole vectors: a warp per chunk of one plane (image n, channel c); lane l takes vectors l,
+// l + 32, ... of it. Light on registers, so that many warps keep many loads in flight.
+template <class T>
+__global__ void __launch_bounds__(kBlock) stats_nchw_planes_kernel(const __grid_constant__ StatsArgs a) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const int lane = threadIdx.x % 32;
+    const int64_t item = static_cast<int64_t>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
+    const int64_t items = a.planes_or_rows * a.chunks_per_plane;
+    if (item >= items) return;
+    const int64_t plane = item / a.chunks_per_plane;
+    const int chunk = static_cast<int>(item % a.chunks_per_plane);
+    const int c = static_cast<int>(plane % a.channels);
+    const int64_t n_image = plane / a.channels;
+    const int64_t first = plane * a.vectors_per_plane_or_row + static_cast<int64_t>(chunk) * kPlaneChunkVectors;
+    const int64_t end_in_plane = a.vectors_per_plane_or_row - static_cast<int64_t>(chunk) * kPlaneChunkVectors;
+    const int count = static_cast<int>(end_in_plane < kPlaneChunkVectors ? end_in_plane : kPlaneChunkVectors);
+    const auto *x = static_cast<const Vector16<T> *>(a.x);
+    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;  // forward: n, mean, M2; backward: -, sum dy, sum dy (x - mean)
+    const float mean = a.backward ? a.mean[c] : 0.0f;
+    for (int v = lane; v < count; v += 32) {
+        const Vector16<T> xv = x[first + v];
+        float values[kLanes];
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) values[l] = to_compute<float>(xv.lane[l]);
+        if (!a.backward) {
+            float m, m2;
+            chunk_moments(values, kLanes, m, m2);
+            merge_moments(s0, s1, s2, static_cast<float>(kLanes), m, m2);
+        } else {
+            const Vector16<T> gv = dy[first + v];
+#pragma unroll
+            for (int l = 0; l < kLanes; ++l) {
+                const float g = to_compute<float>(gv.lane[l]);
+                s1 += g;
+                s2 += g * (values[l] - mean);
+            }
+        }
+    }
+    // Lane 0 gathers the warp's parts in a fixed order.
+    for (int offset = 16; offset > 0; offset /= 2) {
+        const float o0 = __shfl_down_sync(0xffffffffu, s0, offset);
+        const float o1 = __shfl_down_sync(0xffffffffu, s1, offset);
+        const float o2 = __shfl_down_sync(0xffffffffu, s2, offset);
+        if (!a.backward) {
+            merge_moments(s0, s1, s2, o0, o1, o2);
+        } else {
+            s1 += o1;
+            s2 += o2;
+        }
+    }
+    if (lane == 0) {
+        const int64_t at = static_cast<int64_t>(c) * a.parts + n_image * a.chunks_per_plane + chunk;
+        if (!a.backward) a.part0[at] = s0;
+        a.part1[at] = s1;
+        a.part2[at] = s2;
+    }
+}
 
 // One lane of a loaded item (a scalar, or a 16-byte vector's lane l), in float.
 template <class T>
@@ -73,11 +134,11 @@ __device__ __forceinline__ float lane_value(const Vector16<T> &item, int l) {
     return to_compute<float>(item.lane[l]);
 }
 
-// NCHW: a block per (channel c, range of its values). The channel's values, numbered i = n * S + s, sit at
-// n * C * S + c * S + s: runs of S contiguous elements, so consecutive threads read consecutive items: 16-
-// byte vectors where S is a multiple of their lanes (kLanes > 1), else single elements. Each thread
-// loads eight items a round (eight loads in flight), takes their moments at once and merges them into
-// its own; then the block merges its threads in a fixed order.
+// NCHW planes that are not whole vectors (7 x 7): a block per (channel c, range of its values). The
+// channel's values, numbered i = n * S + s, sit at n * C * S + c * S + s: runs of S contiguous elements,
+// so consecutive threads read consecutive items (single elements here; kLanes > 1 would read 16-byte
+// vectors). Each thread loads eight items a round (eight loads in flight), takes their moments at once and
+// merges them into its own; then the block merges its threads in a fixed order.
 template <class T, int kLanes>
 __global__ void __launch_bounds__(kBlock) stats_nchw_kernel(const __grid_constant__ StatsArgs a) {
     using Item = typename std::conditional<kLanes == 1, T, Vector16<T>>::type;
@@ -479,11 +540,19 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     s.mean = static_cast<const float *>(b.mean);
     s.inv_std = static_cast<const float *>(b.variance);
     dim3 stats_grid;
-    if (!channels_last) {
+    const bool plane_vectors = !channels_last && spatial % kLanes == 0;
+    if (plane_vectors) {
+        s.planes_or_rows = images * channels;
+        s.vectors_per_plane_or_row = spatial / kLanes;
+        s.chunks_per_plane =
+            static_cast<int>((s.vectors_per_plane_or_row + kPlaneChunkVectors - 1) / kPlaneChunkVectors);
+        s.parts = images * s.chunks_per_plane;
+        stats_grid =
+            dim3(static_cast<unsigned>((s.planes_or_rows * s.chunks_per_plane + kWarpsPerBlock - 1) / kWarpsPerBlock));
+    } else if (!channels_last) {
         s.planes_or_rows = images;
-        const int64_t items = spatial % kLanes == 0 ? spatial / kLanes : spatial;  // a plane's loads
-        s.spatial = make_fast_divisor(items);
-        const int64_t count = images * items;
+        s.spatial = make_fast_divisor(spatial);
+        const int64_t count = images * spatial;
         int64_t splits = (kStatsBlocks + channels - 1) / channels;
         const int64_t per_block = static_cast<int64_t>(kRoundsPerBlock) * 8 * kBlock;
         if (splits < (count + per_block - 1) / per_block) splits = (count + per_block - 1) / per_block;
@@ -532,8 +601,8 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     float *constants = base + 3 * (part_bytes / sizeof(float));
     Status status = CUDNN_STATUS_SUCCESS;
     if (!channels_last) {
-        if (spatial % kLanes == 0) {
-            stats_nchw_kernel<T, kLanes><<<stats_grid, kBlock, 0, stream>>>(s);
+        if (plane_vectors) {
+            stats_nchw_planes_kernel<T><<<stats_grid, kBlock, 0, stream>>>(s);
         } else {
             stats_nchw_kernel<T, 1><<<stats_grid, kBlock, 0, stream>>>(s);
         }

@@ -3,10 +3,10 @@
 // channels a multiple of the 16-byte vector's lanes), aligned.
 //
 // Three kernels, x read twice in all (the count for a two-pass algorithm):
-//   1. statistics: the work is split over the whole GPU (NCHW: a block per channel x a range of its
-//      values; NHWC: a block per tile of channels x a range of rows); each part's count, mean and sum
-//      of squared deviations (M2) are taken in small chunks (eight loads a thread) and
-//      merged pairwise (Chan, Golub and LeVeque), so no difference of large sums is ever formed;
+//   1. statistics: the work is split over the whole GPU (NCHW: a warp per chunk of a plane of whole
+//      vectors, else a block per channel x a range of its values; NHWC: a block per tile of channels x a
+//      range of rows); each part's count, mean and sum of squared deviations (M2) are taken in small
+//      chunks and merged pairwise (Chan, Golub and LeVeque), so no difference of large sums is formed;
 //      backward: the part's sums of dy and dy * (x - mean);
 //   2. one block per channel merges its parts in a fixed order (deterministic, no atomics) and writes the
 //      saved and running statistics (or dscale and dbias) and the per-channel constants of pass 3;
