@@ -85,6 +85,10 @@ struct State {
     cudnnReduceTensorDescriptor_t reduce = nullptr;
     cudnnDropoutDescriptor_t dropout = nullptr;
     Buffer states{64};  // the dropout states (cudnnDropoutGetStatesSize: 64 bytes)
+    cudnnSpatialTransformerDescriptor_t st = nullptr;
+    // What the last successful cudnnSetSpatialTransformerNdDescriptor set: the sizes of theta and the grid.
+    int st_dims[4] = {0, 0, 0, 0};
+    size_t st_scalar = 0;  // bytes a scalar of its data type; 0 before a successful set
 
     State() {
         cudnnCreate(&handle);
@@ -97,6 +101,7 @@ struct State {
         cudnnCreateOpTensorDescriptor(&op);
         cudnnCreateReduceTensorDescriptor(&reduce);
         cudnnCreateDropoutDescriptor(&dropout);
+        cudnnCreateSpatialTransformerDescriptor(&st);
     }
     ~State() {
         for (auto &t : tensors) cudnnDestroyTensorDescriptor(t);
@@ -108,6 +113,7 @@ struct State {
         cudnnDestroyOpTensorDescriptor(op);
         cudnnDestroyReduceTensorDescriptor(reduce);
         cudnnDestroyDropoutDescriptor(dropout);
+        cudnnDestroySpatialTransformerDescriptor(st);
         cudnnDestroy(handle);
     }
     cudnnTensorDescriptor_t tensor(Bytes &in) { return tensors[in.u8() % 4]; }
@@ -184,7 +190,7 @@ void step(State &s, Bytes &in) {
     const void *one = in.u8() % 2 ? static_cast<const void *>(&one_d) : &one_f;
     const void *zero = in.u8() % 2 ? static_cast<const void *>(&zero_d) : &zero_f;
     int a[9], b[9], c[9];
-    switch (in.u8() % 30) {
+    switch (in.u8() % 32) {
         case 0: {
             auto t = s.tensor(in);
             const cudnnDataType_t type = data_type(in);
@@ -471,6 +477,64 @@ void step(State &s, Bytes &in) {
                                     reserve.get(), reserve_bytes);
             } else {
                 cudnnDropoutBackward(s.handle, s.dropout, x, bx->get(), y, by->get(), reserve.get(), reserve_bytes);
+            }
+            break;
+        }
+        case 28: {
+            // Spatial transformers: set the descriptor, or run one of the four calls with theta and grid
+            // buffers of the sizes the last successful set implies (a few bytes before any).
+            const int what = in.u8() % 5;
+            if (what == 0) {
+                const auto sampler = in.pick<cudnnSamplerType_t>(1);
+                const cudnnDataType_t type = data_type(in);
+                const int nb = in.u8() % 10;
+                integers(in, nb, a);
+                if (cudnnSetSpatialTransformerNdDescriptor(s.st, sampler, type, nb, a) == CUDNN_STATUS_SUCCESS) {
+                    for (int i = 0; i < 4; ++i) s.st_dims[i] = a[i];
+                    s.st_scalar = type == CUDNN_DATA_DOUBLE ? 8 : type == CUDNN_DATA_FLOAT ? 4 : 2;
+                }
+                break;
+            }
+            const int64_t images = s.st_dims[0], positions = int64_t{s.st_dims[2]} * s.st_dims[3];
+            if (images * 6 * 8 > int64_t{kMaxBytes} || images * positions * 2 * 8 > int64_t{kMaxBytes}) break;
+            Buffer theta(static_cast<size_t>(images * 6) * s.st_scalar),
+                grid(static_cast<size_t>(images * positions * 2) * s.st_scalar);
+            if (what == 1) {
+                cudnnSpatialTfGridGeneratorForward(s.handle, s.st, theta.get(), grid.get());
+            } else if (what == 2) {
+                cudnnSpatialTfGridGeneratorBackward(s.handle, s.st, grid.get(), theta.get());
+            } else {
+                auto x = s.tensor(in), y = s.tensor(in);
+                auto bx = tensor_buffer(x), by = tensor_buffer(y);
+                if (!bx || !by) break;
+                if (what == 3) {
+                    cudnnSpatialTfSamplerForward(s.handle, s.st, one, x, bx->get(), grid.get(), zero, y, by->get());
+                } else {
+                    auto bdx = tensor_buffer(x), bdy = tensor_buffer(y);
+                    Buffer dgrid(static_cast<size_t>(images * positions * 2) * s.st_scalar);
+                    cudnnSpatialTfSamplerBackward(s.handle, s.st, one, x, bx->get(), zero, x, bdx->get(), one, y,
+                                                  bdy->get(), grid.get(), zero, dgrid.get());
+                }
+            }
+            break;
+        }
+        case 29: {
+            // Divisive normalisation on the LRN descriptor as it stands, means and dMeans given or not,
+            // sometimes in place.
+            auto x = s.tensor(in), y = s.tensor(in);
+            auto bx = tensor_buffer(x), by = tensor_buffer(y), means = tensor_buffer(x);
+            auto temp = tensor_buffer(x), temp2 = tensor_buffer(x);
+            if (!bx || !by || !means || !temp || !temp2) break;
+            const auto mode = in.pick<cudnnDivNormMode_t>(1);
+            const void *m = in.u8() % 2 ? means->get() : nullptr;
+            if (in.u8() % 2) {
+                cudnnDivisiveNormalizationForward(s.handle, s.lrn, mode, one, x, bx->get(), m, temp->get(),
+                                                  temp2->get(), zero, y, in.u8() % 4 ? by->get() : bx->get());
+            } else {
+                auto dy = tensor_buffer(x), dmeans = tensor_buffer(y);
+                cudnnDivisiveNormalizationBackward(s.handle, s.lrn, mode, one, x, bx->get(), m, dy->get(), temp->get(),
+                                                   temp2->get(), zero, y, by->get(),
+                                                   in.u8() % 2 ? dmeans->get() : nullptr);
             }
             break;
         }

@@ -52,6 +52,15 @@ SEEDS = {
     "reduce": tensor4d(0, 2, 3, 2, 2) + tensor4d(1, 1, 3, 1, 1) + step(22, 0, FLOAT, 0, 0, 0) + step(23, 0, 1),
     "half_nhwc_batch_norm": tensor4d(0, 2, 8, 2, 2, HALF, NHWC) + tensor4d(1, 2, 8, 2, 2, HALF, NHWC)
     + step(14, 0, 1, 2, 1, 1, 4, 1, 3),
+    # p 0.5 (real tag 3), states of 64 bytes, seed 7; then forward (reserve as queried) and backward.
+    "dropout": tensor4d(0, 2, 3, 4, 4) + tensor4d(1, 2, 3, 4, 4) + step(26, 3, 0, 7) + step(27, 0, 1, 1, 1, 1)
+    + step(27, 0, 1, 1, 0),
+    # Set 2x3x4x4 float (sampler, type, nbDims, dims), then grid forward/backward, sampler forward/backward.
+    "spatial_tf": tensor4d(0, 2, 3, 5, 5) + tensor4d(1, 2, 3, 4, 4) + step(28, 0, 0, FLOAT, 4, 2, 3, 4, 4)
+    + step(28, 1) + step(28, 2) + step(28, 3, 0, 1) + step(28, 4, 0, 1),
+    # LRN n 5, alpha 1e-4, beta 0.75, k 2; forward with means, out of place; backward with dMeans.
+    "divisive_norm": tensor4d(0, 2, 3, 5, 5) + tensor4d(1, 2, 3, 5, 5) + step(6, 5, 11, 9, 5)
+    + step(29, 0, 1, 0, 1, 1, 1) + step(29, 0, 1, 0, 1, 0, 1),
     "double_convolution": tensor4d(0, 1, 2, 4, 4, DOUBLE, wide=1) + tensor4d(1, 1, 2, 4, 4, DOUBLE, wide=1)
     + filter4d(0, 2, 2, 3, 3, DOUBLE) + conv2d(1, 1, dtype=DOUBLE) + step(13, 0, 1, 0, 0, 0, wide=1),
 }
