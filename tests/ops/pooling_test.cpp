@@ -198,6 +198,37 @@ TEST(Pooling, NanInputsFollowTheNanOption) {
     }
 }
 
+TEST(Pooling, PackedNhwcMatchesReference) {
+    // 2-D, x and y (dy, dx) packed NHWC with whole 16-byte vectors of channels: the CUDA backend's vector
+    // kernels (the max backward through its argmax pass), every mode, NaNs sometimes, ResNet's 3x3/2 too.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 80; ++trial) {
+        const Direction direction = trial % 2 ? Direction::forward : Direction::backward;
+        PoolingProblem p = random_problem(rng, direction);
+        p.spatial_dims = 2;
+        const cudnnDataType_t type =
+            rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16});
+        std::vector<int64_t> x_dims = {rng.integer(1, 3), 8 * rng.integer(1, 3)};
+        for (int i = 0; i < 2; ++i) {
+            p.window[i] = trial % 5 == 0 ? 3 : rng.integer(1, 5);
+            p.stride[i] = trial % 5 == 0 ? 2 : rng.integer(1, 3);
+            p.pad[i] = rng.integer(0, p.window[i] - 1);
+            x_dims.push_back(std::max<int64_t>(rng.integer(1, 12), p.window[i] - 2 * p.pad[i]));
+        }
+        int64_t y_dims[kMaxDims];
+        pooling_output_dims(p, x_dims.data(), y_dims);
+        p.x = packed_geometry(type, 4, x_dims.data(), PackedLayout::nhwc);
+        p.y = packed_geometry(type, 4, y_dims, PackedLayout::nhwc);
+        if (direction == Direction::backward) {
+            p.dy = p.y;
+            p.dx = p.x;
+        }
+        p.alpha = Scalar(random_alpha(rng), false).value();
+        p.beta = Scalar(random_beta(rng), false).value();
+        check_against_reference(rng, p, p.is_max() && rng.integer(0, 3) == 0);
+    }
+}
+
 TEST(Pooling, TiedMaximaSendTheGradientToTheFirst) {
     // 1x1x2x2 all equal, one 2x2 window: the whole gradient goes to position 0.
     Handle handle;

@@ -2,7 +2,8 @@
 // MAX_DETERMINISTIC and both averages over 1 to 3 spatial dims, any strides, float, double, half and
 // bfloat16 (computed in float, double for double). The backward pass gathers: one thread per input
 // element sums what the windows covering it send back (the first maximum in window order, or an
-// average's share), so it needs no atomics and is deterministic.
+// average's share), so it needs no atomics and is deterministic. Packed NHWC in 2-D takes the vector
+// kernels of pooling_nhwc.hpp.
 #pragma once
 
 #include "core/status.hpp"

@@ -1,0 +1,262 @@
+// The packed NHWC pooling kernels (pooling_nhwc.hpp).
+#include "cuda/pooling/pooling_nhwc.hpp"
+
+#include "core/data_type.hpp"
+#include "cuda/common/device_common.cuh"
+#include "cuda/common/launch_util.hpp"
+
+namespace librednn::cuda {
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int kMaxArgmaxPositions = 255;  // a window position fits a byte; 255 marks "none"
+constexpr uint8_t kNone = 255;
+
+struct NhwcArgs {
+    int in_h, in_w, out_h, out_w;
+    int window_h, window_w, pad_h, pad_w, stride_h, stride_w;
+    int64_t vectors_per_position;  // C / lanes
+    int64_t work;                  // vectors of the pass's result
+    int max, include_padding, propagate;
+    float alpha, beta;
+    const void *x, *dy;
+    void *result;
+    uint8_t *argmax;  // backward max: per output element, the window position of its first maximum
+};
+
+// The in-image part of the window of output (oh, ow): rows [h0, h1), columns [w0, w1).
+__device__ __forceinline__ void window_of(const NhwcArgs &a, int oh, int ow, int &h0, int &h1, int &w0, int &w1) {
+    const int64_t sh = static_cast<int64_t>(oh) * a.stride_h - a.pad_h,
+                  sw = static_cast<int64_t>(ow) * a.stride_w - a.pad_w;
+    h0 = static_cast<int>(sh < 0 ? 0 : sh);
+    w0 = static_cast<int>(sw < 0 ? 0 : sw);
+    h1 = static_cast<int>(sh + a.window_h < a.in_h ? sh + a.window_h : a.in_h);
+    w1 = static_cast<int>(sw + a.window_w < a.in_w ? sw + a.window_w : a.in_w);
+}
+
+// One lane's maximum, as the generic kernel takes it: the first of equal maxima stays; NaN is skipped,
+// or (propagated) wins and then stays. Returns whether `v` became the maximum.
+__device__ __forceinline__ bool take_max(float v, bool propagate, bool &found, float &best) {
+    if (v != v && !propagate) return false;
+    if (found && best != best) return false;
+    if (!found || v != v || v > best) {
+        best = v;
+        found = true;
+        return true;
+    }
+    return false;
+}
+
+// Forward (and the backward max's first pass, which keeps only the argmax): one thread per output vector.
+template <class T, bool kArgmaxOnly>
+__global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__ NhwcArgs a) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const auto *x = static_cast<const Vector16<T> *>(a.x);
+    auto *y = static_cast<Vector16<T> *>(a.result);
+    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
+         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t cv = v % a.vectors_per_position, position = v / a.vectors_per_position;
+        const int ow = static_cast<int>(position % a.out_w);
+        const int64_t rest = position / a.out_w;
+        const int oh = static_cast<int>(rest % a.out_h);
+        const int64_t n = rest / a.out_h;
+        int h0, h1, w0, w1;
+        window_of(a, oh, ow, h0, h1, w0, w1);
+        float acc[kLanes];
+        bool found[kLanes];
+        uint8_t where[kLanes];
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) acc[l] = 0.0f, found[l] = false, where[l] = kNone;
+        const int64_t image = n * a.in_h;
+        for (int h = h0; h < h1; ++h) {
+            for (int w = w0; w < w1; ++w) {
+                const Vector16<T> in = x[((image + h) * a.in_w + w) * a.vectors_per_position + cv];
+                const int index = (h - (oh * a.stride_h - a.pad_h)) * a.window_w + (w - (ow * a.stride_w - a.pad_w));
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) {
+                    const float value = to_compute<float>(in.lane[l]);
+                    if (a.max) {
+                        if (take_max(value, a.propagate, found[l], acc[l])) where[l] = static_cast<uint8_t>(index);
+                    } else {
+                        acc[l] += value;
+                    }
+                }
+            }
+        }
+        if (kArgmaxOnly) {
+            uint8_t *out = a.argmax + v * kLanes;
+#pragma unroll
+            for (int l = 0; l < kLanes; ++l) out[l] = where[l];
+            continue;
+        }
+        const int count = (h1 - h0) * (w1 - w0);
+        const float divisor = a.include_padding ? static_cast<float>(a.window_h) * static_cast<float>(a.window_w)
+                                                : static_cast<float>(count);
+        Vector16<T> result;
+        if (a.beta != 0.0f) result = y[v];
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) {
+            float value = a.max ? (found[l] ? acc[l] : 0.0f) : (count > 0 ? acc[l] / divisor : 0.0f);
+            value *= a.alpha;
+            if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
+            result.lane[l] = from_compute<T>(value);
+        }
+        y[v] = result;
+    }
+}
+
+// Backward: one thread per input vector gathers from the outputs whose windows cover it, in the generic
+// kernel's order: the share of an average, or dy where the output's first maximum is this position.
+template <class T>
+__global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant__ NhwcArgs a) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
+    auto *dx = static_cast<Vector16<T> *>(a.result);
+    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
+         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t cv = v % a.vectors_per_position, position = v / a.vectors_per_position;
+        const int qw = static_cast<int>(position % a.in_w);
+        const int64_t rest = position / a.in_w;
+        const int qh = static_cast<int>(rest % a.in_h);
+        const int64_t n = rest / a.in_h;
+        // Outputs o with o * stride - pad <= q <= o * stride - pad + window - 1.
+        const int64_t top_h = static_cast<int64_t>(qh) + a.pad_h, top_w = static_cast<int64_t>(qw) + a.pad_w;
+        const int first_h =
+            top_h - a.window_h + 1 <= 0 ? 0 : static_cast<int>((top_h - a.window_h + a.stride_h) / a.stride_h);
+        const int first_w =
+            top_w - a.window_w + 1 <= 0 ? 0 : static_cast<int>((top_w - a.window_w + a.stride_w) / a.stride_w);
+        const int last_h = static_cast<int>(min(top_h / a.stride_h, static_cast<int64_t>(a.out_h - 1)));
+        const int last_w = static_cast<int>(min(top_w / a.stride_w, static_cast<int64_t>(a.out_w - 1)));
+        float sum[kLanes];
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) sum[l] = 0.0f;
+        for (int oh = first_h; oh <= last_h; ++oh) {
+            for (int ow = first_w; ow <= last_w; ++ow) {
+                const int64_t o = ((n * a.out_h + oh) * a.out_w + ow) * a.vectors_per_position + cv;
+                const Vector16<T> g = dy[o];
+                if (a.max) {
+                    const int index =
+                        (qh - (oh * a.stride_h - a.pad_h)) * a.window_w + (qw - (ow * a.stride_w - a.pad_w));
+                    const uint8_t *where = a.argmax + o * kLanes;
+#pragma unroll
+                    for (int l = 0; l < kLanes; ++l) {
+                        if (where[l] == index) sum[l] += to_compute<float>(g.lane[l]);
+                    }
+                } else {
+                    int h0, h1, w0, w1;
+                    window_of(a, oh, ow, h0, h1, w0, w1);
+                    const float divisor = a.include_padding
+                                              ? static_cast<float>(a.window_h) * static_cast<float>(a.window_w)
+                                              : static_cast<float>((h1 - h0) * (w1 - w0));
+#pragma unroll
+                    for (int l = 0; l < kLanes; ++l) sum[l] += to_compute<float>(g.lane[l]) / divisor;
+                }
+            }
+        }
+        Vector16<T> result;
+        if (a.beta != 0.0f) result = dx[v];
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) {
+            float value = sum[l] * a.alpha;
+            if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
+            result.lane[l] = from_compute<T>(value);
+        }
+        dx[v] = result;
+    }
+}
+
+bool aligned16_or_null(const void *pointer) {
+    return pointer == nullptr || (reinterpret_cast<uintptr_t>(pointer) & 15u) == 0;
+}
+
+bool packed_nhwc(const TensorGeometry &g) {
+    if (g.nb_dims != 4 || g.vector() != 1) return false;
+    const int64_t c = g.dims[1], h = g.dims[2], w = g.dims[3];
+    return (c == 1 || g.strides[1] == 1) && (w == 1 || g.strides[3] == c) && (h == 1 || g.strides[2] == c * w) &&
+           (g.dims[0] == 1 || g.strides[0] == c * w * h);
+}
+
+template <class T>
+Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const bool forward = p.direction == Direction::forward;
+    NhwcArgs a{};
+    a.in_h = static_cast<int>(p.x.dims[2]);
+    a.in_w = static_cast<int>(p.x.dims[3]);
+    a.out_h = static_cast<int>(p.y.dims[2]);
+    a.out_w = static_cast<int>(p.y.dims[3]);
+    a.window_h = static_cast<int>(p.window[0]);
+    a.window_w = static_cast<int>(p.window[1]);
+    a.pad_h = static_cast<int>(p.pad[0]);
+    a.pad_w = static_cast<int>(p.pad[1]);
+    a.stride_h = static_cast<int>(p.stride[0]);
+    a.stride_w = static_cast<int>(p.stride[1]);
+    a.vectors_per_position = p.x.dims[1] / kLanes;
+    a.max = p.is_max();
+    a.include_padding = p.mode == CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
+    a.propagate = p.nan_opt == CUDNN_PROPAGATE_NAN;
+    a.alpha = static_cast<float>(p.alpha);
+    a.beta = static_cast<float>(p.beta);
+    a.x = b.x;
+    a.dy = b.dy;
+    a.result = b.result;
+    const int64_t out_vectors = p.y.element_count() / kLanes, in_vectors = p.x.element_count() / kLanes;
+    if (forward) {
+        a.work = out_vectors;
+        if (a.work == 0) return CUDNN_STATUS_SUCCESS;
+        forward_kernel<T, false><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        return check_launch("pooling_nhwc_forward_kernel");
+    }
+    void *scratch = nullptr;
+    if (a.max && out_vectors > 0) {
+        const cudaError_t err = cudaMallocAsync(&scratch, static_cast<size_t>(p.y.element_count()), stream);
+        if (err != cudaSuccess) {
+            cudaGetLastError();
+            return fail(CUDNN_STATUS_ALLOC_FAILED, "could not allocate the %lld bytes of pooling argmax: %s",
+                        static_cast<long long>(p.y.element_count()), cudaGetErrorString(err));
+        }
+        a.argmax = static_cast<uint8_t *>(scratch);
+        a.work = out_vectors;
+        forward_kernel<T, true><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+    }
+    Status status = a.max && out_vectors > 0 ? check_launch("pooling_nhwc_argmax_kernel") : CUDNN_STATUS_SUCCESS;
+    a.work = in_vectors;
+    if (status == CUDNN_STATUS_SUCCESS && a.work > 0) {
+        backward_kernel<T><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        status = check_launch("pooling_nhwc_backward_kernel");
+    }
+    if (scratch != nullptr) cudaFreeAsync(scratch, stream);
+    return status;
+}
+
+}  // namespace
+
+bool pooling_nhwc_applicable(const PoolingProblem &p, const PoolingBuffers &b) {
+    if (p.spatial_dims != 2) return false;
+    if (p.x.dtype != CUDNN_DATA_FLOAT && p.x.dtype != CUDNN_DATA_HALF && p.x.dtype != CUDNN_DATA_BFLOAT16) return false;
+    const bool forward = p.direction == Direction::forward;
+    if (!packed_nhwc(p.x) || !packed_nhwc(p.y)) return false;
+    if (!forward && (!packed_nhwc(p.dy) || !packed_nhwc(p.dx))) return false;
+    const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
+    if (p.x.dims[1] % lanes != 0) return false;
+    if (!aligned16_or_null(b.x) || !aligned16_or_null(b.dy) || !aligned16_or_null(b.result)) return false;
+    // Gathering from dy while writing dx (or reading x while writing y) in the same memory would race.
+    if (b.result == b.x || b.result == b.dy) return false;
+    // Every coordinate and window offset in int; the argmax in a byte.
+    for (int d = 0; d < 2; ++d) {
+        if (p.window[d] > 65535 || p.pad[d] > 65535 || p.stride[d] > 65535) return false;
+    }
+    if (!forward && p.is_max() && p.window[0] * p.window[1] > kMaxArgmaxPositions - 1) return false;
+    return true;
+}
+
+Status pooling_nhwc(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
+    switch (p.x.dtype) {
+        case CUDNN_DATA_HALF: return run<__half>(stream, p, b);
+        case CUDNN_DATA_BFLOAT16: return run<__nv_bfloat16>(stream, p, b);
+        default: return run<float>(stream, p, b);
+    }
+}
+
+}  // namespace librednn::cuda
