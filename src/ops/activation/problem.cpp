@@ -64,12 +64,7 @@ bool parse_activation_problem(const ProblemString &text, ActivationProblem *prob
         *error = "op=" + value + " is not an activation problem (op=act)";
         return false;
     }
-    text.get("dir", &value, "fwd", error);
-    if (value != "fwd" && value != "bwd") {
-        *error = "dir=" + value + " must be fwd or bwd";
-        return false;
-    }
-    result.direction = value == "fwd" ? Direction::forward : Direction::backward;
+    if (!read_direction(text, &result.direction, error)) return false;
     if (!text.get("mode", &value, error)) return false;
     int mode = 0;
     if (!enum_from_name(value, kModeNames, kModeCount, &mode)) {

@@ -46,6 +46,28 @@ const char *nan_option_name(cudnnNanPropagation_t option) {
     return option == CUDNN_PROPAGATE_NAN ? "propagate" : "not_propagate";
 }
 
+bool read_direction(const ProblemString &in, Direction *direction, std::string *error) {
+    std::string text;
+    in.get("dir", &text, "fwd", error);
+    if (text != "fwd" && text != "bwd") {
+        *error = "dir=" + text + " must be fwd or bwd";
+        return false;
+    }
+    *direction = text == "fwd" ? Direction::forward : Direction::backward;
+    return true;
+}
+
+bool read_yes_no(const ProblemString &in, const char *key, bool *value, std::string *error) {
+    std::string text;
+    in.get(key, &text, "no", error);
+    if (text != "yes" && text != "no") {
+        *error = std::string(key) + "=" + text + " must be yes or no";
+        return false;
+    }
+    *value = text == "yes";
+    return true;
+}
+
 bool read_nan_option(const ProblemString &in, cudnnNanPropagation_t *option, std::string *error) {
     std::string text;
     in.get("nan", &text, "not_propagate", error);

@@ -4,6 +4,7 @@
 // `layout=` (nchw, the default, or nhwc; vectorised types are always nchw_vect_c).
 #pragma once
 
+#include "ops/common/direction.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
 
@@ -35,6 +36,12 @@ bool data_type_from_short_name(const std::string &name, cudnnDataType_t *type);
 // nan=propagate | nan=not_propagate (the default when absent).
 const char *nan_option_name(cudnnNanPropagation_t option);
 bool read_nan_option(const ProblemString &in, cudnnNanPropagation_t *option, std::string *error);
+
+// dir=fwd | dir=bwd (fwd when absent).
+bool read_direction(const ProblemString &in, Direction *direction, std::string *error);
+
+// <key>=yes | <key>=no (no when absent), for flags such as in_place.
+bool read_yes_no(const ProblemString &in, const char *key, bool *value, std::string *error);
 
 // The compute type a problem string without compute= means: double for double tensors, float otherwise
 // (librednn-bench reads it the same way).

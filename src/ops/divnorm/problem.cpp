@@ -61,12 +61,7 @@ bool parse_divnorm_problem(const ProblemString &text, DivNormProblem *problem, s
         *error = "op=" + value + " is not a divisive normalisation problem (op=divnorm)";
         return false;
     }
-    text.get("dir", &value, "fwd", error);
-    if (value != "fwd" && value != "bwd") {
-        *error = "dir=" + value + " must be fwd or bwd";
-        return false;
-    }
-    p.direction = value == "fwd" ? Direction::forward : Direction::backward;
+    if (!read_direction(text, &p.direction, error)) return false;
     TensorGeometry main;
     if (!read_main_tensor(text, &main, error)) return false;
     if (!read_tensor(text, "x", main, &p.x, error)) return false;
@@ -86,12 +81,7 @@ bool parse_divnorm_problem(const ProblemString &text, DivNormProblem *problem, s
         return false;
     if (!read_given(text, "means", &p.means, error)) return false;
     if (p.direction == Direction::backward && !read_given(text, "dmeans", &p.d_means, error)) return false;
-    text.get("in_place", &value, "no", error);
-    if (value != "yes" && value != "no") {
-        *error = "in_place=" + value + " must be yes or no";
-        return false;
-    }
-    p.in_place = value == "yes";
+    if (!read_yes_no(text, "in_place", &p.in_place, error)) return false;
     if (!reject_unread_keys(text, error)) return false;
     *problem = p;
     return true;

@@ -30,12 +30,7 @@ bool parse_dropout_problem(const ProblemString &text, DropoutProblem *problem, s
         *error = "op=" + value + " is not a dropout problem (op=dropout)";
         return false;
     }
-    text.get("dir", &value, "fwd", error);
-    if (value != "fwd" && value != "bwd") {
-        *error = "dir=" + value + " must be fwd or bwd";
-        return false;
-    }
-    p.direction = value == "fwd" ? Direction::forward : Direction::backward;
+    if (!read_direction(text, &p.direction, error)) return false;
     const bool forward = p.direction == Direction::forward;
     TensorGeometry main;
     if (!read_main_tensor(text, &main, error)) return false;
@@ -49,12 +44,7 @@ bool parse_dropout_problem(const ProblemString &text, DropoutProblem *problem, s
         return false;
     }
     p.probability = static_cast<float>(probability);
-    text.get("in_place", &value, "no", error);
-    if (value != "yes" && value != "no") {
-        *error = "in_place=" + value + " must be yes or no";
-        return false;
-    }
-    p.in_place = value == "yes";
+    if (!read_yes_no(text, "in_place", &p.in_place, error)) return false;
     if (!reject_unread_keys(text, error)) return false;
     *problem = p;
     return true;

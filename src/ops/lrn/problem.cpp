@@ -40,12 +40,7 @@ bool parse_lrn_problem(const ProblemString &text, LrnProblem *problem, std::stri
         *error = "op=" + value + " is not an LRN problem (op=lrn)";
         return false;
     }
-    text.get("dir", &value, "fwd", error);
-    if (value != "fwd" && value != "bwd") {
-        *error = "dir=" + value + " must be fwd or bwd";
-        return false;
-    }
-    p.direction = value == "fwd" ? Direction::forward : Direction::backward;
+    if (!read_direction(text, &p.direction, error)) return false;
     TensorGeometry main;
     if (!read_main_tensor(text, &main, error)) return false;
     if (!read_tensor(text, "x", main, &p.x, error) || !read_tensor(text, "y", main, &p.y, error)) return false;
@@ -63,12 +58,7 @@ bool parse_lrn_problem(const ProblemString &text, LrnProblem *problem, std::stri
         !text.get_double("lrn_beta", &p.lrn_beta, 0.75, error) || !text.get_double("lrn_k", &p.lrn_k, 2.0, error) ||
         !text.get_double("alpha", &p.alpha, 1.0, error) || !text.get_double("beta", &p.beta, 0.0, error))
         return false;
-    text.get("in_place", &value, "no", error);
-    if (value != "yes" && value != "no") {
-        *error = "in_place=" + value + " must be yes or no";
-        return false;
-    }
-    p.in_place = value == "yes";
+    if (!read_yes_no(text, "in_place", &p.in_place, error)) return false;
     if (!reject_unread_keys(text, error)) return false;
     *problem = p;
     return true;

@@ -86,12 +86,7 @@ bool parse_pooling_problem(const ProblemString &text, PoolingProblem *problem, s
         *error = "op=" + value + " is not a pooling problem (op=pool)";
         return false;
     }
-    text.get("dir", &value, "fwd", error);
-    if (value != "fwd" && value != "bwd") {
-        *error = "dir=" + value + " must be fwd or bwd";
-        return false;
-    }
-    p.direction = value == "fwd" ? Direction::forward : Direction::backward;
+    if (!read_direction(text, &p.direction, error)) return false;
     int number = 0;
     text.get("mode", &value, "max", error);
     if (!enum_from_name(value, kModeNames, 4, &number)) {

@@ -57,12 +57,7 @@ bool parse_softmax_problem(const ProblemString &text, SoftmaxProblem *problem, s
         *error = "op=" + value + " is not a softmax problem (op=softmax)";
         return false;
     }
-    text.get("dir", &value, "fwd", error);
-    if (value != "fwd" && value != "bwd") {
-        *error = "dir=" + value + " must be fwd or bwd";
-        return false;
-    }
-    result.direction = value == "fwd" ? Direction::forward : Direction::backward;
+    if (!read_direction(text, &result.direction, error)) return false;
     int number = 0;
     text.get("algo", &value, "accurate", error);
     if (!enum_from_name(value, kAlgorithmNames, 3, &number)) {

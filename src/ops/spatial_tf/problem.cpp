@@ -64,12 +64,7 @@ bool parse_spatial_tf_problem(const ProblemString &text, SpatialTfProblem *probl
         return false;
     }
     p.stage = value == "grid" ? SpatialTfStage::grid : SpatialTfStage::sampler;
-    text.get("dir", &value, "fwd", error);
-    if (value != "fwd" && value != "bwd") {
-        *error = "dir=" + value + " must be fwd or bwd";
-        return false;
-    }
-    p.direction = value == "fwd" ? Direction::forward : Direction::backward;
+    if (!read_direction(text, &p.direction, error)) return false;
     TensorGeometry main;
     if (!read_main_tensor(text, &main, error)) return false;
     if (main.nb_dims != 4) {
