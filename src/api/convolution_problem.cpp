@@ -3,6 +3,7 @@
 
 #include "api/from_descriptors.hpp"
 #include "core/cuda_runtime.hpp"
+#include "core/fault_injection.hpp"
 #include "ops/common/dispatch.hpp"
 #include "ops/common/element_access.hpp"
 #include "ops/conv/algorithms.hpp"
@@ -87,13 +88,14 @@ public:
         if (bytes == 0) return;
 #if LIBREDNN_HAVE_CUDA
         if (backend_ == Backend::cuda) {
-            if (cudaMalloc(&data_, bytes) != cudaSuccess) {
+            if (LIBREDNN_CUDA_SITE(device_allocation, cudaMalloc(&data_, bytes)) != cudaSuccess) {
                 cudaGetLastError();
                 data_ = nullptr;
             }
             return;
         }
 #endif
+        if (LIBREDNN_FAULT(host_allocation)) return;
         host_.reset(new (std::nothrow) unsigned char[bytes]());
         data_ = host_.get();
     }

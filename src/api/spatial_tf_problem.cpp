@@ -2,7 +2,9 @@
 #include "api/spatial_tf_problem.hpp"
 
 #include "api/from_descriptors.hpp"
+#include "core/cuda_failure.hpp"
 #include "core/cuda_runtime.hpp"
+#include "core/fault_injection.hpp"
 #include "ops/common/dispatch.hpp"
 #include "ops/spatial_tf/solvers.hpp"
 #include "ops/spatial_tf/validate.hpp"
@@ -55,11 +57,10 @@ Status run_spatial_tf(const cudnnContext &handle, const SpatialTfProblem &proble
 #if LIBREDNN_HAVE_CUDA
     if (context.backend == Backend::cuda) {
         void *workspace = nullptr;
-        const cudaError_t err = cudaMallocAsync(&workspace, workspace_bytes, context.stream);
+        const cudaError_t err =
+            LIBREDNN_CUDA_SITE(device_allocation, cudaMallocAsync(&workspace, workspace_bytes, context.stream));
         if (err != cudaSuccess) {
-            cudaGetLastError();
-            return fail(CUDNN_STATUS_ALLOC_FAILED, "could not allocate the %zu bytes of scratch the sampler needs: %s",
-                        workspace_bytes, cudaGetErrorString(err));
+            return cuda_failure(err, "allocating the %zu bytes of scratch the sampler needs", workspace_bytes);
         }
         context.workspace = workspace;
         context.workspace_bytes = workspace_bytes;

@@ -1,7 +1,9 @@
 // Handle creation, destruction and streams.
 #include "core/handle.hpp"
 
+#include "core/cuda_failure.hpp"
 #include "core/cuda_runtime.hpp"
+#include "core/fault_injection.hpp"
 
 #include <new>
 
@@ -10,13 +12,15 @@ namespace librednn {
 Status create_handle(cudnnContext **out) {
     Backend backend = Backend::host;
     LIBREDNN_CHECK(choose_backend(&backend));
-    auto *handle = new cudnnContext;
+    LIBREDNN_FAULT_HOST_ALLOCATION();
+    auto *handle = new cudnnContext;  // std::bad_alloc: the call guard answers CUDNN_STATUS_ALLOC_FAILED
     handle->backend = backend;
 #if LIBREDNN_HAVE_CUDA
     if (backend == Backend::cuda) {
         int device = 0;
         cudaError_t err = cudaGetDevice(&device);
-        if (err == cudaSuccess) err = cudaFree(nullptr);  // creates the primary context now, not mid-call
+        // Creates the primary context now, not mid-call.
+        if (err == cudaSuccess) err = LIBREDNN_CUDA_SITE(device_init, cudaFree(nullptr));
         if (err != cudaSuccess) {
             delete handle;
             cudaGetLastError();

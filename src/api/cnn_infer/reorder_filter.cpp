@@ -3,7 +3,9 @@
 // reordered layout is the stored one: the call copies (both reorder types), and a filter reordered by
 // LibreDNN is the filter LibreDNN's convolutions expect.
 #include "api/entry.hpp"
+#include "core/cuda_failure.hpp"
 #include "core/cuda_runtime.hpp"
+#include "core/fault_injection.hpp"
 #include "core/handle.hpp"
 #include "descriptors/convolution.hpp"
 #include "descriptors/filter.hpp"
@@ -18,12 +20,9 @@ namespace {
 Status copy(const cudnnContext &handle, void *to, const void *from, size_t bytes) {
 #if LIBREDNN_HAVE_CUDA
     if (handle.backend == librednn::Backend::cuda) {
-        const cudaError_t err = cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, handle.stream);
-        if (err != cudaSuccess) {
-            cudaGetLastError();
-            return librednn::fail(CUDNN_STATUS_EXECUTION_FAILED, "copying the filter failed: %s",
-                                  cudaGetErrorString(err));
-        }
+        const cudaError_t err =
+            LIBREDNN_CUDA_SITE(async_copy, cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, handle.stream));
+        if (err != cudaSuccess) return librednn::cuda_failure(err, "copying the %zu bytes of the filter", bytes);
         return CUDNN_STATUS_SUCCESS;
     }
 #endif

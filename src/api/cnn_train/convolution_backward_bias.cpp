@@ -3,7 +3,9 @@
 // a long sum through a workspace; cuDNN's call takes none, so that one is allocated on the stream.
 #include "api/entry.hpp"
 #include "api/from_descriptors.hpp"
+#include "core/cuda_failure.hpp"
 #include "core/cuda_runtime.hpp"
+#include "core/fault_injection.hpp"
 #include "ops/common/dispatch.hpp"
 #include "ops/reduce/solvers.hpp"
 #include "ops/reduce/validate.hpp"
@@ -77,12 +79,11 @@ cudnnStatus_t CUDNNWINAPI cudnnConvolutionBackwardBias(cudnnHandle_t handle, con
 #if LIBREDNN_HAVE_CUDA
         if (context.backend == librednn::Backend::cuda) {
             void *workspace = nullptr;
-            cudaError_t err = cudaMallocAsync(&workspace, workspace_bytes, context.stream);
+            const cudaError_t err =
+                LIBREDNN_CUDA_SITE(device_allocation, cudaMallocAsync(&workspace, workspace_bytes, context.stream));
             if (err != cudaSuccess) {
-                cudaGetLastError();
-                return librednn::fail(CUDNN_STATUS_ALLOC_FAILED,
-                                      "could not allocate the %zu bytes the bias gradient's split sum needs: %s",
-                                      workspace_bytes, cudaGetErrorString(err));
+                return librednn::cuda_failure(err, "allocating the %zu bytes the bias gradient's split sum needs",
+                                              workspace_bytes);
             }
             context.workspace = workspace;
             context.workspace_bytes = workspace_bytes;

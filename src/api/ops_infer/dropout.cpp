@@ -1,7 +1,9 @@
 // cudnnCreate/Destroy/Set/Restore/GetDropoutDescriptor and the dropout states and reserve-space sizes.
 #include "descriptors/dropout.hpp"
 #include "api/entry.hpp"
+#include "core/cuda_failure.hpp"
 #include "core/cuda_runtime.hpp"
+#include "core/fault_injection.hpp"
 #include "core/handle.hpp"
 #include "descriptors/tensor.hpp"
 
@@ -18,12 +20,9 @@ Status write_states(const cudnnContext &handle, void *states, const librednn::Dr
 #if LIBREDNN_HAVE_CUDA
     if (handle.backend == librednn::Backend::cuda) {
         // From pageable memory the copy has left `state` when the call returns.
-        const cudaError_t err = cudaMemcpyAsync(states, &state, sizeof state, cudaMemcpyHostToDevice, handle.stream);
-        if (err != cudaSuccess) {
-            cudaGetLastError();
-            return librednn::fail(CUDNN_STATUS_EXECUTION_FAILED, "writing the dropout states failed: %s",
-                                  cudaGetErrorString(err));
-        }
+        const cudaError_t err = LIBREDNN_CUDA_SITE(
+            async_copy, cudaMemcpyAsync(states, &state, sizeof state, cudaMemcpyHostToDevice, handle.stream));
+        if (err != cudaSuccess) return librednn::cuda_failure(err, "writing the dropout states");
         return CUDNN_STATUS_SUCCESS;
     }
 #endif

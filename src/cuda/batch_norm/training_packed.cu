@@ -1,7 +1,9 @@
 // The packed batch-norm training and backward kernels (training_packed.hpp).
 #include "cuda/batch_norm/training_packed.hpp"
 
+#include "core/cuda_failure.hpp"
 #include "core/data_type.hpp"
+#include "core/fault_injection.hpp"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
@@ -588,11 +590,10 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     const size_t part_bytes = static_cast<size_t>(channels) * static_cast<size_t>(s.parts) * sizeof(float);
     const size_t constant_bytes = 5 * static_cast<size_t>(channels) * sizeof(float);
     void *scratch = nullptr;
-    cudaError_t err = cudaMallocAsync(&scratch, 3 * part_bytes + constant_bytes, stream);
+    const size_t scratch_bytes = 3 * part_bytes + constant_bytes;
+    const cudaError_t err = LIBREDNN_CUDA_SITE(device_allocation, cudaMallocAsync(&scratch, scratch_bytes, stream));
     if (err != cudaSuccess) {
-        cudaGetLastError();
-        return fail(CUDNN_STATUS_ALLOC_FAILED, "could not allocate the %zu bytes of batch-norm partial statistics: %s",
-                    3 * part_bytes + constant_bytes, cudaGetErrorString(err));
+        return cuda_failure(err, "allocating the %zu bytes of batch-norm partial statistics", scratch_bytes);
     }
     auto *base = static_cast<float *>(scratch);
     s.part0 = base;

@@ -1,6 +1,8 @@
 // Device limits cache, grid sizing and launch checks for the tensor kernels.
 #include "cuda/common/launch_util.hpp"
 
+#include "core/fault_injection.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -127,10 +129,12 @@ int grid_size(int64_t work_items, int64_t items_per_block, int block_threads, in
 }
 
 Status check_launch(const char *kernel) {
-    const cudaError_t error = cudaGetLastError();
+    // cudaGetLastError clears a non-sticky error (a launch that could not start); a sticky one (an earlier
+    // kernel's fault) stays and fails every later call the same way.
+    const cudaError_t error = LIBREDNN_CUDA_SITE(kernel_launch, cudaGetLastError());
     if (error == cudaSuccess) return CUDNN_STATUS_SUCCESS;
-    return fail(CUDNN_STATUS_EXECUTION_FAILED, "the CUDA kernel %s failed to launch: %s", kernel,
-                cudaGetErrorString(error));
+    return fail(CUDNN_STATUS_EXECUTION_FAILED, "launching the CUDA kernel %s failed: %s (%s)", kernel,
+                cudaGetErrorString(error), cudaGetErrorName(error));
 }
 
 }  // namespace librednn::cuda

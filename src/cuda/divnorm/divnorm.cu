@@ -1,6 +1,8 @@
 // The divisive normalisation kernels (divnorm.hpp).
 #include "cuda/divnorm/divnorm.hpp"
 
+#include "core/cuda_failure.hpp"
+#include "core/fault_injection.hpp"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
@@ -254,11 +256,11 @@ Status divnorm(cudaStream_t stream, const DivNormProblem &p, const DivNormBuffer
     if (const char *reason = divnorm_unsupported_reason(p)) return fail(CUDNN_STATUS_NOT_SUPPORTED, "%s", reason);
     const DivNormPlan plan = plan_divnorm_buffers(p, buffers);
     for (int i = 0; i < plan.copy_count; ++i) {
-        const cudaError_t error =
-            cudaMemcpyAsync(plan.copies[i].to, plan.copies[i].from, plan.copy_bytes, cudaMemcpyDeviceToDevice, stream);
+        const cudaError_t error = LIBREDNN_CUDA_SITE(
+            async_copy,
+            cudaMemcpyAsync(plan.copies[i].to, plan.copies[i].from, plan.copy_bytes, cudaMemcpyDeviceToDevice, stream));
         if (error != cudaSuccess) {
-            return fail(CUDNN_STATUS_EXECUTION_FAILED, "copying an input the output overwrites into temp%s: %s",
-                        i == 0 ? "" : "2", cudaGetErrorString(error));
+            return cuda_failure(error, "copying an input the output overwrites into temp%s", i == 0 ? "" : "2");
         }
     }
     const DivNormBuffers &b = plan.buffers;

@@ -1,7 +1,9 @@
 // The packed NHWC pooling kernels (pooling_nhwc.hpp).
 #include "cuda/pooling/pooling_nhwc.hpp"
 
+#include "core/cuda_failure.hpp"
 #include "core/data_type.hpp"
+#include "core/fault_injection.hpp"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
@@ -210,12 +212,9 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     }
     void *scratch = nullptr;
     if (a.max && out_vectors > 0) {
-        const cudaError_t err = cudaMallocAsync(&scratch, static_cast<size_t>(p.y.element_count()), stream);
-        if (err != cudaSuccess) {
-            cudaGetLastError();
-            return fail(CUDNN_STATUS_ALLOC_FAILED, "could not allocate the %lld bytes of pooling argmax: %s",
-                        static_cast<long long>(p.y.element_count()), cudaGetErrorString(err));
-        }
+        const size_t bytes = static_cast<size_t>(p.y.element_count());
+        const cudaError_t err = LIBREDNN_CUDA_SITE(device_allocation, cudaMallocAsync(&scratch, bytes, stream));
+        if (err != cudaSuccess) return cuda_failure(err, "allocating the %zu bytes of pooling argmax", bytes);
         a.argmax = static_cast<uint8_t *>(scratch);
         a.work = out_vectors;
         forward_kernel<T, true><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);

@@ -1,6 +1,8 @@
 // The spatial transformer kernels (spatial_tf.hpp).
 #include "cuda/spatial_tf/spatial_tf.hpp"
 
+#include "core/cuda_failure.hpp"
+#include "core/fault_injection.hpp"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
@@ -277,12 +279,9 @@ Status launch(cudaStream_t stream, const SpatialTfProblem &p, const SpatialTfBuf
     constexpr bool kThroughScratch = !std::is_same_v<T, float> && !std::is_same_v<T, double>;
     if constexpr (kThroughScratch) {
         a.scratch = static_cast<float *>(workspace);
-        const cudaError_t err = cudaMemsetAsync(a.scratch, 0, static_cast<size_t>(inputs) * sizeof(float), stream);
-        if (err != cudaSuccess) {
-            cudaGetLastError();
-            return fail(CUDNN_STATUS_EXECUTION_FAILED, "clearing the sampler's scratch failed: %s",
-                        cudaGetErrorString(err));
-        }
+        const size_t bytes = static_cast<size_t>(inputs) * sizeof(float);
+        const cudaError_t err = LIBREDNN_CUDA_SITE(async_copy, cudaMemsetAsync(a.scratch, 0, bytes, stream));
+        if (err != cudaSuccess) return cuda_failure(err, "clearing the sampler's %zu bytes of scratch", bytes);
     } else {
         scale_dx_kernel<T><<<input_blocks, kBlock, 0, stream>>>(a);
         LIBREDNN_CHECK(check_launch("scale_dx_kernel"));

@@ -1,8 +1,13 @@
 // parallel_for with plain threads: the first part runs on the calling thread.
 #include "host/common/parallel.hpp"
 
+#include "core/fault_injection.hpp"
+
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -29,16 +34,40 @@ void parallel_for(int64_t count, int64_t grain, const std::function<void(int64_t
         body(0, count, 0);
         return;
     }
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<size_t>(parts - 1));
+    // A part that throws (std::bad_alloc) stops nothing else; the first exception is rethrown here, on the
+    // calling thread, once every part has returned, so that it reaches the call's guard.
+    std::exception_ptr first_error;
+    std::mutex error_mutex;
+    auto run_part = [&](int64_t begin, int64_t end, int part) {
+        try {
+            body(begin, end, part);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(error_mutex);
+            if (!first_error) first_error = std::current_exception();
+        }
+    };
     auto range = [&](int64_t part) { return std::make_pair(count * part / parts, count * (part + 1) / parts); };
-    for (int64_t part = 1; part < parts; ++part) {
-        const auto [begin, end] = range(part);
-        threads.emplace_back([&body, begin = begin, end = end, part] { body(begin, end, static_cast<int>(part)); });
+    std::vector<std::thread> threads;
+    int64_t inline_from = parts;  // parts from here on run on the calling thread: no thread could start
+    try {
+        threads.reserve(static_cast<size_t>(parts - 1));
+        for (int64_t part = 1; part < parts; ++part) {
+            if (LIBREDNN_FAULT(thread_start))
+                throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+            const auto [begin, end] = range(part);
+            threads.emplace_back(
+                [&run_part, begin = begin, end = end, part] { run_part(begin, end, static_cast<int>(part)); });
+        }
+    } catch (const std::exception &) {  // std::system_error or std::bad_alloc: fewer threads, same answer
+        inline_from = static_cast<int64_t>(threads.size()) + 1;
     }
-    const auto [begin, end] = range(0);
-    body(begin, end, 0);
+    for (int64_t part = 0; part < parts; ++part) {
+        if (part != 0 && part < inline_from) continue;
+        const auto [begin, end] = range(part);
+        run_part(begin, end, static_cast<int>(part));
+    }
     for (std::thread &thread : threads) thread.join();
+    if (first_error) std::rethrow_exception(first_error);
 }
 
 }  // namespace librednn::host

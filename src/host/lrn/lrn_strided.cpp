@@ -3,6 +3,7 @@
 // alpha / n * (window sum of x^2) is computed once per channel in double; forward then gives
 // y_c = x_c * s_c^-beta, backward q_c = dy_c * x_c * s_c^(-beta - 1) and
 // dx_j = dy_j * s_j^-beta - 2 alpha beta / n * x_j * (sum of q over the channels whose window holds j).
+#include "core/fault_injection.hpp"
 #include "host/common/host_element.hpp"
 #include "host/common/parallel.hpp"
 #include "host/lrn/solvers.hpp"
@@ -90,6 +91,7 @@ public:
     Status run(const ExecutionContext &, const LrnProblem &problem, const LrnBuffers &buffers) const override {
         const int64_t pillars = problem.x.element_count() / problem.x.dims[1];
         // Each thread's scratch, allocated here: an allocation failure reaches the call's guard.
+        LIBREDNN_FAULT_HOST_ALLOCATION();
         std::vector<std::vector<double>> scratch(static_cast<size_t>(host::host_thread_count()));
         for (auto &s : scratch) s.reserve(static_cast<size_t>(2 * problem.x.dims[1]));
         host::with_floating_point_type(problem.x.dtype, [&](auto tag) {

@@ -1,6 +1,7 @@
 // Host pooling over any strides. Each (image, channel) plane is independent: forward reduces each
 // output's window; backward sends each dy to the inputs its forward value came from (the first maximum
 // in window order, or every input of an average), summed per plane in the compute type, then blended.
+#include "core/fault_injection.hpp"
 #include "host/common/host_element.hpp"
 #include "host/common/parallel.hpp"
 #include "host/pooling/solvers.hpp"
@@ -154,6 +155,7 @@ public:
             using T = typename decltype(tag)::type;
             // Each thread's gradient plane, allocated here: an allocation failure then reaches the call's
             // guard (ALLOC_FAILED) instead of ending the process from a thread.
+            LIBREDNN_FAULT_HOST_ALLOCATION();
             std::vector<std::vector<typename host::HostElement<T>::Compute>> gradients(
                 static_cast<size_t>(host::host_thread_count()));
             if (problem.direction == Direction::backward) {
