@@ -9,6 +9,7 @@
 #include "host/lrn/solvers.hpp"
 #include "host/pooling/solvers.hpp"
 #include "host/reduce/solvers.hpp"
+#include "host/rnn/solvers.hpp"
 #include "host/softmax/solvers.hpp"
 #include "host/spatial_tf/solvers.hpp"
 #include "host/tensor/solvers.hpp"
@@ -29,6 +30,7 @@ void register_host_solvers(SolverRegistry &registry) {
     register_host_dropout_solvers(registry);
     register_host_divnorm_solvers(registry);
     register_host_spatial_tf_solvers(registry);
+    register_host_rnn_solvers(registry);
 }
 
 }  // namespace librednn

@@ -46,16 +46,6 @@ cudnnStatus_t CUDNNWINAPI cudnnGetRNNTrainingReserveSize(cudnnHandle_t handle, c
     return librednn::api::not_supported("cudnnGetRNNTrainingReserveSize");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnGetRNNTempSpaceSizes(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnForwardMode_t fMode, cudnnRNNDataDescriptor_t xDesc, size_t *workSpaceSize, size_t *reserveSpaceSize) {
-    (void)handle;
-    (void)rnnDesc;
-    (void)fMode;
-    (void)xDesc;
-    (void)workSpaceSize;
-    (void)reserveSpaceSize;
-    return librednn::api::not_supported("cudnnGetRNNTempSpaceSizes");
-}
-
 cudnnStatus_t CUDNNWINAPI cudnnGetRNNParamsSize(cudnnHandle_t handle, const cudnnRNNDescriptor_t rnnDesc, const cudnnTensorDescriptor_t xDesc, size_t *sizeInBytes, cudnnDataType_t dataType) {
     (void)handle;
     (void)rnnDesc;
@@ -63,13 +53,6 @@ cudnnStatus_t CUDNNWINAPI cudnnGetRNNParamsSize(cudnnHandle_t handle, const cudn
     (void)sizeInBytes;
     (void)dataType;
     return librednn::api::not_supported("cudnnGetRNNParamsSize");
-}
-
-cudnnStatus_t CUDNNWINAPI cudnnGetRNNWeightSpaceSize(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, size_t *weightSpaceSize) {
-    (void)handle;
-    (void)rnnDesc;
-    (void)weightSpaceSize;
-    return librednn::api::not_supported("cudnnGetRNNWeightSpaceSize");
 }
 
 cudnnStatus_t CUDNNWINAPI cudnnGetRNNLinLayerMatrixParams(cudnnHandle_t handle, const cudnnRNNDescriptor_t rnnDesc, const int pseudoLayer, const cudnnTensorDescriptor_t xDesc, const cudnnFilterDescriptor_t wDesc, const void *w, const int linLayerID, cudnnFilterDescriptor_t linLayerMatDesc, void **linLayerMat) {
@@ -96,20 +79,6 @@ cudnnStatus_t CUDNNWINAPI cudnnGetRNNLinLayerBiasParams(cudnnHandle_t handle, co
     (void)linLayerBiasDesc;
     (void)linLayerBias;
     return librednn::api::not_supported("cudnnGetRNNLinLayerBiasParams");
-}
-
-cudnnStatus_t CUDNNWINAPI cudnnGetRNNWeightParams(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, int32_t pseudoLayer, size_t weightSpaceSize, const void *weightSpace, int32_t linLayerID, cudnnTensorDescriptor_t mDesc, void **mAddr, cudnnTensorDescriptor_t bDesc, void **bAddr) {
-    (void)handle;
-    (void)rnnDesc;
-    (void)pseudoLayer;
-    (void)weightSpaceSize;
-    (void)weightSpace;
-    (void)linLayerID;
-    (void)mDesc;
-    (void)mAddr;
-    (void)bDesc;
-    (void)bAddr;
-    return librednn::api::not_supported("cudnnGetRNNWeightParams");
 }
 
 cudnnStatus_t CUDNNWINAPI cudnnRNNForwardInference(cudnnHandle_t handle, const cudnnRNNDescriptor_t rnnDesc, const int seqLength, const cudnnTensorDescriptor_t *xDesc, const void *x, const cudnnTensorDescriptor_t hxDesc, const void *hx, const cudnnTensorDescriptor_t cxDesc, const void *cx, const cudnnFilterDescriptor_t wDesc, const void *w, const cudnnTensorDescriptor_t *yDesc, void *y, const cudnnTensorDescriptor_t hyDesc, void *hy, const cudnnTensorDescriptor_t cyDesc, void *cy, void *workSpace, size_t workSpaceSizeInBytes) {
@@ -163,30 +132,6 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNForwardInferenceEx(cudnnHandle_t handle, const
     (void)workSpace;
     (void)workSpaceSizeInBytes;
     return librednn::api::not_supported("cudnnRNNForwardInferenceEx");
-}
-
-cudnnStatus_t CUDNNWINAPI cudnnRNNForward(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnForwardMode_t fwdMode, const int32_t devSeqLengths[], cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnRNNDataDescriptor_t yDesc, void *y, cudnnTensorDescriptor_t hDesc, const void *hx, void *hy, cudnnTensorDescriptor_t cDesc, const void *cx, void *cy, size_t weightSpaceSize, const void *weightSpace, size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace) {
-    (void)handle;
-    (void)rnnDesc;
-    (void)fwdMode;
-    (void)devSeqLengths;
-    (void)xDesc;
-    (void)x;
-    (void)yDesc;
-    (void)y;
-    (void)hDesc;
-    (void)hx;
-    (void)hy;
-    (void)cDesc;
-    (void)cx;
-    (void)cy;
-    (void)weightSpaceSize;
-    (void)weightSpace;
-    (void)workSpaceSize;
-    (void)workSpace;
-    (void)reserveSpaceSize;
-    (void)reserveSpace;
-    return librednn::api::not_supported("cudnnRNNForward");
 }
 
 cudnnStatus_t CUDNNWINAPI cudnnSetRNNAlgorithmDescriptor(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnAlgorithmDescriptor_t algoDesc) {

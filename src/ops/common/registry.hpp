@@ -12,6 +12,7 @@
 #include "ops/lrn/solvers.hpp"
 #include "ops/pooling/solvers.hpp"
 #include "ops/reduce/solvers.hpp"
+#include "ops/rnn/solvers.hpp"
 #include "ops/softmax/solvers.hpp"
 #include "ops/spatial_tf/solvers.hpp"
 #include "ops/tensor/solvers.hpp"
@@ -41,6 +42,7 @@ struct SolverRegistry {
     SolverList<DropoutProblem, DropoutBuffers> dropout;
     SolverList<DivNormProblem, DivNormBuffers> divnorm;
     SolverList<SpatialTfProblem, SpatialTfBuffers> spatial_tf;
+    SolverList<RnnProblem, RnnBuffers> rnn;
 };
 
 // The registry, filled on the first call (thread-safe) by install_backend_solvers.

@@ -30,6 +30,7 @@ enum class SolverId : int {
     host_dropout_strided = 21,
     host_divnorm_strided = 22,
     host_spatial_tf = 23,
+    host_rnn = 30,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,

@@ -1,0 +1,256 @@
+// The host RNN forward pass (ops/rnn/problem.hpp has the cells). The weights are converted to the compute
+// type once (float for half and float data, double for double) and keep the weight-space layout; the
+// data moves into a dense [T][N][width] buffer. Each layer and direction first computes W x + b_W for
+// every valid (t, n) at once, rows over the threads, then runs the recurrence with the sequences over
+// the threads. Training keeps the gate activations, cell states and layer outputs in the reserve space
+// (its layout: ops/rnn/problem.hpp).
+#include "host/common/host_element.hpp"
+#include "host/common/parallel.hpp"
+#include "host/rnn/solvers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace librednn {
+
+namespace {
+
+// Workspace pieces, in elements of the compute type.
+struct Workspace {
+    int64_t weights, input, output, input_projection, state;
+};
+
+Workspace workspace_elements(const RnnProblem &p) {
+    const RnnNetwork &net = p.net;
+    const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
+    const int64_t widest = std::max<int64_t>(net.input_size, p.y_size());
+    // Per sequence: h (proj), c (hidden), the unprojected h (hidden) and the gate pre-activations.
+    const int64_t state = static_cast<int64_t>(p.batch_size) *
+                          (net.proj_size + 2 * net.hidden_size + static_cast<int64_t>(net.gates()) * net.hidden_size);
+    return {rnn_weight_elements(net), steps * widest, steps * p.y_size(),
+            steps * net.gates() * static_cast<int64_t>(net.hidden_size), state};
+}
+
+template <class C>
+C sigmoid(C v) {
+    return C(1) / (C(1) + std::exp(-v));
+}
+
+template <class T>
+class Forward {
+    using E = host::HostElement<T>;
+    using C = typename E::Compute;
+
+public:
+    Forward(const RnnProblem &p, const RnnBuffers &b, void *workspace) : p_(p), b_(b), net_(p.net) {
+        const Workspace sizes = workspace_elements(p);
+        C *at = static_cast<C *>(workspace);
+        weights_ = at, at += sizes.weights;
+        input_ = at, at += sizes.input;
+        output_ = at, at += sizes.output;
+        gx_ = at, at += sizes.input_projection;
+        state_ = at;
+        reserve_ = static_cast<C *>(b.reserve);
+        steps_ = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
+        per_pseudo_layer_ = static_cast<int64_t>(net_.gates()) * net_.hidden_size +
+                            (net_.cell == CUDNN_LSTM ? net_.hidden_size : 0) +
+                            (net_.projection() ? net_.hidden_size : 0);
+    }
+
+    void run() {
+        const T *w = static_cast<const T *>(b_.weights);
+        host::parallel_for(rnn_weight_elements(net_), 1 << 16, [&](int64_t begin, int64_t end, int) {
+            for (int64_t i = begin; i < end; ++i) weights_[i] = E::load(w[i]);
+        });
+        load_x();
+        int width = net_.input_size;
+        for (int layer = 0; layer < net_.layers; ++layer) {
+            C *out = p_.training ? reserve_ + reserve_output_start(layer) : output_;
+            for (int dir = 0; dir < net_.directions(); ++dir) {
+                const int pl = layer * net_.directions() + dir;
+                project_inputs(pl, width);
+                host::parallel_for(p_.batch_size, 1, [&](int64_t begin, int64_t end, int) {
+                    for (int64_t n = begin; n < end; ++n) recur(pl, dir, static_cast<int>(n), out);
+                });
+            }
+            if (layer + 1 < net_.layers) {
+                width = p_.y_size();
+                std::memcpy(input_, out, static_cast<size_t>(steps_ * width) * sizeof(C));
+            } else {
+                store_y(out);
+            }
+        }
+    }
+
+private:
+    int length(int n) const { return p_.seq_lengths[static_cast<size_t>(n)]; }
+    int64_t reserve_output_start(int layer) const {
+        return steps_ * per_pseudo_layer_ * net_.pseudo_layers() + steps_ * p_.y_size() * layer;
+    }
+
+    void load_x() {
+        const T *x = static_cast<const T *>(b_.x);
+        const int width = net_.input_size;
+        for (int t = 0; t < p_.max_seq_length; ++t)
+            for (int n = 0; n < p_.batch_size; ++n) {
+                if (t >= length(n)) continue;
+                C *row = input_ + (static_cast<int64_t>(t) * p_.batch_size + n) * width;
+                for (int i = 0; i < width; ++i) row[i] = E::load(x[rnn_data_offset(p_, width, t, n, i)]);
+            }
+    }
+
+    // gx[t][n] = W x + b_W for every valid (t, n): gates * hidden values per row.
+    void project_inputs(int pl, int width) {
+        const int g = net_.gates(), H = net_.hidden_size, N = p_.batch_size;
+        host::parallel_for(steps_, 8, [&](int64_t begin, int64_t end, int) {
+            for (int64_t row = begin; row < end; ++row) {
+                const int t = static_cast<int>(row / N), n = static_cast<int>(row % N);
+                if (t >= length(n)) continue;
+                const C *x = input_ + row * width;
+                C *out = gx_ + row * g * H;
+                for (int k = 0; k < g; ++k) {
+                    const RnnWeightEntry m = rnn_matrix_entry(net_, pl, k), bias = rnn_bias_entry(net_, pl, k);
+                    for (int i = 0; i < H; ++i) {
+                        C sum = bias.present ? weights_[bias.offset + i] : C(0);
+                        if (m.present) {
+                            const C *w = weights_ + m.offset + static_cast<int64_t>(i) * width;
+                            for (int j = 0; j < width; ++j) sum += w[j] * x[j];
+                        } else {
+                            sum += x[i];  // CUDNN_SKIP_INPUT: W is the identity
+                        }
+                        out[k * H + i] = sum;
+                    }
+                }
+            }
+        });
+    }
+
+    // The whole sequence n through pseudo-layer pl.
+    void recur(int pl, int dir, int n, C *out) {
+        const int g = net_.gates(), H = net_.hidden_size, P = net_.proj_size, N = p_.batch_size;
+        C *h = state_ + static_cast<int64_t>(n) * (P + 2 * H + g * H);
+        C *c = h + P, *full = c + H, *pre = full + H;
+        const T *hx = static_cast<const T *>(b_.hx), *cx = static_cast<const T *>(b_.cx);
+        for (int i = 0; i < P; ++i) h[i] = hx ? E::load(hx[(static_cast<int64_t>(pl) * N + n) * P + i]) : C(0);
+        for (int i = 0; i < H; ++i) c[i] = cx ? E::load(cx[(static_cast<int64_t>(pl) * N + n) * H + i]) : C(0);
+        RnnWeightEntry r[4], rb[4];
+        for (int k = 0; k < g; ++k) r[k] = rnn_matrix_entry(net_, pl, g + k), rb[k] = rnn_bias_entry(net_, pl, g + k);
+        const RnnWeightEntry projection = rnn_matrix_entry(net_, pl, 2 * g);
+        const int len = length(n);
+        for (int s = 0; s < len; ++s) {
+            const int t = dir == 0 ? s : len - 1 - s;
+            const int64_t row = static_cast<int64_t>(t) * N + n;
+            const C *gx = gx_ + row * g * H;
+            // pre[k][i] = R_k h + b_Rk (kept apart from W x for the GRU's r * (R_h h + b_Rh)).
+            for (int k = 0; k < g; ++k)
+                for (int i = 0; i < H; ++i) {
+                    const C *w = weights_ + r[k].offset + static_cast<int64_t>(i) * P;
+                    C sum = rb[k].present ? weights_[rb[k].offset + i] : C(0);
+                    for (int j = 0; j < P; ++j) sum += w[j] * h[j];
+                    pre[k * H + i] = sum;
+                }
+            C *saved = p_.training ? reserve_ + (static_cast<int64_t>(pl) * steps_ + row) * per_pseudo_layer_ : nullptr;
+            for (int i = 0; i < H; ++i) {
+                switch (net_.cell) {
+                    case CUDNN_RNN_RELU: full[i] = std::max(C(0), gx[i] + pre[i]); break;
+                    case CUDNN_RNN_TANH: full[i] = std::tanh(gx[i] + pre[i]); break;
+                    case CUDNN_LSTM: {
+                        const C in_gate = sigmoid(gx[i] + pre[i]), forget = sigmoid(gx[H + i] + pre[H + i]);
+                        const C cell = std::tanh(gx[2 * H + i] + pre[2 * H + i]);
+                        const C out_gate = sigmoid(gx[3 * H + i] + pre[3 * H + i]);
+                        c[i] = forget * c[i] + in_gate * cell;
+                        full[i] = out_gate * std::tanh(c[i]);
+                        if (saved)
+                            saved[i] = in_gate, saved[H + i] = forget, saved[2 * H + i] = cell,
+                            saved[3 * H + i] = out_gate, saved[4 * H + i] = c[i];
+                        break;
+                    }
+                    default: {
+                        const C reset = sigmoid(gx[i] + pre[i]), update = sigmoid(gx[H + i] + pre[H + i]);
+                        const C candidate = std::tanh(gx[2 * H + i] + reset * pre[2 * H + i]);
+                        full[i] = (C(1) - update) * candidate + update * h[i];
+                        if (saved) saved[i] = reset, saved[H + i] = update, saved[2 * H + i] = candidate;
+                        break;
+                    }
+                }
+            }
+            if (saved && g == 1)
+                for (int i = 0; i < H; ++i) saved[i] = full[i];
+            if (projection.present) {
+                if (saved)
+                    for (int i = 0; i < H; ++i) saved[5 * H + i] = full[i];
+                for (int i = 0; i < P; ++i) {
+                    const C *w = weights_ + projection.offset + static_cast<int64_t>(i) * H;
+                    C sum = 0;
+                    for (int j = 0; j < H; ++j) sum += w[j] * full[j];
+                    h[i] = sum;
+                }
+            } else {
+                std::copy(full, full + P, h);
+            }
+            std::copy(h, h + P, out + row * p_.y_size() + dir * P);
+        }
+        T *hy = static_cast<T *>(b_.hy), *cy = static_cast<T *>(b_.cy);
+        if (hy)
+            for (int i = 0; i < P; ++i) hy[(static_cast<int64_t>(pl) * N + n) * P + i] = E::store(h[i]);
+        if (cy && net_.cell == CUDNN_LSTM)
+            for (int i = 0; i < H; ++i) cy[(static_cast<int64_t>(pl) * N + n) * H + i] = E::store(c[i]);
+    }
+
+    // y from the last layer's outputs, the padding fill beyond each sequence's length.
+    void store_y(const C *out) {
+        T *y = static_cast<T *>(b_.y);
+        const int width = p_.y_size();
+        const T fill = E::from_double(p_.padding_fill);
+        for (int t = 0; t < p_.max_seq_length; ++t)
+            for (int n = 0; n < p_.batch_size; ++n) {
+                const bool valid = t < length(n);
+                if (!valid && p_.layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED) continue;
+                const C *row = out + (static_cast<int64_t>(t) * p_.batch_size + n) * width;
+                for (int i = 0; i < width; ++i)
+                    y[rnn_data_offset(p_, width, t, n, i)] = valid ? E::store(row[i]) : fill;
+            }
+    }
+
+    const RnnProblem &p_;
+    const RnnBuffers &b_;
+    const RnnNetwork &net_;
+    C *weights_, *input_, *output_, *gx_, *state_, *reserve_;
+    int64_t steps_, per_pseudo_layer_;
+};
+
+class HostRnn final : public RnnSolver {
+public:
+    const char *name() const override { return "host_rnn"; }
+    SolverId id() const override { return SolverId::host_rnn; }
+    Backend backend() const override { return Backend::host; }
+    Applicability applicable(const RnnProblem &p) const override {
+        if (p.training && p.dropout > 0.0f && p.net.layers > 1)
+            return Applicability::no("dropout between layers in training is not implemented on the host yet");
+        if (p.clipping) return Applicability::no("LSTM cell clipping is not implemented on the host yet");
+        return Applicability::yes();
+    }
+    size_t workspace_bytes(const RnnProblem &p) const override {
+        const Workspace w = workspace_elements(p);
+        const size_t element = p.net.data_type == CUDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
+        return static_cast<size_t>(w.weights + w.input + w.output + w.input_projection + w.state) * element;
+    }
+    Status run(const ExecutionContext &context, const RnnProblem &problem, const RnnBuffers &buffers) const override {
+        host::with_floating_point_type(problem.net.data_type, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            Forward<T>(problem, buffers, context.workspace).run();
+        });
+        return CUDNN_STATUS_SUCCESS;
+    }
+};
+
+}  // namespace
+
+const RnnSolver &host_rnn_solver() {
+    static const HostRnn solver;
+    return solver;
+}
+
+}  // namespace librednn

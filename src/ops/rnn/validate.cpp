@@ -1,0 +1,38 @@
+// The RNN rules.
+#include "ops/rnn/validate.hpp"
+
+#include "ops/common/type_rules.hpp"
+
+namespace librednn {
+
+Status validate_rnn(const RnnProblem &p) {
+    const RnnNetwork &net = p.net;
+    if (net.data_type != CUDNN_DATA_FLOAT && net.data_type != CUDNN_DATA_DOUBLE && net.data_type != CUDNN_DATA_HALF)
+        return fail(CUDNN_STATUS_NOT_SUPPORTED, "the RNN data type is %s; RNNs take half, float and double",
+                    type_name(net.data_type));
+    if (static_cast<int>(p.seq_lengths.size()) != p.batch_size)
+        return fail(CUDNN_STATUS_BAD_PARAM, "%zu sequence lengths for a batch of %d", p.seq_lengths.size(),
+                    p.batch_size);
+    for (int n = 0; n < p.batch_size; ++n) {
+        const int length = p.seq_lengths[static_cast<size_t>(n)];
+        if (length < 0 || length > p.max_seq_length)
+            return fail(CUDNN_STATUS_BAD_PARAM, "sequence %d has length %d, outside 0 to maxSeqLength %d", n, length,
+                        p.max_seq_length);
+        if (p.layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED && n > 0 && length > p.seq_lengths[n - 1u])
+            return fail(CUDNN_STATUS_BAD_PARAM,
+                        "sequence %d (length %d) is longer than sequence %d (length %d): the packed layout needs "
+                        "lengths in descending order",
+                        n, length, n - 1, p.seq_lengths[n - 1u]);
+    }
+    if (net.skip_input && net.input_size != net.hidden_size)
+        return fail(CUDNN_STATUS_BAD_PARAM, "CUDNN_SKIP_INPUT needs inputSize (%d) == hiddenSize (%d)", net.input_size,
+                    net.hidden_size);
+    if (net.proj_size < net.hidden_size && net.cell != CUDNN_LSTM)
+        return fail(CUDNN_STATUS_NOT_SUPPORTED, "a recurrent projection (projSize %d < hiddenSize %d) needs LSTM cells",
+                    net.proj_size, net.hidden_size);
+    if (!(p.dropout >= 0.0f && p.dropout <= 1.0f))
+        return fail(CUDNN_STATUS_BAD_PARAM, "the dropout probability is %g", static_cast<double>(p.dropout));
+    return CUDNN_STATUS_SUCCESS;
+}
+
+}  // namespace librednn

@@ -1,0 +1,556 @@
+// cudnnRNNForward (the v8 API) against the reference on random networks: every cell, one and two
+// directions, 1 to 3 layers, linear and skip input, the four bias modes, the LSTM projection, the three
+// data layouts, per-sequence lengths (0 included), padding fill, hx/cx/hy/cy present or NULL,
+// inference and training, float, double and half. Weights go in through cudnnGetRNNWeightParams, whose
+// layout is checked on its own (every matrix and bias once, no overlap, inside the weight space); the
+// rest of the weight space and x's padding hold NaN, so a read of either shows. Then the rejections and
+// the problem string. On the CUDA backend every RNN call answers NOT_SUPPORTED (no solver yet).
+#include "reference/rnn.hpp"
+#include "api/api_test_util.hpp"
+#include "op_test_util.hpp"
+#include "ops/rnn/problem.hpp"
+
+#include <cudnn.h>
+#include <gtest/gtest.h>
+
+#include "core/data_type.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+using namespace librednn;
+using namespace librednn::test;
+
+class RnnDescriptor {
+public:
+    explicit RnnDescriptor(const RnnProblem &p) {
+        EXPECT_EQ(cudnnCreateRNNDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
+        const RnnNetwork &n = p.net;
+        EXPECT_EQ(cudnnSetRNNDescriptor_v8(desc_, CUDNN_RNN_ALGO_STANDARD, n.cell, n.bias_mode,
+                                           n.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL,
+                                           n.skip_input ? CUDNN_SKIP_INPUT : CUDNN_LINEAR_INPUT, n.data_type,
+                                           n.math_prec, CUDNN_DEFAULT_MATH, n.input_size, n.hidden_size, n.proj_size,
+                                           n.layers, nullptr, CUDNN_RNN_PADDED_IO_ENABLED),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+    }
+    ~RnnDescriptor() { cudnnDestroyRNNDescriptor(desc_); }
+    RnnDescriptor(const RnnDescriptor &) = delete;
+    RnnDescriptor &operator=(const RnnDescriptor &) = delete;
+    operator cudnnRNNDescriptor_t() const { return desc_; }
+
+private:
+    cudnnRNNDescriptor_t desc_ = nullptr;
+};
+
+class DataDescriptor {
+public:
+    DataDescriptor(const RnnProblem &p, int vector_size, bool with_fill = false) {
+        EXPECT_EQ(cudnnCreateRNNDataDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
+        const double fill_double = p.padding_fill;
+        const float fill_float = static_cast<float>(p.padding_fill);
+        uint16_t fill_half = 0;
+        store_scalar(&fill_half, CUDNN_DATA_HALF, 0, p.padding_fill);
+        const void *fill = p.net.data_type == CUDNN_DATA_DOUBLE  ? static_cast<const void *>(&fill_double)
+                           : p.net.data_type == CUDNN_DATA_FLOAT ? static_cast<const void *>(&fill_float)
+                                                                 : &fill_half;
+        EXPECT_EQ(
+            cudnnSetRNNDataDescriptor(desc_, p.net.data_type, p.layout, p.max_seq_length, p.batch_size, vector_size,
+                                      p.seq_lengths.data(), with_fill ? const_cast<void *>(fill) : nullptr),
+            CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+    }
+    ~DataDescriptor() { cudnnDestroyRNNDataDescriptor(desc_); }
+    DataDescriptor(const DataDescriptor &) = delete;
+    DataDescriptor &operator=(const DataDescriptor &) = delete;
+    operator cudnnRNNDataDescriptor_t() const { return desc_; }
+
+private:
+    cudnnRNNDataDescriptor_t desc_ = nullptr;
+};
+
+// [layers * directions, batch, width], packed.
+class StateDescriptor {
+public:
+    StateDescriptor(const RnnProblem &p, int width, cudnnDataType_t type) {
+        EXPECT_EQ(cudnnCreateTensorDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
+        const int dims[3] = {p.net.pseudo_layers(), p.batch_size, width};
+        const int strides[3] = {p.batch_size * width, width, 1};
+        EXPECT_EQ(cudnnSetTensorNdDescriptor(desc_, type, 3, dims, strides), CUDNN_STATUS_SUCCESS);
+    }
+    ~StateDescriptor() { cudnnDestroyTensorDescriptor(desc_); }
+    StateDescriptor(const StateDescriptor &) = delete;
+    StateDescriptor &operator=(const StateDescriptor &) = delete;
+    operator cudnnTensorDescriptor_t() const { return desc_; }
+
+private:
+    cudnnTensorDescriptor_t desc_ = nullptr;
+};
+
+// An unset tensor descriptor for cudnnGetRNNWeightParams to fill.
+class TensorDescriptorHandle {
+public:
+    TensorDescriptorHandle() { EXPECT_EQ(cudnnCreateTensorDescriptor(&desc_), CUDNN_STATUS_SUCCESS); }
+    ~TensorDescriptorHandle() { cudnnDestroyTensorDescriptor(desc_); }
+    TensorDescriptorHandle(const TensorDescriptorHandle &) = delete;
+    TensorDescriptorHandle &operator=(const TensorDescriptorHandle &) = delete;
+    cudnnTensorDescriptor_t get() const { return desc_; }
+    operator cudnnTensorDescriptor_t() const { return desc_; }
+
+private:
+    cudnnTensorDescriptor_t desc_ = nullptr;
+};
+
+RnnProblem random_problem(Random &rng) {
+    RnnProblem p;
+    RnnNetwork &n = p.net;
+    n.cell = rng.pick<cudnnRNNMode_t>({CUDNN_RNN_RELU, CUDNN_RNN_TANH, CUDNN_LSTM, CUDNN_GRU});
+    n.bidirectional = rng.coin();
+    n.layers = static_cast<int>(rng.integer(1, 3));
+    n.hidden_size = static_cast<int>(rng.integer(1, 9));
+    n.skip_input = rng.integer(0, 3) == 0;
+    n.input_size = n.skip_input ? n.hidden_size : static_cast<int>(rng.integer(1, 9));
+    n.proj_size = n.cell == CUDNN_LSTM && n.hidden_size > 1 && rng.coin()
+                      ? static_cast<int>(rng.integer(1, n.hidden_size - 1))
+                      : n.hidden_size;
+    n.bias_mode = rng.pick<cudnnRNNBiasMode_t>(
+        {CUDNN_RNN_NO_BIAS, CUDNN_RNN_SINGLE_INP_BIAS, CUDNN_RNN_DOUBLE_BIAS, CUDNN_RNN_SINGLE_REC_BIAS});
+    n.data_type = rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_DOUBLE, CUDNN_DATA_HALF});
+    n.math_prec = n.data_type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF
+                  : n.data_type == CUDNN_DATA_DOUBLE           ? CUDNN_DATA_DOUBLE
+                                                               : CUDNN_DATA_FLOAT;
+    p.training = rng.coin();
+    p.layout = rng.pick<cudnnRNNDataLayout_t>({CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED,
+                                               CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED,
+                                               CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED});
+    p.max_seq_length = static_cast<int>(rng.integer(1, 6));
+    p.batch_size = static_cast<int>(rng.integer(1, 4));
+    for (int i = 0; i < p.batch_size; ++i)
+        p.seq_lengths.push_back(rng.integer(0, 3) == 0 ? static_cast<int>(rng.integer(0, p.max_seq_length))
+                                                       : p.max_seq_length - static_cast<int>(rng.integer(0, 1)));
+    if (p.layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED)
+        std::sort(p.seq_lengths.begin(), p.seq_lengths.end(), std::greater<int>());
+    p.padding_fill = rng.pick<double>({0.0, -1.5, 3.25});
+    p.has_hx = rng.coin();
+    p.has_hy = rng.coin();
+    p.has_cx = n.cell == CUDNN_LSTM && rng.coin();
+    p.has_cy = n.cell == CUDNN_LSTM && rng.coin();
+    return p;
+}
+
+reference::RnnConfig config_of(const RnnNetwork &n) {
+    reference::RnnConfig c;
+    c.cell = n.cell;
+    c.bidirectional = n.bidirectional;
+    c.layers = n.layers;
+    c.input_size = n.input_size;
+    c.hidden_size = n.hidden_size;
+    c.proj_size = n.proj_size;
+    c.skip_input = n.skip_input;
+    c.bias_mode = n.bias_mode;
+    return c;
+}
+
+double rounded(Random &rng, cudnnDataType_t type, double low, double high) {
+    uint64_t bits = 0;
+    store_scalar(&bits, type, 0, rng.uniform(low, high));
+    return load_scalar(&bits, type, 0);
+}
+
+// The weight space as the API lays it out, with random values in every matrix and bias (rounded to the
+// type) and NaN everywhere else; `weights` gets the same values matrix by matrix for the reference.
+std::vector<uint8_t> random_weight_space(Random &rng, const RnnProblem &p, cudnnRNNDescriptor_t desc,
+                                         reference::RnnWeights *weights) {
+    Handle handle;
+    const RnnNetwork &n = p.net;
+    const cudnnDataType_t type = n.data_type;
+    size_t bytes = 0;
+    EXPECT_EQ(cudnnGetRNNWeightSpaceSize(handle, desc, &bytes), CUDNN_STATUS_SUCCESS);
+    std::vector<uint8_t> space(bytes, 0xff);
+    TensorDescriptorHandle m_desc, b_desc;
+    weights->matrices.assign(static_cast<size_t>(n.pseudo_layers()), {});
+    weights->biases.assign(static_cast<size_t>(n.pseudo_layers()), {});
+    for (int pl = 0; pl < n.pseudo_layers(); ++pl) {
+        weights->matrices[pl].assign(static_cast<size_t>(n.lin_layer_ids()), {});
+        weights->biases[pl].assign(static_cast<size_t>(n.lin_layer_ids()), {});
+        for (int id = 0; id < n.lin_layer_ids(); ++id) {
+            void *m = nullptr, *b = nullptr;
+            EXPECT_EQ(cudnnGetRNNWeightParams(handle, desc, pl, bytes, space.data(), id, m_desc, &m, b_desc, &b),
+                      CUDNN_STATUS_SUCCESS)
+                << last_failure_reason();
+            for (auto [address, tensor, out] : {std::make_tuple(m, m_desc.get(), &weights->matrices[pl][id]),
+                                                std::make_tuple(b, b_desc.get(), &weights->biases[pl][id])}) {
+                if (address == nullptr) continue;
+                cudnnDataType_t t;
+                int nb = 0, dims[3], strides[3];
+                EXPECT_EQ(cudnnGetTensorNdDescriptor(tensor, 3, &t, &nb, dims, strides), CUDNN_STATUS_SUCCESS);
+                const double scale = 0.5 / std::sqrt(static_cast<double>(tensor == m_desc.get() ? dims[2] : 4));
+                const int64_t count = static_cast<int64_t>(dims[1]) * dims[2];
+                const int64_t offset =
+                    (static_cast<uint8_t *>(address) - space.data()) / static_cast<int64_t>(data_type_size(type));
+                for (int64_t i = 0; i < count; ++i) {
+                    const double v = rounded(rng, type, -scale, scale);
+                    store_scalar(space.data(), type, offset + i, v);
+                    out->push_back(v);
+                }
+            }
+        }
+    }
+    return space;
+}
+
+// The bound of docs/NUMERICS.md ("RNN"): the error of one step's pre-activations (a sum of
+// width + projSize + 2 terms, then the activation and the cell's element-wise steps), carried through
+// the time steps by at most 1 + K ||R|| per step and into the next layer by ||W||.
+double forward_error_bound(const RnnProblem &p, const reference::RnnWeights &w) {
+    const RnnNetwork &n = p.net;
+    const bool in_double = n.data_type == CUDNN_DATA_DOUBLE;
+    const double u = accumulation_roundoff(in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT);
+    const double step = in_double ? kDoubleStepEps : kFloatStepEps;
+    const int g = n.gates(), T = p.max_seq_length;
+    const double K = n.cell == CUDNN_LSTM ? T / 4.0 + 2.0 : 2.0;
+    auto norm = [](const std::vector<double> &m, int cols) {
+        double most = 0;
+        for (size_t r = 0; r * cols < m.size(); ++r) {
+            double row = 0;
+            for (int c = 0; c < cols; ++c) row += std::fabs(m[r * cols + c]);
+            most = std::max(most, row);
+        }
+        return most;
+    };
+    double input_magnitude = 1.0, input_error = 0.0;
+    for (int layer = 0; layer < n.layers; ++layer) {
+        double layer_error = 0, layer_magnitude = 0;
+        for (int dir = 0; dir < n.directions(); ++dir) {
+            const int pl = layer * n.directions() + dir;
+            const int width = n.layer_input_size(pl);
+            double nw = 0, nr = 0, bias = 0;
+            for (int k = 0; k < g; ++k) {
+                nw = std::max(nw, w.matrices[pl][k].empty() ? 1.0 : norm(w.matrices[pl][k], width));
+                nr = std::max(nr, norm(w.matrices[pl][g + k], n.proj_size));
+            }
+            for (const auto &b : w.biases[pl])
+                for (double v : b) bias = std::max(bias, std::fabs(v));
+            const double np = n.projection() ? norm(w.matrices[pl][2 * g], n.hidden_size) : 1.0;
+            double h = 1.0;  // |hx| <= 1
+            if (n.cell == CUDNN_RNN_RELU) {
+                for (int t = 0; t < T; ++t) h = std::max(h, nw * input_magnitude + nr * h + 2 * bias);
+            } else {
+                h = std::max(1.0, np);
+            }
+            const double sum = nw * input_magnitude + nr * h + 2 * bias;
+            const double local = sum_error(width + n.proj_size + 2, sum, u) + step * (sum + 2 + T);
+            double e = 0;
+            for (int t = 0; t < T; ++t)
+                e = e + np * K * (local + nw * input_error + nr * e) + sum_error(n.hidden_size, np, u) + step * h;
+            layer_error = std::max(layer_error, e);
+            layer_magnitude = std::max(layer_magnitude, h);
+        }
+        input_error = layer_error;
+        input_magnitude = layer_magnitude;
+    }
+    return input_error;
+}
+
+std::vector<uint8_t> nan_bytes(int64_t elements, cudnnDataType_t type) {
+    return std::vector<uint8_t>(static_cast<size_t>(std::max<int64_t>(elements, 1)) * data_type_size(type), 0xff);
+}
+
+// Random values (rounded to the type) for a state, or none.
+std::vector<double> random_state(Random &rng, bool present, int64_t count, cudnnDataType_t type) {
+    std::vector<double> values;
+    if (present)
+        for (int64_t i = 0; i < count; ++i) values.push_back(rounded(rng, type, -1.0, 1.0));
+    return values;
+}
+
+std::vector<uint8_t> state_bytes(const std::vector<double> &values, cudnnDataType_t type) {
+    std::vector<uint8_t> bytes = nan_bytes(static_cast<int64_t>(values.size()), type);
+    for (size_t i = 0; i < values.size(); ++i) store_scalar(bytes.data(), type, static_cast<int64_t>(i), values[i]);
+    return bytes;
+}
+
+void expect_close(const std::vector<uint8_t> &got, cudnnDataType_t type, const std::vector<double> &want, double error,
+                  const char *name, const std::string &text) {
+    const Tolerance tol = tolerance_for(type);
+    for (size_t i = 0; i < want.size(); ++i) {
+        const double v = load_scalar(got.data(), type, static_cast<int64_t>(i));
+        const double allowed = allowed_error_for(tol, want[i], error);
+        if (!(std::fabs(v - want[i]) <= allowed)) {
+            ADD_FAILURE() << name << "[" << i << "] is " << v << ", the reference " << want[i] << " (allowed error "
+                          << allowed << ")\n  " << text;
+            return;
+        }
+    }
+}
+
+void check_forward(Random &rng, const RnnProblem &p) {
+    const std::string text = to_problem_string(p).to_string();
+    SCOPED_TRACE(text);
+    const RnnNetwork &n = p.net;
+    const cudnnDataType_t type = n.data_type;
+    Handle handle;
+    RnnDescriptor desc(p);
+    reference::RnnWeights weights;
+    const std::vector<uint8_t> space = random_weight_space(rng, p, desc, &weights);
+    DataDescriptor x_desc(p, n.input_size), y_desc(p, p.y_size(), true);
+    StateDescriptor h_desc(p, n.proj_size, type), c_desc(p, n.hidden_size, type);
+    const int T = p.max_seq_length, N = p.batch_size;
+
+    // x: random where a sequence has a step, NaN in the padding.
+    std::vector<double> x(static_cast<size_t>(T) * N * n.input_size, 0.0);
+    std::vector<uint8_t> x_bytes = nan_bytes(rnn_data_elements(p, n.input_size), type);
+    for (int t = 0; t < T; ++t)
+        for (int b = 0; b < N; ++b)
+            for (int i = 0; i < n.input_size; ++i) {
+                if (t >= p.seq_lengths[b]) continue;
+                const double v = rounded(rng, type, -1.0, 1.0);
+                x[(static_cast<size_t>(t) * N + b) * n.input_size + i] = v;
+                store_scalar(x_bytes.data(), type, rnn_data_offset(p, n.input_size, t, b, i), v);
+            }
+    const int64_t h_count = static_cast<int64_t>(n.pseudo_layers()) * N * n.proj_size;
+    const int64_t c_count = static_cast<int64_t>(n.pseudo_layers()) * N * n.hidden_size;
+    const std::vector<double> hx = random_state(rng, p.has_hx, h_count, type);
+    const std::vector<double> cx = random_state(rng, p.has_cx, c_count, type);
+
+    size_t work_bytes = 0, reserve_bytes = 0;
+    const cudnnForwardMode_t mode = p.training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE;
+    const cudnnStatus_t sizes = cudnnGetRNNTempSpaceSizes(handle, desc, mode, x_desc, &work_bytes, &reserve_bytes);
+    if (test_backend() != TestBackend::host) {
+        EXPECT_EQ(sizes, CUDNN_STATUS_NOT_SUPPORTED);
+        return;
+    }
+    ASSERT_EQ(sizes, CUDNN_STATUS_SUCCESS) << last_failure_reason();
+    EXPECT_EQ(reserve_bytes == 0, !p.training);
+    DeviceBuffer w_buffer(space), x_buffer(x_bytes), y_buffer(nan_bytes(rnn_data_elements(p, p.y_size()), type));
+    DeviceBuffer hx_buffer(state_bytes(hx, type)), cx_buffer(state_bytes(cx, type));
+    DeviceBuffer hy_buffer(nan_bytes(h_count, type)), cy_buffer(nan_bytes(c_count, type));
+    DeviceBuffer work(std::vector<uint8_t>(work_bytes + 1, 0xff)),
+        reserve(std::vector<uint8_t>(reserve_bytes + 1, 0xff));
+    ASSERT_EQ(cudnnRNNForward(handle, desc, mode, p.seq_lengths.data(), x_desc, x_buffer.get(), y_desc, y_buffer.get(),
+                              h_desc, p.has_hx ? hx_buffer.get() : nullptr, p.has_hy ? hy_buffer.get() : nullptr,
+                              c_desc, p.has_cx ? cx_buffer.get() : nullptr, p.has_cy ? cy_buffer.get() : nullptr,
+                              space.size(), w_buffer.get(), work_bytes, work.get(), reserve_bytes, reserve.get()),
+              CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+
+    std::vector<double> y, hy, cy;
+    ASSERT_EQ(reference::rnn_forward(config_of(n), weights, T, p.seq_lengths, x, hx, cx, p.padding_fill, &y, &hy, &cy),
+              CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    const double error = forward_error_bound(p, weights);
+    const std::vector<uint8_t> y_got = y_buffer.download();
+    const Tolerance tol = tolerance_for(type);
+    const double fill = load_scalar(state_bytes({p.padding_fill}, type).data(), type, 0);
+    for (int t = 0; t < T; ++t)
+        for (int b = 0; b < N; ++b)
+            for (int i = 0; i < p.y_size(); ++i) {
+                const int64_t at = rnn_data_offset(p, p.y_size(), t, b, i);
+                if (at < 0) continue;
+                const double got = load_scalar(y_got.data(), type, at);
+                if (t >= p.seq_lengths[b]) {
+                    ASSERT_EQ(got, fill) << "y padding at t " << t << " n " << b << " i " << i;
+                    continue;
+                }
+                const double want = y[(static_cast<size_t>(t) * N + b) * p.y_size() + i];
+                ASSERT_LE(std::fabs(got - want), allowed_error_for(tol, want, error))
+                    << "y at t " << t << " n " << b << " i " << i << ": " << got << ", the reference " << want;
+            }
+    if (p.has_hy) expect_close(hy_buffer.download(), type, hy, error, "hy", text);
+    if (p.has_cy) expect_close(cy_buffer.download(), type, cy, error * (T + 1), "cy", text);
+}
+
+TEST(Rnn, ForwardMatchesReferenceOnRandomNetworksLayoutsAndLengths) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 120; ++trial) check_forward(rng, random_problem(rng));
+}
+
+// Each cell on its own, in every combination of direction and input mode, so that no seed leaves one out.
+TEST(Rnn, ForwardMatchesReferenceForEachCellDirectionAndInputMode) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (cudnnRNNMode_t cell : {CUDNN_RNN_RELU, CUDNN_RNN_TANH, CUDNN_LSTM, CUDNN_GRU})
+        for (bool bidirectional : {false, true})
+            for (bool skip : {false, true}) {
+                RnnProblem p = random_problem(rng);
+                p.net.cell = cell;
+                p.net.bidirectional = bidirectional;
+                p.net.layers = 2;
+                p.net.skip_input = skip;
+                p.net.hidden_size = 5;
+                p.net.input_size = skip ? 5 : 3;
+                p.net.proj_size = cell == CUDNN_LSTM && rng.coin() ? 3 : 5;
+                p.net.bias_mode = CUDNN_RNN_DOUBLE_BIAS;
+                p.max_seq_length = 5;
+                p.layout = CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED;
+                p.seq_lengths.assign(static_cast<size_t>(p.batch_size), 5);
+                p.seq_lengths[0] = 2;  // the backward direction must start at step 1 for this one
+                p.has_hx = p.has_hy = true;
+                p.has_cx = p.has_cy = cell == CUDNN_LSTM;
+                check_forward(rng, p);
+            }
+}
+
+// Every matrix and bias is addressed once, none overlaps another, all lie inside the weight space, and
+// their descriptors have cuDNN's 3-d shapes; the absent ones get NULL.
+TEST(RnnWeights, EveryMatrixAndBiasOnceInsideTheWeightSpace) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    Handle handle;
+    for (int trial = 0; trial < 60; ++trial) {
+        const RnnProblem p = random_problem(rng);
+        SCOPED_TRACE(to_problem_string(p).to_string());
+        const RnnNetwork &n = p.net;
+        RnnDescriptor desc(p);
+        size_t bytes = 0;
+        ASSERT_EQ(cudnnGetRNNWeightSpaceSize(handle, desc, &bytes), CUDNN_STATUS_SUCCESS);
+        std::vector<int> owner(bytes, -1);
+        std::vector<uint8_t> space(bytes);
+        TensorDescriptorHandle m_desc, b_desc;
+        int entry = 0;
+        size_t covered = 0;
+        for (int pl = 0; pl < n.pseudo_layers(); ++pl)
+            for (int id = 0; id < n.lin_layer_ids(); ++id) {
+                void *m = nullptr, *b = nullptr;
+                ASSERT_EQ(cudnnGetRNNWeightParams(handle, desc, pl, bytes, space.data(), id, m_desc, &m, b_desc, &b),
+                          CUDNN_STATUS_SUCCESS);
+                const int g = n.gates();
+                const bool matrix_expected = !(n.skip_input && pl < n.directions() && id < g);
+                const bool bias_expected = id < 2 * g && (n.bias_mode == CUDNN_RNN_DOUBLE_BIAS ||
+                                                          (n.bias_mode == CUDNN_RNN_SINGLE_INP_BIAS && id < g) ||
+                                                          (n.bias_mode == CUDNN_RNN_SINGLE_REC_BIAS && id >= g));
+                EXPECT_EQ(m != nullptr, matrix_expected) << "pseudo-layer " << pl << " id " << id;
+                EXPECT_EQ(b != nullptr, bias_expected) << "pseudo-layer " << pl << " id " << id;
+                for (auto [address, tensor, is_matrix] :
+                     {std::make_tuple(m, m_desc.get(), true), std::make_tuple(b, b_desc.get(), false)}) {
+                    if (address == nullptr) continue;
+                    cudnnDataType_t t;
+                    int nb = 0, dims[3], strides[3];
+                    ASSERT_EQ(cudnnGetTensorNdDescriptor(tensor, 3, &t, &nb, dims, strides), CUDNN_STATUS_SUCCESS);
+                    EXPECT_EQ(nb, 3);
+                    EXPECT_EQ(t, n.data_type);
+                    EXPECT_EQ(dims[0], 1);
+                    const int rows = id == 2 * g ? n.proj_size : n.hidden_size;
+                    const int cols = !is_matrix   ? 1
+                                     : id < g     ? n.layer_input_size(pl)
+                                     : id < 2 * g ? n.proj_size
+                                                  : n.hidden_size;
+                    EXPECT_EQ(dims[1], rows);
+                    EXPECT_EQ(dims[2], cols);
+                    const size_t begin = static_cast<size_t>(static_cast<uint8_t *>(address) - space.data());
+                    const size_t size = static_cast<size_t>(rows) * cols * data_type_size(n.data_type);
+                    ASSERT_LE(begin + size, bytes);
+                    for (size_t i = begin; i < begin + size; ++i) {
+                        ASSERT_EQ(owner[i], -1) << "byte " << i << " belongs to two entries";
+                        owner[i] = entry;
+                    }
+                    covered += size;
+                    ++entry;
+                }
+            }
+        EXPECT_EQ(covered, bytes) << "the weight space holds bytes no matrix or bias uses";
+    }
+}
+
+TEST(Rnn, CudaAnswersNotSupported) {
+    if (test_backend() == TestBackend::host) GTEST_SKIP() << "the host runs RNNs";
+    LIBREDNN_SEEDED_RANDOM(rng);
+    RnnProblem p = random_problem(rng);
+    Handle handle;
+    RnnDescriptor desc(p);
+    DataDescriptor x_desc(p, p.net.input_size);
+    size_t work = 0, reserve = 0;
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnGetRNNTempSpaceSizes(handle, desc, CUDNN_FWD_MODE_INFERENCE, x_desc, &work, &reserve), "rnn");
+}
+
+TEST(RnnRejects, DocumentedMisuse) {
+    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend answers NOT_SUPPORTED first";
+    Handle handle;
+    RnnProblem p;
+    p.net.cell = CUDNN_LSTM;
+    p.net.input_size = 3;
+    p.net.hidden_size = p.net.proj_size = 4;
+    p.net.layers = 2;
+    p.max_seq_length = 3;
+    p.batch_size = 2;
+    p.seq_lengths = {3, 2};
+    p.training = true;
+    RnnDescriptor desc(p);
+    DataDescriptor x_desc(p, 3), y_desc(p, 4), wrong_y(p, 5), wrong_x(p, 2);
+    RnnProblem shorter = p;
+    shorter.seq_lengths = {3, 1};
+    DataDescriptor other_lengths(shorter, 4);
+    StateDescriptor h_desc(p, 4, CUDNN_DATA_FLOAT), bad_h(p, 3, CUDNN_DATA_FLOAT);
+    size_t weight_bytes = 0, work_bytes = 0, reserve_bytes = 0;
+    ASSERT_EQ(cudnnGetRNNWeightSpaceSize(handle, desc, &weight_bytes), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnGetRNNTempSpaceSizes(handle, desc, CUDNN_FWD_MODE_TRAINING, x_desc, &work_bytes, &reserve_bytes),
+              CUDNN_STATUS_SUCCESS);
+    std::vector<float> x(64), y(64), h(64), w(weight_bytes / 4), work(work_bytes / 4 + 1),
+        reserve(reserve_bytes / 4 + 1);
+    const int32_t lengths[2] = {3, 2};
+    auto forward = [&](cudnnRNNDataDescriptor_t xd, cudnnRNNDataDescriptor_t yd, cudnnTensorDescriptor_t hd,
+                       const int32_t *dev, size_t wb, size_t kb, size_t rb) {
+        return cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_TRAINING, dev, xd, x.data(), yd, y.data(), hd, h.data(),
+                               nullptr, nullptr, nullptr, nullptr, wb, w.data(), kb, work.data(), rb, reserve.data());
+    };
+    EXPECT_EQ(forward(x_desc, y_desc, h_desc, lengths, weight_bytes, work_bytes, reserve_bytes), CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    forward(x_desc, wrong_y, h_desc, lengths, weight_bytes, work_bytes, reserve_bytes), "vectorSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    forward(wrong_x, y_desc, h_desc, lengths, weight_bytes, work_bytes, reserve_bytes), "inputSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    forward(x_desc, other_lengths, h_desc, lengths, weight_bytes, work_bytes, reserve_bytes),
+                    "the lengths must be the same");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    forward(x_desc, y_desc, bad_h, lengths, weight_bytes, work_bytes, reserve_bytes), "hDesc");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    forward(x_desc, y_desc, h_desc, nullptr, weight_bytes, work_bytes, reserve_bytes), "devSeqLengths");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    forward(x_desc, y_desc, h_desc, lengths, weight_bytes - 4, work_bytes, reserve_bytes),
+                    "weightSpaceSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    forward(x_desc, y_desc, h_desc, lengths, weight_bytes, work_bytes - 4, reserve_bytes),
+                    "workSpaceSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    forward(x_desc, y_desc, h_desc, lengths, weight_bytes, work_bytes, reserve_bytes - 4),
+                    "reserveSpaceSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_INFERENCE, lengths, x_desc, nullptr, y_desc, y.data(),
+                                    h_desc, nullptr, nullptr, nullptr, nullptr, nullptr, weight_bytes, w.data(),
+                                    work_bytes, work.data(), 0, nullptr),
+                    "x is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnRNNForward(handle, desc, static_cast<cudnnForwardMode_t>(7), lengths, x_desc, x.data(), y_desc,
+                                    y.data(), h_desc, nullptr, nullptr, nullptr, nullptr, nullptr, weight_bytes,
+                                    w.data(), work_bytes, work.data(), 0, nullptr),
+                    "fwdMode");
+    void *m = nullptr, *b = nullptr;
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnGetRNNWeightParams(handle, desc, 2, weight_bytes, w.data(), 0, nullptr, &m, nullptr, &b),
+                    "pseudoLayer is 2");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes, w.data(), 8, nullptr, &m, nullptr, &b),
+                    "linLayerID is 8");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes - 1, w.data(), 0, nullptr, &m, nullptr, &b),
+                    "weightSpaceSize");
+    size_t size = 0;
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnGetRNNWeightSpaceSize(handle, nullptr, &size), "rnnDesc is NULL");
+}
+
+TEST(RnnProblemString, RoundTrips) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 40; ++trial) {
+        const RnnProblem p = random_problem(rng);
+        const ProblemString text = to_problem_string(p);
+        RnnProblem back;
+        std::string error;
+        ASSERT_TRUE(parse_rnn_problem(text, &back, &error)) << text.to_string() << ": " << error;
+        EXPECT_EQ(to_problem_string(back).to_string(), text.to_string());
+    }
+}
+
+}  // namespace
