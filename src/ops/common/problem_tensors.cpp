@@ -48,7 +48,7 @@ const char *nan_option_name(cudnnNanPropagation_t option) {
 
 bool read_direction(const ProblemString &in, Direction *direction, std::string *error) {
     std::string text;
-    in.get("dir", &text, "fwd", error);
+    if (!in.get("dir", &text, "fwd", error)) return false;
     if (text != "fwd" && text != "bwd") {
         *error = "dir=" + text + " must be fwd or bwd";
         return false;
@@ -59,7 +59,7 @@ bool read_direction(const ProblemString &in, Direction *direction, std::string *
 
 bool read_yes_no(const ProblemString &in, const char *key, bool *value, std::string *error) {
     std::string text;
-    in.get(key, &text, "no", error);
+    if (!in.get(key, &text, "no", error)) return false;
     if (text != "yes" && text != "no") {
         *error = std::string(key) + "=" + text + " must be yes or no";
         return false;

@@ -23,17 +23,6 @@ bool read_enum(const ProblemString &text, const char *key, const char *const *na
     return true;
 }
 
-bool read_yes_no(const ProblemString &text, const char *key, bool *value, std::string *error) {
-    std::string word;
-    if (!text.get(key, &word, "no", error)) return false;
-    if (word != "yes" && word != "no") {
-        *error = std::string(key) + "=" + word + " must be yes or no";
-        return false;
-    }
-    *value = word == "yes";
-    return true;
-}
-
 bool read_positive(const ProblemString &text, const char *key, int64_t fallback, int *value, std::string *error) {
     int64_t v = 0;
     if (!text.get_int(key, &v, fallback, error)) return false;
