@@ -465,6 +465,86 @@ TEST(Rnn, CudaAnswersNotSupported) {
                     cudnnGetRNNTempSpaceSizes(handle, desc, CUDNN_FWD_MODE_INFERENCE, x_desc, &work, &reserve), "rnn");
 }
 
+// The weight-space layout NVIDIA's cuDNN 9.19 gives for the same descriptors (tools/probes/
+// rnn_weights_probe.cpp, bench/results/2026-12-01-h200-rnn-weights-probe/): every matrix first, pseudo-layer
+// by pseudo-layer, then every bias. Offsets in elements.
+TEST(RnnWeights, LayoutIsNvidias) {
+    struct Expected {
+        int pseudo_layer, id;
+        long long matrix, bias;  // -1: NULL
+    };
+    struct Case {
+        cudnnRNNMode_t cell;
+        cudnnRNNBiasMode_t bias;
+        bool bidirectional, skip;
+        int input, hidden, proj, layers;
+        size_t bytes;
+        std::vector<Expected> entries;
+    };
+    const Case cases[] = {
+        {CUDNN_LSTM,
+         CUDNN_RNN_DOUBLE_BIAS,
+         true,
+         false,
+         5,
+         4,
+         4,
+         2,
+         3200,
+         {{0, 0, 0, 672}, {0, 7, 128, 700}, {0, 8, -1, -1}, {1, 0, 144, 704}, {2, 0, 288, 736}, {3, 7, 656, 796}}},
+        {CUDNN_LSTM,
+         CUDNN_RNN_DOUBLE_BIAS,
+         false,
+         false,
+         5,
+         4,
+         3,
+         2,
+         1248,
+         {{0, 4, 80, 264}, {0, 8, 128, -1}, {1, 0, 140, 280}, {1, 8, 236, -1}}},
+        {CUDNN_GRU, CUDNN_RNN_SINGLE_INP_BIAS, false, false, 3, 6, 6, 1, 720, {{0, 2, 36, 174}, {0, 3, 54, -1}}},
+        {CUDNN_RNN_RELU,
+         CUDNN_RNN_DOUBLE_BIAS,
+         false,
+         true,
+         5,
+         5,
+         5,
+         2,
+         380,
+         {{0, 0, -1, 75}, {0, 1, 0, 80}, {1, 0, 25, 85}, {1, 1, 50, 90}}},
+    };
+    Handle handle;
+    for (const Case &c : cases) {
+        RnnProblem p;
+        p.net.cell = c.cell;
+        p.net.bias_mode = c.bias;
+        p.net.bidirectional = c.bidirectional;
+        p.net.skip_input = c.skip;
+        p.net.input_size = c.input;
+        p.net.hidden_size = c.hidden;
+        p.net.proj_size = c.proj;
+        p.net.layers = c.layers;
+        RnnDescriptor desc(p);
+        size_t bytes = 0;
+        ASSERT_EQ(cudnnGetRNNWeightSpaceSize(handle, desc, &bytes), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(bytes, c.bytes);
+        std::vector<float> space(bytes / sizeof(float) + 1);
+        for (const Expected &e : c.entries) {
+            void *m = nullptr, *b = nullptr;
+            ASSERT_EQ(cudnnGetRNNWeightParams(handle, desc, e.pseudo_layer, bytes, space.data(), e.id, nullptr, &m,
+                                              nullptr, &b),
+                      CUDNN_STATUS_SUCCESS)
+                << last_failure_reason();
+            const auto at = [&](void *address) {
+                return address ? static_cast<long long>(static_cast<float *>(address) - space.data()) : -1LL;
+            };
+            EXPECT_EQ(at(m), e.matrix) << "pseudo-layer " << e.pseudo_layer << " linLayerID " << e.id;
+            EXPECT_EQ(at(b), e.bias) << "pseudo-layer " << e.pseudo_layer << " linLayerID " << e.id;
+        }
+    }
+}
+
 TEST(RnnRejects, DocumentedMisuse) {
     if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend answers NOT_SUPPORTED first";
     Handle handle;
@@ -531,9 +611,16 @@ TEST(RnnRejects, DocumentedMisuse) {
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
                     cudnnGetRNNWeightParams(handle, desc, 2, weight_bytes, w.data(), 0, nullptr, &m, nullptr, &b),
                     "pseudoLayer is 2");
+    // linLayerID 8 of an LSTM without a projection: SUCCESS and NULL addresses, as NVIDIA's library answers
+    // (bench/results/2026-12-01-h200-rnn-weights-probe/); 9 is past every cell.
+    m = b = reinterpret_cast<void *>(0x1);
+    EXPECT_EQ(cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes, w.data(), 8, nullptr, &m, nullptr, &b),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(m, nullptr);
+    EXPECT_EQ(b, nullptr);
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes, w.data(), 8, nullptr, &m, nullptr, &b),
-                    "linLayerID is 8");
+                    cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes, w.data(), 9, nullptr, &m, nullptr, &b),
+                    "linLayerID is 9");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
                     cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes - 1, w.data(), 0, nullptr, &m, nullptr, &b),
                     "weightSpaceSize");

@@ -47,9 +47,11 @@ cudnnStatus_t CUDNNWINAPI cudnnGetRNNWeightParams(cudnnHandle_t handle, cudnnRNN
             return librednn::fail(
                 CUDNN_STATUS_BAD_PARAM, "pseudoLayer is %d; the network has %d (numLayers %d times %d direction%s)",
                 pseudoLayer, net.pseudo_layers(), net.layers, net.directions(), net.bidirectional ? "s" : "");
-        if (linLayerID < 0 || linLayerID >= net.lin_layer_ids())
+        // An LSTM always has linLayerID 8 (the projection); without one it answers NULL, as NVIDIA's does.
+        const int ids = net.cell == CUDNN_LSTM ? 9 : net.lin_layer_ids();
+        if (linLayerID < 0 || linLayerID >= ids)
             return librednn::fail(CUDNN_STATUS_BAD_PARAM, "linLayerID is %d; this cell has linLayerIDs 0 to %d",
-                                  linLayerID, net.lin_layer_ids() - 1);
+                                  linLayerID, ids - 1);
         const size_t needed = librednn::rnn_weight_space_bytes(net);
         if (weightSpaceSize < needed)
             return librednn::fail(CUDNN_STATUS_BAD_PARAM,

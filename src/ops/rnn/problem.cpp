@@ -79,19 +79,20 @@ bool bias_present(const RnnNetwork &net, int id) {
     }
 }
 
-int64_t pseudo_layer_elements(const RnnNetwork &net, int pseudo_layer) {
+// Elements of the matrices of pseudo-layers 0 ... pseudo_layer - 1.
+int64_t matrices_before(const RnnNetwork &net, int pseudo_layer) {
     int64_t total = 0;
-    for (int id = 0; id < net.lin_layer_ids(); ++id) {
-        total += matrix_shape(net, pseudo_layer, id).elements();
-        if (bias_present(net, id)) total += net.hidden_size;
+    for (int l = 0; l < pseudo_layer; ++l) {
+        for (int id = 0; id < net.lin_layer_ids(); ++id) total += matrix_shape(net, l, id).elements();
     }
     return total;
 }
 
-int64_t pseudo_layer_start(const RnnNetwork &net, int pseudo_layer) {
-    int64_t start = 0;
-    for (int l = 0; l < pseudo_layer; ++l) start += pseudo_layer_elements(net, l);
-    return start;
+// Bias vectors a pseudo-layer has.
+int biases_per_pseudo_layer(const RnnNetwork &net) {
+    int count = 0;
+    for (int id = 0; id < net.lin_layer_ids(); ++id) count += bias_present(net, id) ? 1 : 0;
+    return count;
 }
 
 }  // namespace
@@ -99,21 +100,25 @@ int64_t pseudo_layer_start(const RnnNetwork &net, int pseudo_layer) {
 RnnWeightEntry rnn_matrix_entry(const RnnNetwork &net, int pseudo_layer, int id) {
     RnnWeightEntry e = matrix_shape(net, pseudo_layer, id);
     if (!e.present || pseudo_layer < 0 || pseudo_layer >= net.pseudo_layers()) return RnnWeightEntry{};
-    e.offset = pseudo_layer_start(net, pseudo_layer);
+    e.offset = matrices_before(net, pseudo_layer);
     for (int before = 0; before < id; ++before) e.offset += matrix_shape(net, pseudo_layer, before).elements();
     return e;
 }
 
 RnnWeightEntry rnn_bias_entry(const RnnNetwork &net, int pseudo_layer, int id) {
     if (!bias_present(net, id) || pseudo_layer < 0 || pseudo_layer >= net.pseudo_layers()) return RnnWeightEntry{};
-    RnnWeightEntry e{true, pseudo_layer_start(net, pseudo_layer), net.hidden_size, 1};
-    for (int m = 0; m < net.lin_layer_ids(); ++m) e.offset += matrix_shape(net, pseudo_layer, m).elements();
+    // After every matrix of every pseudo-layer.
+    RnnWeightEntry e{true, matrices_before(net, net.pseudo_layers()), net.hidden_size, 1};
+    e.offset += static_cast<int64_t>(pseudo_layer) * biases_per_pseudo_layer(net) * net.hidden_size;
     for (int before = 0; before < id; ++before)
         if (bias_present(net, before)) e.offset += net.hidden_size;
     return e;
 }
 
-int64_t rnn_weight_elements(const RnnNetwork &net) { return pseudo_layer_start(net, net.pseudo_layers()); }
+int64_t rnn_weight_elements(const RnnNetwork &net) {
+    return matrices_before(net, net.pseudo_layers()) +
+           static_cast<int64_t>(net.pseudo_layers()) * biases_per_pseudo_layer(net) * net.hidden_size;
+}
 
 size_t rnn_weight_space_bytes(const RnnNetwork &net) {
     return static_cast<size_t>(rnn_weight_elements(net)) * data_type_size(net.data_type);

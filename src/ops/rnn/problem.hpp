@@ -57,9 +57,9 @@ struct RnnWeightEntry {
     int64_t elements() const { return static_cast<int64_t>(rows) * cols; }
 };
 
-// The layout (docs/RNN.md): pseudo-layers one after the other (layer 0 dir 0, layer 0 dir 1, layer 1
-// dir 0, ...); in each, the matrices in linLayerID order, then the biases in linLayerID order; each
-// matrix row-major [rows][cols]. Nothing is padded or aligned.
+// The layout (docs/RNN.md), NVIDIA's as measured on cuDNN 9.19: first every matrix, pseudo-layer by
+// pseudo-layer (layer 0 dir 0, layer 0 dir 1, layer 1 dir 0, ...) and in linLayerID order within one;
+// then every bias vector in the same order. Each matrix row-major [rows][cols]; nothing padded.
 RnnWeightEntry rnn_matrix_entry(const RnnNetwork &net, int pseudo_layer, int lin_layer_id);
 RnnWeightEntry rnn_bias_entry(const RnnNetwork &net, int pseudo_layer, int lin_layer_id);
 int64_t rnn_weight_elements(const RnnNetwork &net);
