@@ -495,6 +495,8 @@ void step(State &s, Bytes &in) {
                 }
                 break;
             }
+            // Each dim bounded first, so that the products below cannot overflow (a set may take 2^30).
+            if (s.st_dims[0] > 4096 || s.st_dims[2] > 4096 || s.st_dims[3] > 4096) break;
             const int64_t images = s.st_dims[0], positions = int64_t{s.st_dims[2]} * s.st_dims[3];
             if (images * 6 * 8 > int64_t{kMaxBytes} || images * positions * 2 * 8 > int64_t{kMaxBytes}) break;
             Buffer theta(static_cast<size_t>(images * 6) * s.st_scalar),
