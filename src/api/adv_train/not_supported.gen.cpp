@@ -58,32 +58,6 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardData(cudnnHandle_t handle, const cudnn
     return librednn::api::not_supported("cudnnRNNBackwardData");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardData_v8(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, const int32_t devSeqLengths[], cudnnRNNDataDescriptor_t yDesc, const void *y, const void *dy, cudnnRNNDataDescriptor_t xDesc, void *dx, cudnnTensorDescriptor_t hDesc, const void *hx, const void *dhy, void *dhx, cudnnTensorDescriptor_t cDesc, const void *cx, const void *dcy, void *dcx, size_t weightSpaceSize, const void *weightSpace, size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace) {
-    (void)handle;
-    (void)rnnDesc;
-    (void)devSeqLengths;
-    (void)yDesc;
-    (void)y;
-    (void)dy;
-    (void)xDesc;
-    (void)dx;
-    (void)hDesc;
-    (void)hx;
-    (void)dhy;
-    (void)dhx;
-    (void)cDesc;
-    (void)cx;
-    (void)dcy;
-    (void)dcx;
-    (void)weightSpaceSize;
-    (void)weightSpace;
-    (void)workSpaceSize;
-    (void)workSpace;
-    (void)reserveSpaceSize;
-    (void)reserveSpace;
-    return librednn::api::not_supported("cudnnRNNBackwardData_v8");
-}
-
 cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardWeights(cudnnHandle_t handle, const cudnnRNNDescriptor_t rnnDesc, const int seqLength, const cudnnTensorDescriptor_t *xDesc, const void *x, const cudnnTensorDescriptor_t hxDesc, const void *hx, const cudnnTensorDescriptor_t *yDesc, const void *y, const void *workSpace, size_t workSpaceSizeInBytes, const cudnnFilterDescriptor_t dwDesc, void *dw, const void *reserveSpace, size_t reserveSpaceSizeInBytes) {
     (void)handle;
     (void)rnnDesc;
@@ -101,26 +75,6 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardWeights(cudnnHandle_t handle, const cu
     (void)reserveSpace;
     (void)reserveSpaceSizeInBytes;
     return librednn::api::not_supported("cudnnRNNBackwardWeights");
-}
-
-cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardWeights_v8(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnWgradMode_t addGrad, const int32_t devSeqLengths[], cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t hDesc, const void *hx, cudnnRNNDataDescriptor_t yDesc, const void *y, size_t weightSpaceSize, void *dweightSpace, size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace) {
-    (void)handle;
-    (void)rnnDesc;
-    (void)addGrad;
-    (void)devSeqLengths;
-    (void)xDesc;
-    (void)x;
-    (void)hDesc;
-    (void)hx;
-    (void)yDesc;
-    (void)y;
-    (void)weightSpaceSize;
-    (void)dweightSpace;
-    (void)workSpaceSize;
-    (void)workSpace;
-    (void)reserveSpaceSize;
-    (void)reserveSpace;
-    return librednn::api::not_supported("cudnnRNNBackwardWeights_v8");
 }
 
 cudnnStatus_t CUDNNWINAPI cudnnRNNForwardTrainingEx(cudnnHandle_t handle, const cudnnRNNDescriptor_t rnnDesc, const cudnnRNNDataDescriptor_t xDesc, const void *x, const cudnnTensorDescriptor_t hxDesc, const void *hx, const cudnnTensorDescriptor_t cxDesc, const void *cx, const cudnnFilterDescriptor_t wDesc, const void *w, const cudnnRNNDataDescriptor_t yDesc, void *y, const cudnnTensorDescriptor_t hyDesc, void *hy, const cudnnTensorDescriptor_t cyDesc, void *cy, const cudnnRNNDataDescriptor_t kDesc, const void *keys, const cudnnRNNDataDescriptor_t cDesc, void *cAttn, const cudnnRNNDataDescriptor_t iDesc, void *iAttn, const cudnnRNNDataDescriptor_t qDesc, void *queries, void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes) {

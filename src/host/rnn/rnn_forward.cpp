@@ -6,6 +6,7 @@
 // (its layout: ops/rnn/problem.hpp).
 #include "host/common/host_element.hpp"
 #include "host/common/parallel.hpp"
+#include "host/rnn/internal.hpp"
 #include "host/rnn/solvers.hpp"
 
 #include <algorithm>
@@ -15,14 +16,7 @@
 
 namespace librednn {
 
-namespace {
-
-// Workspace pieces, in elements of the compute type.
-struct Workspace {
-    int64_t weights, input, output, input_projection, state;
-};
-
-Workspace workspace_elements(const RnnProblem &p) {
+RnnHostWorkspace rnn_host_workspace(const RnnProblem &p) {
     const RnnNetwork &net = p.net;
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
     const int64_t widest = std::max<int64_t>(net.input_size, p.y_size());
@@ -32,6 +26,8 @@ Workspace workspace_elements(const RnnProblem &p) {
     return {rnn_weight_elements(net), steps * widest, steps * p.y_size(),
             steps * net.gates() * static_cast<int64_t>(net.hidden_size), state};
 }
+
+namespace {
 
 template <class C>
 C sigmoid(C v) {
@@ -45,7 +41,7 @@ class Forward {
 
 public:
     Forward(const RnnProblem &p, const RnnBuffers &b, void *workspace) : p_(p), b_(b), net_(p.net) {
-        const Workspace sizes = workspace_elements(p);
+        const RnnHostWorkspace sizes = rnn_host_workspace(p);
         C *at = static_cast<C *>(workspace);
         weights_ = at, at += sizes.weights;
         input_ = at, at += sizes.input;
@@ -54,9 +50,7 @@ public:
         state_ = at;
         reserve_ = static_cast<C *>(b.reserve);
         steps_ = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
-        per_pseudo_layer_ = static_cast<int64_t>(net_.gates()) * net_.hidden_size +
-                            (net_.cell == CUDNN_LSTM ? net_.hidden_size : 0) +
-                            (net_.projection() ? net_.hidden_size : 0);
+        per_pseudo_layer_ = rnn_reserve_forward_block(net_);
     }
 
     void run() {
@@ -233,11 +227,12 @@ public:
         return Applicability::yes();
     }
     size_t workspace_bytes(const RnnProblem &p) const override {
-        const Workspace w = workspace_elements(p);
+        const RnnHostWorkspace w = rnn_host_workspace(p);
         const size_t element = p.net.data_type == CUDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
         return static_cast<size_t>(w.weights + w.input + w.output + w.input_projection + w.state) * element;
     }
     Status run(const ExecutionContext &context, const RnnProblem &problem, const RnnBuffers &buffers) const override {
+        if (problem.direction != RnnDirection::forward) return host_rnn_backward(context, problem, buffers);
         host::with_floating_point_type(problem.net.data_type, [&](auto tag) {
             using T = typename decltype(tag)::type;
             Forward<T>(problem, buffers, context.workspace).run();

@@ -155,13 +155,27 @@ int64_t rnn_data_elements(const RnnProblem &p, int vector_size) {
     return rows * vector_size;
 }
 
-int64_t rnn_reserve_elements(const RnnProblem &p) {
+int64_t rnn_reserve_forward_block(const RnnNetwork &net) {
+    int64_t block = static_cast<int64_t>(net.gates()) * net.hidden_size;
+    if (net.cell == CUDNN_LSTM) block += net.hidden_size;
+    if (net.projection()) block += net.hidden_size;
+    return block;
+}
+
+int64_t rnn_reserve_gradient_block(const RnnNetwork &net) {
+    return 2 * static_cast<int64_t>(net.gates()) * net.hidden_size + (net.projection() ? net.proj_size : 0);
+}
+
+int64_t rnn_reserve_gradient_start(const RnnProblem &p) {
     const RnnNetwork &net = p.net;
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
-    int64_t per_pseudo_layer = static_cast<int64_t>(net.gates()) * net.hidden_size;
-    if (net.cell == CUDNN_LSTM) per_pseudo_layer += net.hidden_size;
-    if (net.projection()) per_pseudo_layer += net.hidden_size;
-    return steps * (per_pseudo_layer * net.pseudo_layers() + static_cast<int64_t>(p.y_size()) * net.layers);
+    return steps *
+           (rnn_reserve_forward_block(net) * net.pseudo_layers() + static_cast<int64_t>(p.y_size()) * net.layers);
+}
+
+int64_t rnn_reserve_elements(const RnnProblem &p) {
+    const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
+    return rnn_reserve_gradient_start(p) + steps * rnn_reserve_gradient_block(p.net) * p.net.pseudo_layers();
 }
 
 size_t rnn_reserve_bytes(const RnnProblem &p) {
@@ -175,7 +189,9 @@ bool RnnProblem::operator==(const RnnProblem &other) const {
 ProblemString to_problem_string(const RnnProblem &p) {
     ProblemString out;
     out.set("op", "rnn");
-    out.set("dir", "fwd");
+    out.set("dir", p.direction == RnnDirection::forward         ? "fwd"
+                   : p.direction == RnnDirection::backward_data ? "bwd_data"
+                                                                : "bwd_weights");
     out.set("cell", kCellNames[p.net.cell]);
     out.set("dirs", p.net.directions());
     out.set("layers", p.net.layers);
@@ -210,8 +226,14 @@ bool parse_rnn_problem(const ProblemString &text, RnnProblem *problem, std::stri
         return false;
     }
     if (!text.get("dir", &value, "fwd", error)) return false;
-    if (value != "fwd") {
-        *error = "dir=" + value + " must be fwd";
+    if (value == "fwd") {
+        p.direction = RnnDirection::forward;
+    } else if (value == "bwd_data") {
+        p.direction = RnnDirection::backward_data;
+    } else if (value == "bwd_weights") {
+        p.direction = RnnDirection::backward_weights;
+    } else {
+        *error = "dir=" + value + " must be fwd, bwd_data or bwd_weights";
         return false;
     }
     int cell = 0, bias = 0, layout = 0, dirs = 1;

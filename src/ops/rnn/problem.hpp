@@ -65,7 +65,10 @@ RnnWeightEntry rnn_bias_entry(const RnnNetwork &net, int pseudo_layer, int lin_l
 int64_t rnn_weight_elements(const RnnNetwork &net);
 size_t rnn_weight_space_bytes(const RnnNetwork &net);
 
-enum class RnnDirection { forward };
+// forward: cudnnRNNForward; backward_data: cudnnRNNBackwardData_v8 (dx, dhx, dcx from dy, dhy, dcy and
+// the reserve space of a training forward; it leaves in the reserve space what backward_weights reads);
+// backward_weights: cudnnRNNBackwardWeights_v8 (after backward_data, with the same reserve space).
+enum class RnnDirection { forward, backward_data, backward_weights };
 
 struct RnnProblem {
     RnnDirection direction = RnnDirection::forward;
@@ -95,6 +98,15 @@ struct RnnBuffers {
     void *cy = nullptr;
     const void *weights = nullptr;
     void *reserve = nullptr;  // training only
+    // The backward passes'. dhy, dcy, dhx, dcx may be NULL (zero gradient in, gradient not written).
+    const void *dy = nullptr;
+    void *dx = nullptr;
+    const void *dhy = nullptr;
+    void *dhx = nullptr;
+    const void *dcy = nullptr;
+    void *dcx = nullptr;
+    void *dweights = nullptr;
+    bool add_grad = true;  // backward_weights: CUDNN_WGRAD_MODE_ADD adds into dweights, SET overwrites
 };
 
 // Where element (t, n, i) of an RNN data tensor with vectors of `vector_size` lies, in elements; -1 for
@@ -106,10 +118,18 @@ int64_t rnn_data_elements(const RnnProblem &p, int vector_size);
 // The reserve space a training forward fills for the backward passes (every backend alike), in
 // elements of the compute type (rnn_compute_type): per pseudo-layer, [T][N] blocks of the gate
 // activations (gates * hidden), the cell state c (LSTM: hidden) and the unprojected h (projection:
-// hidden); per layer, its output [T][N][projSize * directions]. Positions beyond a sequence's length
-// are not written.
+// hidden); per layer, its output [T][N][projSize * directions]; then, per pseudo-layer, [T][N] blocks of
+// the gradients backward_data leaves for backward_weights (rnn_reserve_gradient_start): the gradient of
+// each gate's W x + b_W (gates * hidden), of each gate's R h + b_R (gates * hidden; they differ only in
+// the GRU's h gate, by the factor r) and, with the projection, of the projected h (projSize). Positions
+// beyond a sequence's length are not written.
 int64_t rnn_reserve_elements(const RnnProblem &p);
 size_t rnn_reserve_bytes(const RnnProblem &p);
+// Elements of one (t, n) block of the forward's part, and of the gradients' part, per pseudo-layer.
+int64_t rnn_reserve_forward_block(const RnnNetwork &net);
+int64_t rnn_reserve_gradient_block(const RnnNetwork &net);
+// Where the gradients' part begins, in elements.
+int64_t rnn_reserve_gradient_start(const RnnProblem &p);
 // float for half and float data, double for double data.
 cudnnDataType_t rnn_compute_type(const RnnNetwork &net);
 

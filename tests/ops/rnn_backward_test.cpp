@@ -1,0 +1,550 @@
+// cudnnRNNBackwardData_v8 and cudnnRNNBackwardWeights_v8 against central differences of cudnnRNNForward
+// in double, on small random networks: every cell, one and two directions, 1 and 2 layers, linear and
+// skip input, the four bias modes, the LSTM projection, the three layouts, unequal sequence lengths (0
+// included), hx, cx, dhy, dcy, dhx, dcx each present or NULL. The loss is sum(dy . y) + sum(dhy . hy) +
+// sum(dcy . cy), so its derivatives are what the backward passes return; dy's padding holds NaN, so a
+// read of it shows. Then float and half against a double run of the same values, ADD against SET, the
+// rejections, and NOT_SUPPORTED on the CUDA backend.
+#include "api/api_test_util.hpp"
+#include "op_test_util.hpp"
+#include "ops/rnn/problem.hpp"
+#include "tolerances.hpp"
+
+#include <cudnn.h>
+#include <gtest/gtest.h>
+
+#include "core/data_type.hpp"
+#include "core/status.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace {
+
+using namespace librednn;
+using namespace librednn::test;
+
+class RnnDescriptor {
+public:
+    explicit RnnDescriptor(const RnnNetwork &n) {
+        EXPECT_EQ(cudnnCreateRNNDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnSetRNNDescriptor_v8(desc_, CUDNN_RNN_ALGO_STANDARD, n.cell, n.bias_mode,
+                                           n.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL,
+                                           n.skip_input ? CUDNN_SKIP_INPUT : CUDNN_LINEAR_INPUT, n.data_type,
+                                           n.math_prec, CUDNN_DEFAULT_MATH, n.input_size, n.hidden_size, n.proj_size,
+                                           n.layers, nullptr, CUDNN_RNN_PADDED_IO_ENABLED),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+    }
+    ~RnnDescriptor() { cudnnDestroyRNNDescriptor(desc_); }
+    RnnDescriptor(const RnnDescriptor &) = delete;
+    RnnDescriptor &operator=(const RnnDescriptor &) = delete;
+    operator cudnnRNNDescriptor_t() const { return desc_; }
+
+private:
+    cudnnRNNDescriptor_t desc_ = nullptr;
+};
+
+class DataDescriptor {
+public:
+    DataDescriptor(const RnnProblem &p, int vector_size) {
+        EXPECT_EQ(cudnnCreateRNNDataDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnSetRNNDataDescriptor(desc_, p.net.data_type, p.layout, p.max_seq_length, p.batch_size,
+                                            vector_size, p.seq_lengths.data(), nullptr),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+    }
+    ~DataDescriptor() { cudnnDestroyRNNDataDescriptor(desc_); }
+    DataDescriptor(const DataDescriptor &) = delete;
+    DataDescriptor &operator=(const DataDescriptor &) = delete;
+    operator cudnnRNNDataDescriptor_t() const { return desc_; }
+
+private:
+    cudnnRNNDataDescriptor_t desc_ = nullptr;
+};
+
+class StateDescriptor {
+public:
+    StateDescriptor(const RnnProblem &p, int width) {
+        EXPECT_EQ(cudnnCreateTensorDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
+        const int dims[3] = {p.net.pseudo_layers(), p.batch_size, width};
+        const int strides[3] = {p.batch_size * width, width, 1};
+        EXPECT_EQ(cudnnSetTensorNdDescriptor(desc_, p.net.data_type, 3, dims, strides), CUDNN_STATUS_SUCCESS);
+    }
+    ~StateDescriptor() { cudnnDestroyTensorDescriptor(desc_); }
+    StateDescriptor(const StateDescriptor &) = delete;
+    StateDescriptor &operator=(const StateDescriptor &) = delete;
+    operator cudnnTensorDescriptor_t() const { return desc_; }
+
+private:
+    cudnnTensorDescriptor_t desc_ = nullptr;
+};
+
+// Which of the optional buffers a case passes.
+struct Optional {
+    bool hx, cx, dhy, dcy, dhx, dcx;
+};
+
+RnnProblem random_problem(Random &rng, cudnnDataType_t type) {
+    RnnProblem p;
+    RnnNetwork &n = p.net;
+    n.cell = rng.pick<cudnnRNNMode_t>({CUDNN_RNN_RELU, CUDNN_RNN_TANH, CUDNN_LSTM, CUDNN_GRU});
+    n.bidirectional = rng.coin();
+    n.layers = static_cast<int>(rng.integer(1, 2));
+    n.hidden_size = static_cast<int>(rng.integer(1, 4));
+    n.skip_input = rng.integer(0, 3) == 0;
+    n.input_size = n.skip_input ? n.hidden_size : static_cast<int>(rng.integer(1, 4));
+    n.proj_size = n.cell == CUDNN_LSTM && n.hidden_size > 1 && rng.coin()
+                      ? static_cast<int>(rng.integer(1, n.hidden_size - 1))
+                      : n.hidden_size;
+    n.bias_mode = rng.pick<cudnnRNNBiasMode_t>(
+        {CUDNN_RNN_NO_BIAS, CUDNN_RNN_SINGLE_INP_BIAS, CUDNN_RNN_DOUBLE_BIAS, CUDNN_RNN_SINGLE_REC_BIAS});
+    n.data_type = type;
+    n.math_prec = type == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+    p.training = true;
+    p.layout = rng.pick<cudnnRNNDataLayout_t>({CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED,
+                                               CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED,
+                                               CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED});
+    p.max_seq_length = static_cast<int>(rng.integer(1, 4));
+    p.batch_size = static_cast<int>(rng.integer(1, 3));
+    for (int i = 0; i < p.batch_size; ++i) p.seq_lengths.push_back(static_cast<int>(rng.integer(0, p.max_seq_length)));
+    if (p.layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED)
+        std::sort(p.seq_lengths.begin(), p.seq_lengths.end(), std::greater<int>());
+    return p;
+}
+
+Optional random_optional(Random &rng, const RnnNetwork &n) {
+    const bool lstm = n.cell == CUDNN_LSTM;
+    return {rng.coin(), lstm && rng.coin(), rng.coin(), lstm && rng.coin(), rng.coin(), lstm && rng.coin()};
+}
+
+double rounded(Random &rng, cudnnDataType_t type, double low, double high) {
+    uint64_t bits = 0;
+    store_scalar(&bits, type, 0, rng.uniform(low, high));
+    return load_scalar(&bits, type, 0);
+}
+
+// Every value a case feeds in, as doubles (already rounded to the data type).
+struct Inputs {
+    std::vector<double> x, hx, cx, w, dy, dhy, dcy;
+};
+
+bool valid(const RnnProblem &p, int t, int n) { return t < p.seq_lengths[static_cast<size_t>(n)]; }
+
+// x and dy: random at each sequence's steps; x's padding 0, dy's NaN (never read).
+std::vector<double> random_data(Random &rng, const RnnProblem &p, int width, double padding) {
+    std::vector<double> v(static_cast<size_t>(rnn_data_elements(p, width)), padding);
+    for (int t = 0; t < p.max_seq_length; ++t)
+        for (int n = 0; n < p.batch_size; ++n)
+            for (int i = 0; i < width; ++i)
+                if (valid(p, t, n)) v[rnn_data_offset(p, width, t, n, i)] = rounded(rng, p.net.data_type, -1.0, 1.0);
+    return v;
+}
+
+Inputs random_inputs(Random &rng, const RnnProblem &p, const Optional &o) {
+    const RnnNetwork &n = p.net;
+    const cudnnDataType_t type = n.data_type;
+    Inputs in;
+    in.x = random_data(rng, p, n.input_size, 0.0);
+    in.dy = random_data(rng, p, p.y_size(), std::numeric_limits<double>::quiet_NaN());
+    const int64_t hs = static_cast<int64_t>(n.pseudo_layers()) * p.batch_size * n.proj_size;
+    const int64_t cs = static_cast<int64_t>(n.pseudo_layers()) * p.batch_size * n.hidden_size;
+    auto fill = [&](bool present, int64_t count, std::vector<double> *out) {
+        if (present)
+            for (int64_t i = 0; i < count; ++i) out->push_back(rounded(rng, type, -1.0, 1.0));
+    };
+    fill(o.hx, hs, &in.hx);
+    fill(o.cx, cs, &in.cx);
+    fill(o.dhy, hs, &in.dhy);
+    fill(o.dcy, cs, &in.dcy);
+    for (int64_t i = 0; i < rnn_weight_elements(n); ++i) in.w.push_back(rounded(rng, type, -0.6, 0.6));
+    return in;
+}
+
+std::vector<uint8_t> bytes_of(const std::vector<double> &values, cudnnDataType_t type) {
+    std::vector<uint8_t> bytes(std::max<size_t>(values.size(), 1) * data_type_size(type), 0);
+    for (size_t i = 0; i < values.size(); ++i) store_scalar(bytes.data(), type, static_cast<int64_t>(i), values[i]);
+    return bytes;
+}
+
+std::vector<double> doubles_of(const std::vector<uint8_t> &bytes, cudnnDataType_t type, size_t count) {
+    std::vector<double> v(count);
+    for (size_t i = 0; i < count; ++i) v[i] = load_scalar(bytes.data(), type, static_cast<int64_t>(i));
+    return v;
+}
+
+// An RNN and its buffers on the backend under test.
+class Case {
+public:
+    Case(const RnnProblem &p, const Optional &o)
+        : p_(p),
+          o_(o),
+          desc_(p.net),
+          x_desc_(p, p.net.input_size),
+          y_desc_(p, p.y_size()),
+          h_desc_(p, p.net.proj_size),
+          c_desc_(p, p.net.hidden_size) {
+        EXPECT_EQ(cudnnGetRNNWeightSpaceSize(handle_, desc_, &weight_bytes_), CUDNN_STATUS_SUCCESS);
+        status_ =
+            cudnnGetRNNTempSpaceSizes(handle_, desc_, CUDNN_FWD_MODE_TRAINING, x_desc_, &work_bytes_, &reserve_bytes_);
+    }
+    cudnnStatus_t sizes_status() const { return status_; }
+
+    // The loss of the forward pass (inference) with these inputs.
+    double loss(const Inputs &in) {
+        const cudnnDataType_t type = p_.net.data_type;
+        DeviceBuffer x(bytes_of(in.x, type)), w(bytes_of(in.w, type)), hx(bytes_of(in.hx, type)),
+            cx(bytes_of(in.cx, type));
+        const int64_t ys = rnn_data_elements(p_, p_.y_size());
+        DeviceBuffer y(std::vector<uint8_t>(static_cast<size_t>(std::max<int64_t>(ys, 1)) * data_type_size(type))),
+            hy(bytes_of(std::vector<double>(h_count(), 0.0), type)),
+            cy(bytes_of(std::vector<double>(c_count(), 0.0), type));
+        DeviceBuffer work(std::vector<uint8_t>(work_bytes_ + 1));
+        EXPECT_EQ(cudnnRNNForward(handle_, desc_, CUDNN_FWD_MODE_INFERENCE, p_.seq_lengths.data(), x_desc_, x.get(),
+                                  y_desc_, y.get(), h_desc_, o_.hx ? hx.get() : nullptr, o_.dhy ? hy.get() : nullptr,
+                                  c_desc_, o_.cx ? cx.get() : nullptr, o_.dcy ? cy.get() : nullptr, weight_bytes_,
+                                  w.get(), work_bytes_, work.get(), 0, nullptr),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+        double sum = 0;
+        const std::vector<double> yv = doubles_of(y.download(), type, static_cast<size_t>(ys));
+        for (int t = 0; t < p_.max_seq_length; ++t)
+            for (int n = 0; n < p_.batch_size; ++n)
+                for (int i = 0; i < p_.y_size() && valid(p_, t, n); ++i) {
+                    const int64_t at = rnn_data_offset(p_, p_.y_size(), t, n, i);
+                    sum += in.dy[at] * yv[at];
+                }
+        if (o_.dhy) {
+            const std::vector<double> v = doubles_of(hy.download(), type, in.dhy.size());
+            for (size_t i = 0; i < v.size(); ++i) sum += in.dhy[i] * v[i];
+        }
+        if (o_.dcy) {
+            const std::vector<double> v = doubles_of(cy.download(), type, in.dcy.size());
+            for (size_t i = 0; i < v.size(); ++i) sum += in.dcy[i] * v[i];
+        }
+        return sum;
+    }
+
+    struct Gradients {
+        std::vector<double> dx, dhx, dcx, dw;
+    };
+    // Training forward, backward data, backward weights (addGrad onto `dw_start`, or SET over NaN).
+    Gradients backward(const Inputs &in, cudnnWgradMode_t mode = CUDNN_WGRAD_MODE_SET,
+                       const std::vector<double> *dw_start = nullptr) {
+        const cudnnDataType_t type = p_.net.data_type;
+        DeviceBuffer x(bytes_of(in.x, type)), w(bytes_of(in.w, type)), hx(bytes_of(in.hx, type)),
+            cx(bytes_of(in.cx, type)), dy(bytes_of(in.dy, type)), dhy(bytes_of(in.dhy, type)),
+            dcy(bytes_of(in.dcy, type));
+        const int64_t ys = rnn_data_elements(p_, p_.y_size()), xs = rnn_data_elements(p_, p_.net.input_size);
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        DeviceBuffer y(bytes_of(std::vector<double>(static_cast<size_t>(ys), nan), type)),
+            dx(bytes_of(std::vector<double>(static_cast<size_t>(xs), nan), type)),
+            dhx(bytes_of(std::vector<double>(h_count(), nan), type)),
+            dcx(bytes_of(std::vector<double>(c_count(), nan), type)),
+            dw(bytes_of(dw_start ? *dw_start : std::vector<double>(in.w.size(), nan), type));
+        DeviceBuffer work(std::vector<uint8_t>(work_bytes_ + 1, 0xff)),
+            reserve(std::vector<uint8_t>(reserve_bytes_ + 1, 0xff));
+        Gradients g;
+        EXPECT_EQ(
+            cudnnRNNForward(handle_, desc_, CUDNN_FWD_MODE_TRAINING, p_.seq_lengths.data(), x_desc_, x.get(), y_desc_,
+                            y.get(), h_desc_, o_.hx ? hx.get() : nullptr, nullptr, c_desc_, o_.cx ? cx.get() : nullptr,
+                            nullptr, weight_bytes_, w.get(), work_bytes_, work.get(), reserve_bytes_, reserve.get()),
+            CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+        EXPECT_EQ(cudnnRNNBackwardData_v8(handle_, desc_, p_.seq_lengths.data(), y_desc_, y.get(), dy.get(), x_desc_,
+                                          dx.get(), h_desc_, o_.hx ? hx.get() : nullptr, o_.dhy ? dhy.get() : nullptr,
+                                          o_.dhx ? dhx.get() : nullptr, c_desc_, o_.cx ? cx.get() : nullptr,
+                                          o_.dcy ? dcy.get() : nullptr, o_.dcx ? dcx.get() : nullptr, weight_bytes_,
+                                          w.get(), work_bytes_, work.get(), reserve_bytes_, reserve.get()),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+        EXPECT_EQ(cudnnRNNBackwardWeights_v8(handle_, desc_, mode, p_.seq_lengths.data(), x_desc_, x.get(), h_desc_,
+                                             o_.hx ? hx.get() : nullptr, y_desc_, y.get(), weight_bytes_, dw.get(),
+                                             work_bytes_, work.get(), reserve_bytes_, reserve.get()),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+        g.dx = doubles_of(dx.download(), type, static_cast<size_t>(xs));
+        g.dhx = doubles_of(dhx.download(), type, h_count());
+        g.dcx = doubles_of(dcx.download(), type, c_count());
+        g.dw = doubles_of(dw.download(), type, in.w.size());
+        return g;
+    }
+
+    size_t h_count() const { return static_cast<size_t>(p_.net.pseudo_layers()) * p_.batch_size * p_.net.proj_size; }
+    size_t c_count() const { return static_cast<size_t>(p_.net.pseudo_layers()) * p_.batch_size * p_.net.hidden_size; }
+
+private:
+    RnnProblem p_;
+    Optional o_;
+    Handle handle_;
+    RnnDescriptor desc_;
+    DataDescriptor x_desc_, y_desc_;
+    StateDescriptor h_desc_, c_desc_;
+    size_t weight_bytes_ = 0, work_bytes_ = 0, reserve_bytes_ = 0;
+    cudnnStatus_t status_ = CUDNN_STATUS_SUCCESS;
+};
+
+std::string describe(const RnnProblem &p, const Optional &o) {
+    return to_problem_string(p).to_string() + " hx=" + std::to_string(o.hx) + " cx=" + std::to_string(o.cx) +
+           " dhy=" + std::to_string(o.dhy) + " dcy=" + std::to_string(o.dcy) + " dhx=" + std::to_string(o.dhx) +
+           " dcx=" + std::to_string(o.dcx);
+}
+
+// Central differences in double: h = 1e-6 leaves a truncation error of order h^2 |L'''| (about 1e-11
+// here) and a rounding error of order 1e-16 |L| / h (about 1e-9); 1e-6 (1 + |g|) is far above both
+// and far below any wrong term (the inputs are of order 1).
+void check_gradients(Random &rng, const RnnProblem &p, const Optional &o) {
+    const std::string text = describe(p, o);
+    SCOPED_TRACE(text);
+    Case c(p, o);
+    ASSERT_EQ(c.sizes_status(), CUDNN_STATUS_SUCCESS) << last_failure_reason();
+    Inputs in = random_inputs(rng, p, o);
+    const Case::Gradients g = c.backward(in);
+    const double h = 1e-6;
+    auto numeric = [&](std::vector<double> *values, size_t i) {
+        const double keep = (*values)[i];
+        (*values)[i] = keep + h;
+        const double up = c.loss(in);
+        (*values)[i] = keep - h;
+        const double down = c.loss(in);
+        (*values)[i] = keep;
+        return (up - down) / (2 * h);
+    };
+    auto expect_near = [&](double got, double want, const char *name, size_t i) {
+        if (!(std::fabs(got - want) <= 1e-6 * (1 + std::fabs(want))))
+            ADD_FAILURE() << name << "[" << i << "] is " << got << ", the central difference " << want << "\n  "
+                          << text;
+    };
+    for (int t = 0; t < p.max_seq_length; ++t)
+        for (int n = 0; n < p.batch_size; ++n)
+            for (int i = 0; i < p.net.input_size; ++i) {
+                const int64_t at = rnn_data_offset(p, p.net.input_size, t, n, i);
+                if (at < 0) continue;
+                if (!valid(p, t, n)) {
+                    EXPECT_EQ(g.dx[at], 0.0) << "dx's padding at t " << t << " n " << n;
+                    continue;
+                }
+                expect_near(g.dx[at], numeric(&in.x, static_cast<size_t>(at)), "dx", static_cast<size_t>(at));
+            }
+    if (o.dhx)
+        for (size_t i = 0; i < g.dhx.size(); ++i) expect_near(g.dhx[i], o.hx ? numeric(&in.hx, i) : g.dhx[i], "dhx", i);
+    if (o.dcx)
+        for (size_t i = 0; i < g.dcx.size(); ++i) expect_near(g.dcx[i], o.cx ? numeric(&in.cx, i) : g.dcx[i], "dcx", i);
+    for (size_t i = 0; i < g.dw.size(); ++i) expect_near(g.dw[i], numeric(&in.w, i), "dw", i);
+}
+
+TEST(RnnBackward, MatchesCentralDifferencesOnRandomNetworks) {
+    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend has no RNN solver";
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 60; ++trial) {
+        const RnnProblem p = random_problem(rng, CUDNN_DATA_DOUBLE);
+        check_gradients(rng, p, random_optional(rng, p.net));
+    }
+}
+
+// Each cell, direction, layer count, input mode and layout at least once, every optional buffer passed
+// (dhx and dcx checked against hx and cx), lengths unequal.
+TEST(RnnBackward, MatchesCentralDifferencesForEachCellDirectionAndLayout) {
+    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend has no RNN solver";
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (cudnnRNNMode_t cell : {CUDNN_RNN_RELU, CUDNN_RNN_TANH, CUDNN_LSTM, CUDNN_GRU})
+        for (bool bidirectional : {false, true})
+            for (cudnnRNNDataLayout_t layout :
+                 {CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED, CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED,
+                  CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED})
+                for (bool skip : {false, true}) {
+                    RnnProblem p = random_problem(rng, CUDNN_DATA_DOUBLE);
+                    p.net.cell = cell;
+                    p.net.bidirectional = bidirectional;
+                    p.net.layers = 2;
+                    p.net.hidden_size = 3;
+                    p.net.skip_input = skip;
+                    p.net.input_size = skip ? 3 : 2;
+                    p.net.proj_size = cell == CUDNN_LSTM && !skip ? 2 : 3;
+                    p.net.bias_mode = CUDNN_RNN_DOUBLE_BIAS;
+                    p.layout = layout;
+                    p.max_seq_length = 4;
+                    p.batch_size = 3;
+                    p.seq_lengths = {4, 2, 3};
+                    if (layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED) p.seq_lengths = {4, 3, 1};
+                    const bool lstm = cell == CUDNN_LSTM;
+                    check_gradients(rng, p, {true, lstm, true, lstm, true, lstm});
+                }
+}
+
+// float and half against a double run of the same (rounded) values. The bound: each step's gradient is
+// a sum of at most gates * (width + projSize + 2) + 2 terms, each one a weight (< 0.6) times a gradient,
+// carried back over T steps of every layer; the weight gradients add T * N such products. Half data
+// computes in float and rounds its outputs to half (tolerance_for(half)).
+TEST(RnnBackward, FloatAndHalfMatchDouble) {
+    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend has no RNN solver";
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 40; ++trial) {
+        const cudnnDataType_t type = trial % 2 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+        RnnProblem p = random_problem(rng, type);
+        const Optional o = random_optional(rng, p.net);
+        const std::string text = describe(p, o);
+        SCOPED_TRACE(text);
+        const Inputs in = random_inputs(rng, p, o);
+        RnnProblem pd = p;
+        pd.net.data_type = pd.net.math_prec = CUDNN_DATA_DOUBLE;
+        Case low(p, o), high(pd, o);
+        ASSERT_EQ(low.sizes_status(), CUDNN_STATUS_SUCCESS) << last_failure_reason();
+        const Case::Gradients got = low.backward(in), want = high.backward(in);
+        const RnnNetwork &n = p.net;
+        const int widest = std::max(n.input_size, p.y_size());
+        const double terms = n.gates() * (widest + n.proj_size + 2) + 2;
+        double magnitude = 1;
+        for (const std::vector<double> *v : {&want.dx, &want.dw})
+            for (double d : *v)
+                if (std::isfinite(d)) magnitude = std::max(magnitude, std::fabs(d));
+        const double depth = static_cast<double>(p.max_seq_length) * n.layers + 1;
+        const double u = accumulation_roundoff(CUDNN_DATA_FLOAT);
+        const double step = sum_error(terms, terms * magnitude, u) + kFloatStepEps * terms * magnitude;
+        const double error = depth * step * (1 + p.max_seq_length * p.batch_size);
+        const Tolerance tol = tolerance_for(type);
+        auto compare = [&](const std::vector<double> &a, const std::vector<double> &b, const char *name) {
+            for (size_t i = 0; i < a.size(); ++i) {
+                if (std::isnan(b[i])) continue;  // dx's packed padding, a state not asked for
+                if (!(std::fabs(a[i] - b[i]) <= allowed_error_for(tol, b[i], error))) {
+                    ADD_FAILURE() << name << "[" << i << "] is " << a[i] << ", in double " << b[i] << " (allowed "
+                                  << allowed_error_for(tol, b[i], error) << ")\n  " << text;
+                    return;
+                }
+            }
+        };
+        compare(got.dx, want.dx, "dx");
+        if (o.dhx) compare(got.dhx, want.dhx, "dhx");
+        if (o.dcx) compare(got.dcx, want.dcx, "dcx");
+        compare(got.dw, want.dw, "dw");
+    }
+}
+
+// CUDNN_WGRAD_MODE_ADD adds the gradients to what dweightSpace holds; SET overwrites it (its NaN too).
+TEST(RnnBackward, AddGradAddsAndSetOverwrites) {
+    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend has no RNN solver";
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 8; ++trial) {
+        const RnnProblem p = random_problem(rng, CUDNN_DATA_DOUBLE);
+        const Optional o = random_optional(rng, p.net);
+        SCOPED_TRACE(describe(p, o));
+        Case c(p, o);
+        const Inputs in = random_inputs(rng, p, o);
+        const Case::Gradients set = c.backward(in);
+        std::vector<double> start;
+        for (size_t i = 0; i < in.w.size(); ++i) start.push_back(rng.uniform(-2.0, 2.0));
+        const Case::Gradients added = c.backward(in, CUDNN_WGRAD_MODE_ADD, &start);
+        const Case::Gradients set_again = c.backward(in, CUDNN_WGRAD_MODE_SET, &start);
+        for (size_t i = 0; i < start.size(); ++i) {
+            EXPECT_NEAR(added.dw[i], start[i] + set.dw[i], 1e-12 * (1 + std::fabs(start[i]))) << "dw[" << i << "]";
+            EXPECT_EQ(set_again.dw[i], set.dw[i]) << "dw[" << i << "]";
+        }
+    }
+}
+
+TEST(RnnBackward, CudaAnswersNotSupported) {
+    if (test_backend() == TestBackend::host) GTEST_SKIP() << "the host backend has an RNN solver";
+    RnnProblem p;
+    p.net.input_size = p.net.hidden_size = p.net.proj_size = 2;
+    p.seq_lengths = {1};
+    Handle handle;
+    RnnDescriptor desc(p.net);
+    DataDescriptor x_desc(p, 2), y_desc(p, 2);
+    StateDescriptor h_desc(p, 2);
+    std::vector<float> buffer(1024);
+    void *b = buffer.data();
+    EXPECT_REJECTED(
+        CUDNN_STATUS_NOT_SUPPORTED,
+        cudnnRNNBackwardData_v8(handle, desc, p.seq_lengths.data(), y_desc, b, b, x_desc, b, h_desc, nullptr, nullptr,
+                                nullptr, h_desc, nullptr, nullptr, nullptr, 4096, b, 4096, b, 4096, b),
+        "rnn");
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnRNNBackwardWeights_v8(handle, desc, CUDNN_WGRAD_MODE_ADD, p.seq_lengths.data(), x_desc, b,
+                                               h_desc, nullptr, y_desc, b, 4096, b, 4096, b, 4096, b),
+                    "rnn");
+}
+
+TEST(RnnBackwardRejects, DocumentedMisuse) {
+    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend answers NOT_SUPPORTED first";
+    Handle handle;
+    RnnProblem p;
+    p.net.cell = CUDNN_LSTM;
+    p.net.input_size = 3;
+    p.net.hidden_size = p.net.proj_size = 4;
+    p.net.layers = 2;
+    p.max_seq_length = 3;
+    p.batch_size = 2;
+    p.seq_lengths = {3, 2};
+    p.training = true;
+    RnnDescriptor desc(p.net);
+    DataDescriptor x_desc(p, 3), y_desc(p, 4), wrong_y(p, 5);
+    RnnProblem shorter = p;
+    shorter.seq_lengths = {3, 1};
+    DataDescriptor other_lengths(shorter, 4);
+    StateDescriptor h_desc(p, 4);
+    size_t wb = 0, kb = 0, rb = 0;
+    ASSERT_EQ(cudnnGetRNNWeightSpaceSize(handle, desc, &wb), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnGetRNNTempSpaceSizes(handle, desc, CUDNN_FWD_MODE_TRAINING, x_desc, &kb, &rb), CUDNN_STATUS_SUCCESS);
+    std::vector<float> x(64), y(64), dy(64), dx(64), w(wb / 4), dw(wb / 4), work(kb / 4 + 1), reserve(rb / 4 + 1);
+    const int32_t *lengths = p.seq_lengths.data();
+    ASSERT_EQ(
+        cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_TRAINING, lengths, x_desc, x.data(), y_desc, y.data(), h_desc,
+                        nullptr, nullptr, nullptr, nullptr, nullptr, wb, w.data(), kb, work.data(), rb, reserve.data()),
+        CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    auto data = [&](cudnnRNNDataDescriptor_t yd, const void *dyp, void *dxp, size_t k, size_t r, void *res) {
+        return cudnnRNNBackwardData_v8(handle, desc, lengths, yd, y.data(), dyp, x_desc, dxp, h_desc, nullptr, nullptr,
+                                       nullptr, nullptr, nullptr, nullptr, nullptr, wb, w.data(), k, work.data(), r,
+                                       res);
+    };
+    auto weights = [&](cudnnWgradMode_t mode, cudnnRNNDataDescriptor_t yd, const void *xp, void *dwp, size_t k,
+                       size_t r, void *res) {
+        return cudnnRNNBackwardWeights_v8(handle, desc, mode, lengths, x_desc, xp, h_desc, nullptr, yd, y.data(), wb,
+                                          dwp, k, work.data(), r, res);
+    };
+    EXPECT_EQ(data(y_desc, dy.data(), dx.data(), kb, rb, reserve.data()), CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    EXPECT_EQ(weights(CUDNN_WGRAD_MODE_SET, y_desc, x.data(), dw.data(), kb, rb, reserve.data()), CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.data(), dx.data(), kb, rb - 4, reserve.data()),
+                    "reserveSpaceSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.data(), dx.data(), kb - 4, rb, reserve.data()),
+                    "workSpaceSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(wrong_y, dy.data(), dx.data(), kb, rb, reserve.data()), "vectorSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(other_lengths, dy.data(), dx.data(), kb, rb, reserve.data()),
+                    "the lengths must be the same");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, nullptr, dx.data(), kb, rb, reserve.data()), "dy");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.data(), nullptr, kb, rb, reserve.data()), "dx");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.data(), dx.data(), kb, rb, nullptr), "reserveSpace");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, x.data(), dw.data(), kb, rb - 4, reserve.data()),
+                    "reserveSpaceSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, x.data(), dw.data(), kb - 4, rb, reserve.data()),
+                    "workSpaceSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    weights(CUDNN_WGRAD_MODE_ADD, wrong_y, x.data(), dw.data(), kb, rb, reserve.data()), "vectorSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, nullptr, dw.data(), kb, rb, reserve.data()), "x");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, x.data(), nullptr, kb, rb, reserve.data()), "dweightSpace");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    weights(static_cast<cudnnWgradMode_t>(7), y_desc, x.data(), dw.data(), kb, rb, reserve.data()),
+                    "addGrad");
+}
+
+TEST(RnnBackwardProblemString, RoundTrips) {
+    for (RnnDirection d : {RnnDirection::backward_data, RnnDirection::backward_weights}) {
+        RnnProblem p;
+        p.direction = d;
+        p.seq_lengths = {1};
+        RnnProblem back;
+        std::string error;
+        ASSERT_TRUE(parse_rnn_problem(to_problem_string(p), &back, &error)) << error;
+        EXPECT_TRUE(back == p) << to_problem_string(back).to_string();
+    }
+}
+
+}  // namespace
