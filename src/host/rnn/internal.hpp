@@ -4,9 +4,12 @@
 #pragma once
 
 #include "core/status.hpp"
+#include "host/common/host_element.hpp"
+#include "host/common/parallel.hpp"
 #include "ops/common/solver.hpp"
 #include "ops/rnn/problem.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace librednn {
@@ -19,6 +22,33 @@ struct RnnHostWorkspace {
     int64_t weights, input, output, input_projection, state;
 };
 RnnHostWorkspace rnn_host_workspace(const RnnProblem &p);
+
+// The weight space (elements of T) converted to the compute type C, over the threads.
+template <class T, class C>
+void rnn_load_weights(const RnnNetwork &net, const void *weights, C *to) {
+    const T *from = static_cast<const T *>(weights);
+    host::parallel_for(rnn_weight_elements(net), 1 << 16, [&](int64_t begin, int64_t end, int) {
+        for (int64_t i = begin; i < end; ++i) to[i] = host::HostElement<T>::load(from[i]);
+    });
+}
+
+// A sequence tensor (x or dy, `width` values a step) from the problem's data layout into a dense
+// [T][N][width] buffer of C. Steps beyond a sequence's length become 0 when `zero_beyond`, else stay as
+// they are. A step's values are contiguous in every layout, so its offset is found once.
+template <class T, class C>
+void rnn_load_sequences(const RnnProblem &p, const void *data, int width, C *dense, bool zero_beyond) {
+    const T *from = static_cast<const T *>(data);
+    for (int t = 0; t < p.max_seq_length; ++t)
+        for (int n = 0; n < p.batch_size; ++n) {
+            C *row = dense + (static_cast<int64_t>(t) * p.batch_size + n) * width;
+            if (t >= p.seq_lengths[static_cast<size_t>(n)]) {
+                if (zero_beyond) std::fill(row, row + width, C(0));
+                continue;
+            }
+            const T *step = from + rnn_data_offset(p, width, t, n, 0);
+            for (int i = 0; i < width; ++i) row[i] = host::HostElement<T>::load(step[i]);
+        }
+}
 
 Status host_rnn_backward(const ExecutionContext &context, const RnnProblem &problem, const RnnBuffers &buffers);
 

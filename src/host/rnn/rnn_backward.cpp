@@ -39,11 +39,8 @@ public:
     }
 
     void data() {
-        const T *w = static_cast<const T *>(b_.weights);
-        host::parallel_for(rnn_weight_elements(net_), 1 << 16, [&](int64_t begin, int64_t end, int) {
-            for (int64_t i = begin; i < end; ++i) weights_[i] = E::load(w[i]);
-        });
-        load_dy();
+        rnn_load_weights<T>(net_, b_.weights, weights_);
+        rnn_load_sequences<T>(p_, b_.dy, p_.y_size(), output_, true);
         const int Y = p_.y_size();
         for (int layer = net_.layers - 1; layer >= 0; --layer) {
             const int width = layer == 0 ? net_.input_size : Y;
@@ -62,7 +59,7 @@ public:
     void weights() {
         const int64_t total = rnn_weight_elements(net_);
         std::fill(weights_, weights_ + total, C(0));
-        load_x();
+        rnn_load_sequences<T>(p_, b_.x, net_.input_size, input_, false);
         const int g = net_.gates(), H = net_.hidden_size, P = net_.proj_size;
         for (int pl = 0; pl < net_.pseudo_layers(); ++pl) {
             const int layer = pl / net_.directions(), dir = pl % net_.directions();
@@ -107,29 +104,6 @@ private:
         return reserve_ + output_start(layer) + (static_cast<int64_t>(t) * N + n) * p_.y_size() + dir * P;
     }
 
-    void load_dy() {
-        const T *dy = static_cast<const T *>(b_.dy);
-        const int width = p_.y_size();
-        for (int t = 0; t < p_.max_seq_length; ++t)
-            for (int n = 0; n < p_.batch_size; ++n) {
-                C *row = output_ + (static_cast<int64_t>(t) * p_.batch_size + n) * width;
-                const bool valid = t < length(n);
-                for (int i = 0; i < width; ++i)
-                    row[i] = valid ? E::load(dy[rnn_data_offset(p_, width, t, n, i)]) : C(0);
-            }
-    }
-
-    void load_x() {
-        const T *x = static_cast<const T *>(b_.x);
-        const int width = net_.input_size;
-        for (int t = 0; t < p_.max_seq_length; ++t)
-            for (int n = 0; n < p_.batch_size; ++n) {
-                if (t >= length(n)) continue;
-                C *row = input_ + (static_cast<int64_t>(t) * p_.batch_size + n) * width;
-                for (int i = 0; i < width; ++i) row[i] = E::load(x[rnn_data_offset(p_, width, t, n, i)]);
-            }
-    }
-
     // dx from the first layer's input gradients; 0 beyond a sequence's length (unpacked layouts).
     void store_dx() {
         T *dx = static_cast<T *>(b_.dx);
@@ -139,8 +113,8 @@ private:
                 const bool valid = t < length(n);
                 if (!valid && p_.layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED) continue;
                 const C *row = input_ + (static_cast<int64_t>(t) * p_.batch_size + n) * width;
-                for (int i = 0; i < width; ++i)
-                    dx[rnn_data_offset(p_, width, t, n, i)] = E::store(valid ? row[i] : C(0));
+                T *step = dx + rnn_data_offset(p_, width, t, n, 0);
+                for (int i = 0; i < width; ++i) step[i] = E::store(valid ? row[i] : C(0));
             }
     }
 

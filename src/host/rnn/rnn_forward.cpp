@@ -54,11 +54,8 @@ public:
     }
 
     void run() {
-        const T *w = static_cast<const T *>(b_.weights);
-        host::parallel_for(rnn_weight_elements(net_), 1 << 16, [&](int64_t begin, int64_t end, int) {
-            for (int64_t i = begin; i < end; ++i) weights_[i] = E::load(w[i]);
-        });
-        load_x();
+        rnn_load_weights<T>(net_, b_.weights, weights_);
+        rnn_load_sequences<T>(p_, b_.x, net_.input_size, input_, false);
         int width = net_.input_size;
         for (int layer = 0; layer < net_.layers; ++layer) {
             C *out = p_.training ? reserve_ + reserve_output_start(layer) : output_;
@@ -82,17 +79,6 @@ private:
     int length(int n) const { return p_.seq_lengths[static_cast<size_t>(n)]; }
     int64_t reserve_output_start(int layer) const {
         return steps_ * per_pseudo_layer_ * net_.pseudo_layers() + steps_ * p_.y_size() * layer;
-    }
-
-    void load_x() {
-        const T *x = static_cast<const T *>(b_.x);
-        const int width = net_.input_size;
-        for (int t = 0; t < p_.max_seq_length; ++t)
-            for (int n = 0; n < p_.batch_size; ++n) {
-                if (t >= length(n)) continue;
-                C *row = input_ + (static_cast<int64_t>(t) * p_.batch_size + n) * width;
-                for (int i = 0; i < width; ++i) row[i] = E::load(x[rnn_data_offset(p_, width, t, n, i)]);
-            }
     }
 
     // gx[t][n] = W x + b_W for every valid (t, n): gates * hidden values per row.
@@ -203,8 +189,8 @@ private:
                 const bool valid = t < length(n);
                 if (!valid && p_.layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED) continue;
                 const C *row = out + (static_cast<int64_t>(t) * p_.batch_size + n) * width;
-                for (int i = 0; i < width; ++i)
-                    y[rnn_data_offset(p_, width, t, n, i)] = valid ? E::store(row[i]) : fill;
+                T *step = y + rnn_data_offset(p_, width, t, n, 0);
+                for (int i = 0; i < width; ++i) step[i] = valid ? E::store(row[i]) : fill;
             }
     }
 
