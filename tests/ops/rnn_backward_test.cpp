@@ -8,6 +8,7 @@
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
 #include "ops/rnn/problem.hpp"
+#include "rnn_test_util.hpp"
 #include "tolerances.hpp"
 
 #include <cudnn.h>
@@ -25,62 +26,6 @@ namespace {
 
 using namespace librednn;
 using namespace librednn::test;
-
-class RnnDescriptor {
-public:
-    explicit RnnDescriptor(const RnnNetwork &n) {
-        EXPECT_EQ(cudnnCreateRNNDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
-        EXPECT_EQ(cudnnSetRNNDescriptor_v8(desc_, CUDNN_RNN_ALGO_STANDARD, n.cell, n.bias_mode,
-                                           n.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL,
-                                           n.skip_input ? CUDNN_SKIP_INPUT : CUDNN_LINEAR_INPUT, n.data_type,
-                                           n.math_prec, CUDNN_DEFAULT_MATH, n.input_size, n.hidden_size, n.proj_size,
-                                           n.layers, nullptr, CUDNN_RNN_PADDED_IO_ENABLED),
-                  CUDNN_STATUS_SUCCESS)
-            << last_failure_reason();
-    }
-    ~RnnDescriptor() { cudnnDestroyRNNDescriptor(desc_); }
-    RnnDescriptor(const RnnDescriptor &) = delete;
-    RnnDescriptor &operator=(const RnnDescriptor &) = delete;
-    operator cudnnRNNDescriptor_t() const { return desc_; }
-
-private:
-    cudnnRNNDescriptor_t desc_ = nullptr;
-};
-
-class DataDescriptor {
-public:
-    DataDescriptor(const RnnProblem &p, int vector_size) {
-        EXPECT_EQ(cudnnCreateRNNDataDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
-        EXPECT_EQ(cudnnSetRNNDataDescriptor(desc_, p.net.data_type, p.layout, p.max_seq_length, p.batch_size,
-                                            vector_size, p.seq_lengths.data(), nullptr),
-                  CUDNN_STATUS_SUCCESS)
-            << last_failure_reason();
-    }
-    ~DataDescriptor() { cudnnDestroyRNNDataDescriptor(desc_); }
-    DataDescriptor(const DataDescriptor &) = delete;
-    DataDescriptor &operator=(const DataDescriptor &) = delete;
-    operator cudnnRNNDataDescriptor_t() const { return desc_; }
-
-private:
-    cudnnRNNDataDescriptor_t desc_ = nullptr;
-};
-
-class StateDescriptor {
-public:
-    StateDescriptor(const RnnProblem &p, int width) {
-        EXPECT_EQ(cudnnCreateTensorDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
-        const int dims[3] = {p.net.pseudo_layers(), p.batch_size, width};
-        const int strides[3] = {p.batch_size * width, width, 1};
-        EXPECT_EQ(cudnnSetTensorNdDescriptor(desc_, p.net.data_type, 3, dims, strides), CUDNN_STATUS_SUCCESS);
-    }
-    ~StateDescriptor() { cudnnDestroyTensorDescriptor(desc_); }
-    StateDescriptor(const StateDescriptor &) = delete;
-    StateDescriptor &operator=(const StateDescriptor &) = delete;
-    operator cudnnTensorDescriptor_t() const { return desc_; }
-
-private:
-    cudnnTensorDescriptor_t desc_ = nullptr;
-};
 
 // Which of the optional buffers a case passes.
 struct Optional {
