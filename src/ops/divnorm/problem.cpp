@@ -3,6 +3,7 @@
 
 #include "core/data_type.hpp"
 #include "ops/common/problem_tensors.hpp"
+#include "ops/lrn/problem.hpp"
 
 #include <cmath>
 
@@ -41,10 +42,7 @@ ProblemString to_problem_string(const DivNormProblem &p) {
     } else {
         write_tensor(&out, "dx", p.dx, p.x);
     }
-    out.set("lrn_n", static_cast<long long>(p.n));
-    out.set("lrn_alpha", p.lrn_alpha);
-    out.set("lrn_beta", p.lrn_beta);
-    out.set("lrn_k", p.lrn_k);
+    write_lrn_parameters(&out, p.n, p.lrn_alpha, p.lrn_beta, p.lrn_k);
     out.set("alpha", p.alpha);
     out.set("beta", p.beta);
     if (!p.means) out.set("means", "none");
@@ -68,17 +66,8 @@ bool parse_divnorm_problem(const ProblemString &text, DivNormProblem *problem, s
     if (!read_tensor(text, p.direction == Direction::forward ? "y" : "dx", main,
                      p.direction == Direction::forward ? &p.y : &p.dx, error))
         return false;
-    int64_t n = 5;
-    if (!text.get_int("lrn_n", &n, 5, error)) return false;
-    if (n < CUDNN_LRN_MIN_N || n > CUDNN_LRN_MAX_N) {
-        *error = "lrn_n must be " + std::to_string(CUDNN_LRN_MIN_N) + " to " + std::to_string(CUDNN_LRN_MAX_N);
-        return false;
-    }
-    p.n = static_cast<unsigned>(n);
-    if (!text.get_double("lrn_alpha", &p.lrn_alpha, 1e-4, error) ||
-        !text.get_double("lrn_beta", &p.lrn_beta, 0.75, error) || !text.get_double("lrn_k", &p.lrn_k, 2.0, error) ||
-        !text.get_double("alpha", &p.alpha, 1.0, error) || !text.get_double("beta", &p.beta, 0.0, error))
-        return false;
+    if (!read_lrn_parameters(text, &p.n, &p.lrn_alpha, &p.lrn_beta, &p.lrn_k, error)) return false;
+    if (!text.get_double("alpha", &p.alpha, 1.0, error) || !text.get_double("beta", &p.beta, 0.0, error)) return false;
     if (!read_given(text, "means", &p.means, error)) return false;
     if (p.direction == Direction::backward && !read_given(text, "dmeans", &p.d_means, error)) return false;
     if (!read_yes_no(text, "in_place", &p.in_place, error)) return false;

@@ -9,6 +9,26 @@ bool LrnProblem::operator==(const LrnProblem &other) const {
     return to_problem_string(*this) == to_problem_string(other);
 }
 
+void write_lrn_parameters(ProblemString *out, unsigned n, double alpha, double beta, double k) {
+    out->set("lrn_n", static_cast<long long>(n));
+    out->set("lrn_alpha", alpha);
+    out->set("lrn_beta", beta);
+    out->set("lrn_k", k);
+}
+
+bool read_lrn_parameters(const ProblemString &in, unsigned *n, double *alpha, double *beta, double *k,
+                         std::string *error) {
+    int64_t window = 5;
+    if (!in.get_int("lrn_n", &window, 5, error)) return false;
+    if (window < CUDNN_LRN_MIN_N || window > CUDNN_LRN_MAX_N) {
+        *error = "lrn_n must be " + std::to_string(CUDNN_LRN_MIN_N) + " to " + std::to_string(CUDNN_LRN_MAX_N);
+        return false;
+    }
+    *n = static_cast<unsigned>(window);
+    return in.get_double("lrn_alpha", alpha, 1e-4, error) && in.get_double("lrn_beta", beta, 0.75, error) &&
+           in.get_double("lrn_k", k, 2.0, error);
+}
+
 ProblemString to_problem_string(const LrnProblem &p) {
     ProblemString out;
     out.set("op", "lrn");
@@ -22,10 +42,7 @@ ProblemString to_problem_string(const LrnProblem &p) {
         write_tensor(&out, "dy", p.dy, p.x);
         write_tensor(&out, "dx", p.dx, p.x);
     }
-    out.set("lrn_n", static_cast<long long>(p.n));
-    out.set("lrn_alpha", p.lrn_alpha);
-    out.set("lrn_beta", p.lrn_beta);
-    out.set("lrn_k", p.lrn_k);
+    write_lrn_parameters(&out, p.n, p.lrn_alpha, p.lrn_beta, p.lrn_k);
     out.set("alpha", p.alpha);
     out.set("beta", p.beta);
     if (p.in_place) out.set("in_place", "yes");
@@ -47,17 +64,8 @@ bool parse_lrn_problem(const ProblemString &text, LrnProblem *problem, std::stri
     if (p.direction == Direction::backward &&
         (!read_tensor(text, "dy", main, &p.dy, error) || !read_tensor(text, "dx", main, &p.dx, error)))
         return false;
-    int64_t n = 5;
-    if (!text.get_int("lrn_n", &n, 5, error)) return false;
-    if (n < CUDNN_LRN_MIN_N || n > CUDNN_LRN_MAX_N) {
-        *error = "lrn_n must be " + std::to_string(CUDNN_LRN_MIN_N) + " to " + std::to_string(CUDNN_LRN_MAX_N);
-        return false;
-    }
-    p.n = static_cast<unsigned>(n);
-    if (!text.get_double("lrn_alpha", &p.lrn_alpha, 1e-4, error) ||
-        !text.get_double("lrn_beta", &p.lrn_beta, 0.75, error) || !text.get_double("lrn_k", &p.lrn_k, 2.0, error) ||
-        !text.get_double("alpha", &p.alpha, 1.0, error) || !text.get_double("beta", &p.beta, 0.0, error))
-        return false;
+    if (!read_lrn_parameters(text, &p.n, &p.lrn_alpha, &p.lrn_beta, &p.lrn_k, error)) return false;
+    if (!text.get_double("alpha", &p.alpha, 1.0, error) || !text.get_double("beta", &p.beta, 0.0, error)) return false;
     if (!read_yes_no(text, "in_place", &p.in_place, error)) return false;
     if (!reject_unread_keys(text, error)) return false;
     *problem = p;

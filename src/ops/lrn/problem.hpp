@@ -38,6 +38,12 @@ struct LrnBuffers {
     void *result = nullptr;  // y forward, dx backward; read too when beta != 0
 };
 
+// lrn_n= lrn_alpha= lrn_beta= lrn_k=: the LRN descriptor's values, which LRN and divisive normalisation
+// problems both carry (defaults 5, 1e-4, 0.75, 2; lrn_n within CUDNN_LRN_MIN_N ... CUDNN_LRN_MAX_N).
+void write_lrn_parameters(ProblemString *out, unsigned n, double alpha, double beta, double k);
+bool read_lrn_parameters(const ProblemString &in, unsigned *n, double *alpha, double *beta, double *k,
+                         std::string *error);
+
 ProblemString to_problem_string(const LrnProblem &problem);
 bool parse_lrn_problem(const ProblemString &text, LrnProblem *problem, std::string *error);
 
