@@ -2,6 +2,7 @@
 #include "api/convolution_problem.hpp"
 
 #include "api/from_descriptors.hpp"
+#include "api/solver_timing.hpp"
 #include "core/cuda_runtime.hpp"
 #include "core/fault_injection.hpp"
 #include "ops/common/dispatch.hpp"
@@ -10,7 +11,6 @@
 #include "ops/conv/validate.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -44,41 +44,6 @@ ConvAlgorithmResult result_of(const ConvSolver &solver, const ConvProblem &probl
     r.determinism = solver.deterministic() ? CUDNN_DETERMINISTIC : CUDNN_NON_DETERMINISTIC;
     r.math_type = reported_math(solver, problem);
     return r;
-}
-
-// Elapsed milliseconds of one run on the handle's backend.
-Status time_run(const cudnnContext &handle, const ConvSolver &solver, const ConvProblem &problem,
-                const ConvBuffers &buffers, void *workspace, size_t workspace_bytes, float *milliseconds) {
-    ExecutionContext context = context_of(handle);
-    context.workspace = workspace;
-    context.workspace_bytes = workspace_bytes;
-#if LIBREDNN_HAVE_CUDA
-    if (handle.backend == Backend::cuda) {
-        cudaEvent_t start = nullptr, stop = nullptr;
-        if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
-            if (start) cudaEventDestroy(start);
-            cudaGetLastError();
-            return fail(CUDNN_STATUS_INTERNAL_ERROR, "could not create CUDA events to time the algorithms");
-        }
-        cudaEventRecord(start, handle.stream);
-        Status status = solver.run(context, problem, buffers);
-        cudaEventRecord(stop, handle.stream);
-        cudaError_t err = cudaEventSynchronize(stop);
-        if (status == CUDNN_STATUS_SUCCESS && err == cudaSuccess) cudaEventElapsedTime(milliseconds, start, stop);
-        cudaEventDestroy(start);
-        cudaEventDestroy(stop);
-        if (err != cudaSuccess) {
-            cudaGetLastError();
-            return fail(CUDNN_STATUS_EXECUTION_FAILED, "timing %s failed: %s", solver.name(), cudaGetErrorString(err));
-        }
-        return status;
-    }
-#endif
-    const auto start = std::chrono::steady_clock::now();
-    const Status status = solver.run(context, problem, buffers);
-    const auto stop = std::chrono::steady_clock::now();
-    *milliseconds = std::chrono::duration<float, std::milli>(stop - start).count();
-    return status;
 }
 
 // Memory of the handle's backend, freed with it.
@@ -263,7 +228,7 @@ std::vector<ConvAlgorithmResult> find_conv_algorithms(const cudnnContext &handle
         Status status = CUDNN_STATUS_SUCCESS;
         for (int run = 0; run < 4 && status == CUDNN_STATUS_SUCCESS; ++run) {
             float milliseconds = 0.0f;
-            status = time_run(handle, *solver, problem, buffers, workspace, workspace_bytes, &milliseconds);
+            status = time_solver_run(handle, *solver, problem, buffers, workspace, workspace_bytes, &milliseconds);
             if (run == 1 || (run > 1 && milliseconds < best)) best = milliseconds;  // run 0 warms up
         }
         r.status = status;
