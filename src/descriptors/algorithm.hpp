@@ -23,6 +23,9 @@ struct cudnnAlgorithmPerformanceStruct {
     cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
     float time = 0.0f;  // milliseconds
     size_t memory = 0;  // bytes of workspace
+    // The algorithm a Find call of the legacy RNN API reports (algo_desc points here): owned by this object,
+    // so that the descriptor the caller reads back lives as long as the performance object.
+    cudnnAlgorithmStruct found;
 };
 
 namespace librednn {

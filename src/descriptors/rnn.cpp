@@ -81,16 +81,6 @@ Status check_positive(int value, const char *name) {
     return CUDNN_STATUS_SUCCESS;
 }
 
-// cuDNN's table for mathPrec: half data computes in half or float, float in float, double in double.
-bool math_precision_fits(cudnnDataType_t data_type, cudnnDataType_t math_prec) {
-    switch (data_type) {
-        case CUDNN_DATA_HALF: return math_prec == CUDNN_DATA_HALF || math_prec == CUDNN_DATA_FLOAT;
-        case CUDNN_DATA_FLOAT: return math_prec == CUDNN_DATA_FLOAT;
-        case CUDNN_DATA_DOUBLE: return math_prec == CUDNN_DATA_DOUBLE;
-        default: return false;
-    }
-}
-
 // The recurrent projection exists for LSTM cells on CUDNN_RNN_ALGO_STANDARD only.
 Status check_projection_allowed(cudnnRNNMode_t cell_mode, cudnnRNNAlgo_t algo, int proj_size, int hidden_size,
                                 const char *name) {
@@ -117,6 +107,15 @@ std::string lower_name(const char *name, const char *prefix) {
 }
 
 }  // namespace
+
+bool rnn_math_precision_fits(cudnnDataType_t data_type, cudnnDataType_t math_prec) {
+    switch (data_type) {
+        case CUDNN_DATA_HALF: return math_prec == CUDNN_DATA_HALF || math_prec == CUDNN_DATA_FLOAT;
+        case CUDNN_DATA_FLOAT: return math_prec == CUDNN_DATA_FLOAT;
+        case CUDNN_DATA_DOUBLE: return math_prec == CUDNN_DATA_DOUBLE;
+        default: return false;
+    }
+}
 
 Status set_rnn_v8(cudnnRNNStruct *rnn, const RNNSettingsV8 &s) {
     LIBREDNN_CHECK(check_algo(s.algo));
@@ -150,7 +149,7 @@ Status set_rnn_v8(cudnnRNNStruct *rnn, const RNNSettingsV8 &s) {
         return fail(CUDNN_STATUS_NOT_SUPPORTED,
                     "dataType is %s; RNNs support CUDNN_DATA_HALF, CUDNN_DATA_FLOAT and CUDNN_DATA_DOUBLE",
                     enum_name(s.data_type));
-    if (!math_precision_fits(s.data_type, s.math_prec))
+    if (!rnn_math_precision_fits(s.data_type, s.math_prec))
         return fail(CUDNN_STATUS_NOT_SUPPORTED,
                     "mathPrec is %s but dataType is %s; half data computes in CUDNN_DATA_HALF or CUDNN_DATA_FLOAT, "
                     "float data in CUDNN_DATA_FLOAT, double data in CUDNN_DATA_DOUBLE",
@@ -224,6 +223,19 @@ Status set_rnn_bias_mode(cudnnRNNStruct *rnn, cudnnRNNBiasMode_t bias_mode) {
                     "need CUDNN_RNN_ALGO_STANDARD",
                     enum_name(bias_mode), name_or_unknown(enum_name(rnn->algo)));
     rnn->bias_mode = bias_mode;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+Status set_rnn_algorithm(cudnnRNNStruct *rnn, cudnnRNNAlgo_t algo) {
+    LIBREDNN_CHECK(require_rnn_set(*rnn, "rnnDesc"));
+    LIBREDNN_CHECK(check_algo(algo));
+    LIBREDNN_CHECK(check_projection_allowed(rnn->cell_mode, algo, rnn->proj_size, rnn->hidden_size, "projSize"));
+    if (rnn->bias_mode != CUDNN_RNN_DOUBLE_BIAS && algo != CUDNN_RNN_ALGO_STANDARD)
+        return fail(CUDNN_STATUS_NOT_SUPPORTED,
+                    "the algorithm is %s but the descriptor's biasMode is %s; bias modes other than "
+                    "CUDNN_RNN_DOUBLE_BIAS need CUDNN_RNN_ALGO_STANDARD",
+                    enum_name(algo), name_or_unknown(enum_name(rnn->bias_mode)));
+    rnn->algo = algo;
     return CUDNN_STATUS_SUCCESS;
 }
 

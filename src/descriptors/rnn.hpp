@@ -73,6 +73,13 @@ struct RNNSettingsV6 {
 Status set_rnn_v8(cudnnRNNStruct *rnn, const RNNSettingsV8 &settings);
 Status set_rnn_v6(cudnnRNNStruct *rnn, const RNNSettingsV6 &settings);
 
+// cuDNN's table for mathPrec: half data computes in half or float, float in float, double in double.
+bool rnn_math_precision_fits(cudnnDataType_t data_type, cudnnDataType_t math_prec);
+
+// cudnnSetRNNAlgorithmDescriptor: the descriptor's algorithm, with the rules the v8 setter applies to it
+// (the projection and the bias modes other than DOUBLE_BIAS need CUDNN_RNN_ALGO_STANDARD).
+Status set_rnn_algorithm(cudnnRNNStruct *rnn, cudnnRNNAlgo_t algo);
+
 // The single-property setters (cudnnSetRNNMatrixMathType, cudnnSetRNNBiasMode, cudnnSetRNNPaddingMode,
 // cudnnRNNSetClip[_v8], cudnnSetRNNProjectionLayers): check, then set.
 Status set_rnn_math_type(cudnnRNNStruct *rnn, cudnnMathType_t math_type);
