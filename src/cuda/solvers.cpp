@@ -9,6 +9,7 @@
 #include "cuda/lrn/lrn_solver.hpp"
 #include "cuda/pooling/pooling_solver.hpp"
 #include "cuda/reduce/reduce_solver.hpp"
+#include "cuda/rnn/rnn_solver.hpp"
 #include "cuda/softmax/softmax_solver.hpp"
 #include "cuda/spatial_tf/spatial_tf_solver.hpp"
 #include "cuda/tensor/tensor_solver.hpp"
@@ -29,6 +30,7 @@ void register_cuda_solvers(SolverRegistry &registry) {
     register_cuda_dropout_solvers(registry);
     register_cuda_divnorm_solvers(registry);
     register_cuda_spatial_tf_solvers(registry);
+    register_cuda_rnn_solvers(registry);
 }
 
 }  // namespace librednn

@@ -49,6 +49,7 @@ enum class SolverId : int {
     cuda_dropout = 1014,
     cuda_divnorm = 1015,
     cuda_spatial_tf = 1016,
+    cuda_rnn = 1017,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
