@@ -421,8 +421,9 @@ TEST(BenchProblem, RejectsReductionsSetsAndTransformsThatDoNotMakeAnOperation) {
 }
 
 TEST(BenchProblem, KnownOpsAreTheDocumentedOnes) {
-    EXPECT_EQ(known_ops(), (std::vector<std::string>{"conv", "bn", "act", "softmax", "pool", "op_tensor", "add_tensor",
-                                                     "transform", "reduce", "set_tensor", "scale_tensor", "copy"}));
+    EXPECT_EQ(known_ops(),
+              (std::vector<std::string>{"conv", "bn", "act", "softmax", "pool", "op_tensor", "add_tensor", "transform",
+                                        "reduce", "set_tensor", "scale_tensor", "copy", "rnn"}));
 }
 
 }  // namespace
