@@ -57,6 +57,13 @@ RnnProblem random_problem(Random &rng) {
     n.math_prec = n.data_type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF
                   : n.data_type == CUDNN_DATA_DOUBLE           ? CUDNN_DATA_DOUBLE
                                                                : CUDNN_DATA_FLOAT;
+    // The host computes alike whatever the algorithm and math type say; the problem string carries them.
+    n.algo = n.projection()
+                 ? CUDNN_RNN_ALGO_STANDARD
+                 : rng.pick<cudnnRNNAlgo_t>({CUDNN_RNN_ALGO_STANDARD, CUDNN_RNN_ALGO_PERSIST_STATIC,
+                                             CUDNN_RNN_ALGO_PERSIST_DYNAMIC, CUDNN_RNN_ALGO_PERSIST_STATIC_SMALL_H});
+    n.math_type = rng.pick<cudnnMathType_t>(
+        {CUDNN_DEFAULT_MATH, CUDNN_TENSOR_OP_MATH, CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, CUDNN_FMA_MATH});
     p.training = rng.coin();
     p.layout = rng.pick<cudnnRNNDataLayout_t>({CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED,
                                                CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED,
