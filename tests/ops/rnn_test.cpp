@@ -320,6 +320,7 @@ TEST(Rnn, ForwardMatchesReferenceForEachCellDirectionAndInputMode) {
                 p.net.hidden_size = 5;
                 p.net.input_size = skip ? 5 : 3;
                 p.net.proj_size = cell == CUDNN_LSTM && rng.coin() ? 3 : 5;
+                if (p.net.projection()) p.net.algo = CUDNN_RNN_ALGO_STANDARD;  // the projection's only algorithm
                 p.net.bias_mode = CUDNN_RNN_DOUBLE_BIAS;
                 p.max_seq_length = 5;
                 p.layout = CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED;
