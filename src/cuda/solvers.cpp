@@ -4,6 +4,7 @@
 #include "cuda/activation/activation_solver.hpp"
 #include "cuda/batch_norm/batch_norm_solver.hpp"
 #include "cuda/conv/conv_solver.hpp"
+#include "cuda/ctc_loss/ctc_loss_solver.hpp"
 #include "cuda/divnorm/divnorm_solver.hpp"
 #include "cuda/dropout/dropout_solver.hpp"
 #include "cuda/lrn/lrn_solver.hpp"
@@ -31,6 +32,7 @@ void register_cuda_solvers(SolverRegistry &registry) {
     register_cuda_divnorm_solvers(registry);
     register_cuda_spatial_tf_solvers(registry);
     register_cuda_rnn_solvers(registry);
+    register_cuda_ctc_loss_solvers(registry);
 }
 
 }  // namespace librednn
