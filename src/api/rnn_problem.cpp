@@ -65,6 +65,8 @@ Status rnn_network_of(const cudnnRNNStruct *rnn, RnnNetwork *net) {
     n.bias_mode = rnn->bias_mode;
     n.data_type = rnn->data_type;
     n.math_prec = rnn->math_prec;
+    n.algo = rnn->algo;
+    n.math_type = rnn->math_type;
     *net = n;
     return CUDNN_STATUS_SUCCESS;
 }

@@ -4,11 +4,13 @@
 #include "cuda/activation/activation_solver.hpp"
 #include "cuda/batch_norm/batch_norm_solver.hpp"
 #include "cuda/conv/conv_solver.hpp"
+#include "cuda/ctc_loss/ctc_loss_solver.hpp"
 #include "cuda/divnorm/divnorm_solver.hpp"
 #include "cuda/dropout/dropout_solver.hpp"
 #include "cuda/lrn/lrn_solver.hpp"
 #include "cuda/pooling/pooling_solver.hpp"
 #include "cuda/reduce/reduce_solver.hpp"
+#include "cuda/rnn/rnn_solver.hpp"
 #include "cuda/softmax/softmax_solver.hpp"
 #include "cuda/spatial_tf/spatial_tf_solver.hpp"
 #include "cuda/tensor/tensor_solver.hpp"
@@ -29,6 +31,8 @@ void register_cuda_solvers(SolverRegistry &registry) {
     register_cuda_dropout_solvers(registry);
     register_cuda_divnorm_solvers(registry);
     register_cuda_spatial_tf_solvers(registry);
+    register_cuda_rnn_solvers(registry);
+    register_cuda_ctc_loss_solvers(registry);
 }
 
 }  // namespace librednn

@@ -4,6 +4,7 @@
 #include "host/activation/solvers.hpp"
 #include "host/batch_norm/solvers.hpp"
 #include "host/conv/solvers.hpp"
+#include "host/ctc_loss/solvers.hpp"
 #include "host/divnorm/solvers.hpp"
 #include "host/dropout/solvers.hpp"
 #include "host/lrn/solvers.hpp"
@@ -31,6 +32,7 @@ void register_host_solvers(SolverRegistry &registry) {
     register_host_divnorm_solvers(registry);
     register_host_spatial_tf_solvers(registry);
     register_host_rnn_solvers(registry);
+    register_host_ctc_loss_solvers(registry);
 }
 
 }  // namespace librednn

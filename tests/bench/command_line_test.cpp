@@ -89,7 +89,7 @@ TEST(BenchCommandLine, RejectsBadOptionsWithOneSentence) {
     EXPECT_EQ(parse_error({"--set", "x", "--dtype", "fp16"}),
               "--dtype must be float, double, half, bfloat16 or int8, got 'fp16'");
     EXPECT_EQ(parse_error({"--set", "x", "--dir", "fwd,up"}),
-              "--dir takes a comma list of fwd, bwd, bwd_data, bwd_filter, inference; got 'up'");
+              "--dir takes a comma list of fwd, bwd, bwd_data, bwd_filter, inference, step; got 'up'");
     EXPECT_EQ(parse_error({"--set", "x", "--runs", "0"}), "--runs must be an integer >= 1, got '0'");
     EXPECT_EQ(parse_error({"--set", "x", "--perf", "--check"}),
               "--perf and --check exclude each other: choose one mode");

@@ -64,6 +64,9 @@ const char *const kOneOfEachOp[] = {
     "op=set_tensor dims=2x3x4x5",
     "op=scale_tensor dtype=double dims=2x3x4x5 alpha=0.1",
     "op=scale_tensor dtype=bfloat16 layout=nhwc dims=2x3x4x5 alpha=3",
+    "op=rnn dir=fwd cell=lstm dirs=2 layers=2 input=5 hidden=8 proj=6 seq=4 batch=3 lengths=4x2x1 hx=yes",
+    "op=rnn dir=step cell=gru dtype=half math_type=tensor_op input=4 hidden=4 seq=2 batch=2 hy=yes",
+    "op=rnn dir=bwd_weights cell=tanh algo=persist_static layout=batch_major_unpacked input=3 hidden=4 fill=-1",
 };
 
 TEST(BenchProblem, EveryOpRoundTripsThroughItsCanonicalString) {
@@ -421,8 +424,9 @@ TEST(BenchProblem, RejectsReductionsSetsAndTransformsThatDoNotMakeAnOperation) {
 }
 
 TEST(BenchProblem, KnownOpsAreTheDocumentedOnes) {
-    EXPECT_EQ(known_ops(), (std::vector<std::string>{"conv", "bn", "act", "softmax", "pool", "op_tensor", "add_tensor",
-                                                     "transform", "reduce", "set_tensor", "scale_tensor", "copy"}));
+    EXPECT_EQ(known_ops(),
+              (std::vector<std::string>{"conv", "bn", "act", "softmax", "pool", "op_tensor", "add_tensor", "transform",
+                                        "reduce", "set_tensor", "scale_tensor", "copy", "rnn"}));
 }
 
 }  // namespace

@@ -104,10 +104,10 @@ TEST(BenchSet, ResNet50OpsMapOntoTheirProblems) {
 }
 
 TEST(BenchSet, EverySetShippedWithTheProjectParsesAndRoundTrips) {
-    for (const char *name : {"resnet50-conv.tsv", "resnet50-ops.tsv", "mixed-conv.tsv"}) {
+    for (const char *name : {"resnet50-conv.tsv", "resnet50-ops.tsv", "mixed-conv.tsv", "rnn.tsv"}) {
         const auto sources = read_ok(kSets + "/" + name);
         EXPECT_FALSE(sources.empty()) << name;
-        for (const Case &entry : cases_ok(sources, {"fwd", "bwd", "bwd_data", "bwd_filter", "inference"})) {
+        for (const Case &entry : cases_ok(sources, {"fwd", "bwd", "bwd_data", "bwd_filter", "inference", "step"})) {
             std::unique_ptr<Problem> again;
             std::string error;
             ASSERT_EQ(parse_problem(entry.problem->text(), ProblemDefaults{}, &again, &error), ParseResult::ok)

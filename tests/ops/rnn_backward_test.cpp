@@ -4,7 +4,7 @@
 // included), hx, cx, dhy, dcy, dhx, dcx each present or NULL. The loss is sum(dy . y) + sum(dhy . hy) +
 // sum(dcy . cy), so its derivatives are what the backward passes return; dy's padding holds NaN, so a
 // read of it shows. Then float and half against a double run of the same values, ADD against SET, the
-// rejections, and NOT_SUPPORTED on the CUDA backend.
+// rejections. The same tests run on the CUDA backend.
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
 #include "ops/rnn/problem.hpp"
@@ -281,7 +281,6 @@ void check_gradients(Random &rng, const RnnProblem &p, const Optional &o) {
 }
 
 TEST(RnnBackward, MatchesCentralDifferencesOnRandomNetworks) {
-    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend has no RNN solver";
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 60; ++trial) {
         const RnnProblem p = random_problem(rng, CUDNN_DATA_DOUBLE);
@@ -292,7 +291,6 @@ TEST(RnnBackward, MatchesCentralDifferencesOnRandomNetworks) {
 // Each cell, direction, layer count, input mode and layout at least once, every optional buffer passed
 // (dhx and dcx checked against hx and cx), lengths unequal.
 TEST(RnnBackward, MatchesCentralDifferencesForEachCellDirectionAndLayout) {
-    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend has no RNN solver";
     LIBREDNN_SEEDED_RANDOM(rng);
     for (cudnnRNNMode_t cell : {CUDNN_RNN_RELU, CUDNN_RNN_TANH, CUDNN_LSTM, CUDNN_GRU})
         for (bool bidirectional : {false, true})
@@ -324,7 +322,6 @@ TEST(RnnBackward, MatchesCentralDifferencesForEachCellDirectionAndLayout) {
 // carried back over T steps of every layer; the weight gradients add T * N such products. Half data
 // computes in float and rounds its outputs to half (tolerance_for(half)).
 TEST(RnnBackward, FloatAndHalfMatchDouble) {
-    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend has no RNN solver";
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 40; ++trial) {
         const cudnnDataType_t type = trial % 2 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
@@ -369,7 +366,6 @@ TEST(RnnBackward, FloatAndHalfMatchDouble) {
 
 // CUDNN_WGRAD_MODE_ADD adds the gradients to what dweightSpace holds; SET overwrites it (its NaN too).
 TEST(RnnBackward, AddGradAddsAndSetOverwrites) {
-    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend has no RNN solver";
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 8; ++trial) {
         const RnnProblem p = random_problem(rng, CUDNN_DATA_DOUBLE);
@@ -389,30 +385,7 @@ TEST(RnnBackward, AddGradAddsAndSetOverwrites) {
     }
 }
 
-TEST(RnnBackward, CudaAnswersNotSupported) {
-    if (test_backend() == TestBackend::host) GTEST_SKIP() << "the host backend has an RNN solver";
-    RnnProblem p;
-    p.net.input_size = p.net.hidden_size = p.net.proj_size = 2;
-    p.seq_lengths = {1};
-    Handle handle;
-    RnnDescriptor desc(p.net);
-    DataDescriptor x_desc(p, 2), y_desc(p, 2);
-    StateDescriptor h_desc(p, 2);
-    std::vector<float> buffer(1024);
-    void *b = buffer.data();
-    EXPECT_REJECTED(
-        CUDNN_STATUS_NOT_SUPPORTED,
-        cudnnRNNBackwardData_v8(handle, desc, p.seq_lengths.data(), y_desc, b, b, x_desc, b, h_desc, nullptr, nullptr,
-                                nullptr, h_desc, nullptr, nullptr, nullptr, 4096, b, 4096, b, 4096, b),
-        "rnn");
-    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
-                    cudnnRNNBackwardWeights_v8(handle, desc, CUDNN_WGRAD_MODE_ADD, p.seq_lengths.data(), x_desc, b,
-                                               h_desc, nullptr, y_desc, b, 4096, b, 4096, b, 4096, b),
-                    "rnn");
-}
-
 TEST(RnnBackwardRejects, DocumentedMisuse) {
-    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend answers NOT_SUPPORTED first";
     Handle handle;
     RnnProblem p;
     p.net.cell = CUDNN_LSTM;
@@ -432,51 +405,52 @@ TEST(RnnBackwardRejects, DocumentedMisuse) {
     size_t wb = 0, kb = 0, rb = 0;
     ASSERT_EQ(cudnnGetRNNWeightSpaceSize(handle, desc, &wb), CUDNN_STATUS_SUCCESS);
     ASSERT_EQ(cudnnGetRNNTempSpaceSizes(handle, desc, CUDNN_FWD_MODE_TRAINING, x_desc, &kb, &rb), CUDNN_STATUS_SUCCESS);
-    std::vector<float> x(64), y(64), dy(64), dx(64), w(wb / 4), dw(wb / 4), work(kb / 4 + 1), reserve(rb / 4 + 1);
+    // Device memory on the CUDA backend: the calls expected to succeed run.
+    const auto zeros = [](size_t bytes) { return std::vector<uint8_t>(bytes + 4, 0); };
+    DeviceBuffer x(zeros(256)), y(zeros(256)), dy(zeros(256)), dx(zeros(256)), w(zeros(wb)), dw(zeros(wb)),
+        work(zeros(kb)), reserve(zeros(rb));
     const int32_t *lengths = p.seq_lengths.data();
     ASSERT_EQ(
-        cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_TRAINING, lengths, x_desc, x.data(), y_desc, y.data(), h_desc,
-                        nullptr, nullptr, nullptr, nullptr, nullptr, wb, w.data(), kb, work.data(), rb, reserve.data()),
+        cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_TRAINING, lengths, x_desc, x.get(), y_desc, y.get(), h_desc,
+                        nullptr, nullptr, nullptr, nullptr, nullptr, wb, w.get(), kb, work.get(), rb, reserve.get()),
         CUDNN_STATUS_SUCCESS)
         << last_failure_reason();
     auto data = [&](cudnnRNNDataDescriptor_t yd, const void *dyp, void *dxp, size_t k, size_t r, void *res) {
-        return cudnnRNNBackwardData_v8(handle, desc, lengths, yd, y.data(), dyp, x_desc, dxp, h_desc, nullptr, nullptr,
-                                       nullptr, nullptr, nullptr, nullptr, nullptr, wb, w.data(), k, work.data(), r,
-                                       res);
+        return cudnnRNNBackwardData_v8(handle, desc, lengths, yd, y.get(), dyp, x_desc, dxp, h_desc, nullptr, nullptr,
+                                       nullptr, nullptr, nullptr, nullptr, nullptr, wb, w.get(), k, work.get(), r, res);
     };
     auto weights = [&](cudnnWgradMode_t mode, cudnnRNNDataDescriptor_t yd, const void *xp, void *dwp, size_t k,
                        size_t r, void *res) {
-        return cudnnRNNBackwardWeights_v8(handle, desc, mode, lengths, x_desc, xp, h_desc, nullptr, yd, y.data(), wb,
-                                          dwp, k, work.data(), r, res);
+        return cudnnRNNBackwardWeights_v8(handle, desc, mode, lengths, x_desc, xp, h_desc, nullptr, yd, y.get(), wb,
+                                          dwp, k, work.get(), r, res);
     };
-    EXPECT_EQ(data(y_desc, dy.data(), dx.data(), kb, rb, reserve.data()), CUDNN_STATUS_SUCCESS)
+    EXPECT_EQ(data(y_desc, dy.get(), dx.get(), kb, rb, reserve.get()), CUDNN_STATUS_SUCCESS) << last_failure_reason();
+    EXPECT_EQ(weights(CUDNN_WGRAD_MODE_SET, y_desc, x.get(), dw.get(), kb, rb, reserve.get()), CUDNN_STATUS_SUCCESS)
         << last_failure_reason();
-    EXPECT_EQ(weights(CUDNN_WGRAD_MODE_SET, y_desc, x.data(), dw.data(), kb, rb, reserve.data()), CUDNN_STATUS_SUCCESS)
-        << last_failure_reason();
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.data(), dx.data(), kb, rb - 4, reserve.data()),
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.get(), dx.get(), kb, rb - 4, reserve.get()),
                     "reserveSpaceSize");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.data(), dx.data(), kb - 4, rb, reserve.data()),
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.get(), dx.get(), kb - 4, rb, reserve.get()),
                     "workSpaceSize");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(wrong_y, dy.data(), dx.data(), kb, rb, reserve.data()), "vectorSize");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(other_lengths, dy.data(), dx.data(), kb, rb, reserve.data()),
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(wrong_y, dy.get(), dx.get(), kb, rb, reserve.get()), "vectorSize");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(other_lengths, dy.get(), dx.get(), kb, rb, reserve.get()),
                     "the lengths must be the same");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, nullptr, dx.data(), kb, rb, reserve.data()), "dy");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.data(), nullptr, kb, rb, reserve.data()), "dx");
-    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.data(), dx.data(), kb, rb, nullptr), "reserveSpace");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, nullptr, dx.get(), kb, rb, reserve.get()), "dy");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.get(), nullptr, kb, rb, reserve.get()), "dx");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, data(y_desc, dy.get(), dx.get(), kb, rb, nullptr), "reserveSpace");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, x.data(), dw.data(), kb, rb - 4, reserve.data()),
+                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, x.get(), dw.get(), kb, rb - 4, reserve.get()),
                     "reserveSpaceSize");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, x.data(), dw.data(), kb - 4, rb, reserve.data()),
+                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, x.get(), dw.get(), kb - 4, rb, reserve.get()),
                     "workSpaceSize");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    weights(CUDNN_WGRAD_MODE_ADD, wrong_y, x.data(), dw.data(), kb, rb, reserve.data()), "vectorSize");
+                    weights(CUDNN_WGRAD_MODE_ADD, wrong_y, x.get(), dw.get(), kb, rb, reserve.get()), "vectorSize");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, nullptr, dw.data(), kb, rb, reserve.data()), "x");
+                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, nullptr, dw.get(), kb, rb, reserve.get()), "x");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, x.data(), nullptr, kb, rb, reserve.data()), "dweightSpace");
+                    weights(CUDNN_WGRAD_MODE_ADD, y_desc, x.get(), nullptr, kb, rb, reserve.get()), "dweightSpace");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    weights(static_cast<cudnnWgradMode_t>(7), y_desc, x.data(), dw.data(), kb, rb, reserve.data()),
+                    weights(static_cast<cudnnWgradMode_t>(7), y_desc, x.get(), dw.get(), kb, rb, reserve.get()),
                     "addGrad");
 }
 

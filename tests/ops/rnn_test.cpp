@@ -4,7 +4,7 @@
 // inference and training, float, double and half. Weights go in through cudnnGetRNNWeightParams, whose
 // layout is checked on its own (every matrix and bias once, no overlap, inside the weight space); the
 // rest of the weight space and x's padding hold NaN, so a read of either shows. Then the rejections and
-// the problem string. On the CUDA backend every RNN call answers NOT_SUPPORTED (no solver yet).
+// the problem string. The same tests run on the CUDA backend.
 #include "reference/rnn.hpp"
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
@@ -57,6 +57,13 @@ RnnProblem random_problem(Random &rng) {
     n.math_prec = n.data_type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF
                   : n.data_type == CUDNN_DATA_DOUBLE           ? CUDNN_DATA_DOUBLE
                                                                : CUDNN_DATA_FLOAT;
+    // The host computes alike whatever the algorithm and math type say; the problem string carries them.
+    n.algo = n.projection()
+                 ? CUDNN_RNN_ALGO_STANDARD
+                 : rng.pick<cudnnRNNAlgo_t>({CUDNN_RNN_ALGO_STANDARD, CUDNN_RNN_ALGO_PERSIST_STATIC,
+                                             CUDNN_RNN_ALGO_PERSIST_DYNAMIC, CUDNN_RNN_ALGO_PERSIST_STATIC_SMALL_H});
+    n.math_type = rng.pick<cudnnMathType_t>(
+        {CUDNN_DEFAULT_MATH, CUDNN_TENSOR_OP_MATH, CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, CUDNN_FMA_MATH});
     p.training = rng.coin();
     p.layout = rng.pick<cudnnRNNDataLayout_t>({CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED,
                                                CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED,
@@ -254,10 +261,6 @@ void check_forward(Random &rng, const RnnProblem &p) {
     size_t work_bytes = 0, reserve_bytes = 0;
     const cudnnForwardMode_t mode = p.training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE;
     const cudnnStatus_t sizes = cudnnGetRNNTempSpaceSizes(handle, desc, mode, x_desc, &work_bytes, &reserve_bytes);
-    if (test_backend() != TestBackend::host) {
-        EXPECT_EQ(sizes, CUDNN_STATUS_NOT_SUPPORTED);
-        return;
-    }
     ASSERT_EQ(sizes, CUDNN_STATUS_SUCCESS) << last_failure_reason();
     EXPECT_EQ(reserve_bytes == 0, !p.training);
     DeviceBuffer w_buffer(space), x_buffer(x_bytes), y_buffer(nan_bytes(rnn_data_elements(p, p.y_size()), type));
@@ -317,6 +320,7 @@ TEST(Rnn, ForwardMatchesReferenceForEachCellDirectionAndInputMode) {
                 p.net.hidden_size = 5;
                 p.net.input_size = skip ? 5 : 3;
                 p.net.proj_size = cell == CUDNN_LSTM && rng.coin() ? 3 : 5;
+                if (p.net.projection()) p.net.algo = CUDNN_RNN_ALGO_STANDARD;  // the projection's only algorithm
                 p.net.bias_mode = CUDNN_RNN_DOUBLE_BIAS;
                 p.max_seq_length = 5;
                 p.layout = CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED;
@@ -386,18 +390,6 @@ TEST(RnnWeights, EveryMatrixAndBiasOnceInsideTheWeightSpace) {
             }
         EXPECT_EQ(covered, bytes) << "the weight space holds bytes no matrix or bias uses";
     }
-}
-
-TEST(Rnn, CudaAnswersNotSupported) {
-    if (test_backend() == TestBackend::host) GTEST_SKIP() << "the host runs RNNs";
-    LIBREDNN_SEEDED_RANDOM(rng);
-    RnnProblem p = random_problem(rng);
-    Handle handle;
-    RnnDescriptor desc(p);
-    DataDescriptor x_desc(p, p.net.input_size);
-    size_t work = 0, reserve = 0;
-    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
-                    cudnnGetRNNTempSpaceSizes(handle, desc, CUDNN_FWD_MODE_INFERENCE, x_desc, &work, &reserve), "rnn");
 }
 
 // The weight-space layout NVIDIA's cuDNN 9.19 gives for the same descriptors (tools/probes/
@@ -481,7 +473,6 @@ TEST(RnnWeights, LayoutIsNvidias) {
 }
 
 TEST(RnnRejects, DocumentedMisuse) {
-    if (test_backend() != TestBackend::host) GTEST_SKIP() << "the CUDA backend answers NOT_SUPPORTED first";
     Handle handle;
     RnnProblem p;
     p.net.cell = CUDNN_LSTM;
@@ -502,13 +493,15 @@ TEST(RnnRejects, DocumentedMisuse) {
     ASSERT_EQ(cudnnGetRNNWeightSpaceSize(handle, desc, &weight_bytes), CUDNN_STATUS_SUCCESS);
     ASSERT_EQ(cudnnGetRNNTempSpaceSizes(handle, desc, CUDNN_FWD_MODE_TRAINING, x_desc, &work_bytes, &reserve_bytes),
               CUDNN_STATUS_SUCCESS);
-    std::vector<float> x(64), y(64), h(64), w(weight_bytes / 4), work(work_bytes / 4 + 1),
-        reserve(reserve_bytes / 4 + 1);
+    // Device memory on the CUDA backend: the calls expected to succeed run.
+    const auto zeros = [](size_t bytes) { return std::vector<uint8_t>(bytes + 4, 0); };
+    DeviceBuffer x(zeros(256)), y(zeros(256)), h(zeros(256)), w(zeros(weight_bytes)), work(zeros(work_bytes)),
+        reserve(zeros(reserve_bytes));
     const int32_t lengths[2] = {3, 2};
     auto forward = [&](cudnnRNNDataDescriptor_t xd, cudnnRNNDataDescriptor_t yd, cudnnTensorDescriptor_t hd,
                        const int32_t *dev, size_t wb, size_t kb, size_t rb) {
-        return cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_TRAINING, dev, xd, x.data(), yd, y.data(), hd, h.data(),
-                               nullptr, nullptr, nullptr, nullptr, wb, w.data(), kb, work.data(), rb, reserve.data());
+        return cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_TRAINING, dev, xd, x.get(), yd, y.get(), hd, h.get(),
+                               nullptr, nullptr, nullptr, nullptr, wb, w.get(), kb, work.get(), rb, reserve.get());
     };
     EXPECT_EQ(forward(x_desc, y_desc, h_desc, lengths, weight_bytes, work_bytes, reserve_bytes), CUDNN_STATUS_SUCCESS)
         << last_failure_reason();
@@ -533,31 +526,31 @@ TEST(RnnRejects, DocumentedMisuse) {
                     forward(x_desc, y_desc, h_desc, lengths, weight_bytes, work_bytes, reserve_bytes - 4),
                     "reserveSpaceSize");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_INFERENCE, lengths, x_desc, nullptr, y_desc, y.data(),
-                                    h_desc, nullptr, nullptr, nullptr, nullptr, nullptr, weight_bytes, w.data(),
-                                    work_bytes, work.data(), 0, nullptr),
+                    cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_INFERENCE, lengths, x_desc, nullptr, y_desc, y.get(),
+                                    h_desc, nullptr, nullptr, nullptr, nullptr, nullptr, weight_bytes, w.get(),
+                                    work_bytes, work.get(), 0, nullptr),
                     "x is NULL");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnRNNForward(handle, desc, static_cast<cudnnForwardMode_t>(7), lengths, x_desc, x.data(), y_desc,
-                                    y.data(), h_desc, nullptr, nullptr, nullptr, nullptr, nullptr, weight_bytes,
-                                    w.data(), work_bytes, work.data(), 0, nullptr),
+                    cudnnRNNForward(handle, desc, static_cast<cudnnForwardMode_t>(7), lengths, x_desc, x.get(), y_desc,
+                                    y.get(), h_desc, nullptr, nullptr, nullptr, nullptr, nullptr, weight_bytes, w.get(),
+                                    work_bytes, work.get(), 0, nullptr),
                     "fwdMode");
     void *m = nullptr, *b = nullptr;
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnGetRNNWeightParams(handle, desc, 2, weight_bytes, w.data(), 0, nullptr, &m, nullptr, &b),
+                    cudnnGetRNNWeightParams(handle, desc, 2, weight_bytes, w.get(), 0, nullptr, &m, nullptr, &b),
                     "pseudoLayer is 2");
     // linLayerID 8 of an LSTM without a projection: SUCCESS and NULL addresses, as NVIDIA's library answers
     // (bench/results/2026-12-01-h200-rnn-weights-probe/); 9 is past every cell.
     m = b = reinterpret_cast<void *>(0x1);
-    EXPECT_EQ(cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes, w.data(), 8, nullptr, &m, nullptr, &b),
+    EXPECT_EQ(cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes, w.get(), 8, nullptr, &m, nullptr, &b),
               CUDNN_STATUS_SUCCESS);
     EXPECT_EQ(m, nullptr);
     EXPECT_EQ(b, nullptr);
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes, w.data(), 9, nullptr, &m, nullptr, &b),
+                    cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes, w.get(), 9, nullptr, &m, nullptr, &b),
                     "linLayerID is 9");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
-                    cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes - 1, w.data(), 0, nullptr, &m, nullptr, &b),
+                    cudnnGetRNNWeightParams(handle, desc, 0, weight_bytes - 1, w.get(), 0, nullptr, &m, nullptr, &b),
                     "weightSpaceSize");
     size_t size = 0;
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnGetRNNWeightSpaceSize(handle, nullptr, &size), "rnnDesc is NULL");

@@ -18,11 +18,10 @@ class RnnDescriptor {
 public:
     explicit RnnDescriptor(const RnnNetwork &n) {
         EXPECT_EQ(cudnnCreateRNNDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
-        EXPECT_EQ(cudnnSetRNNDescriptor_v8(desc_, CUDNN_RNN_ALGO_STANDARD, n.cell, n.bias_mode,
-                                           n.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL,
-                                           n.skip_input ? CUDNN_SKIP_INPUT : CUDNN_LINEAR_INPUT, n.data_type,
-                                           n.math_prec, CUDNN_DEFAULT_MATH, n.input_size, n.hidden_size, n.proj_size,
-                                           n.layers, nullptr, CUDNN_RNN_PADDED_IO_ENABLED),
+        EXPECT_EQ(cudnnSetRNNDescriptor_v8(
+                      desc_, n.algo, n.cell, n.bias_mode, n.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL,
+                      n.skip_input ? CUDNN_SKIP_INPUT : CUDNN_LINEAR_INPUT, n.data_type, n.math_prec, n.math_type,
+                      n.input_size, n.hidden_size, n.proj_size, n.layers, nullptr, CUDNN_RNN_PADDED_IO_ENABLED),
                   CUDNN_STATUS_SUCCESS)
             << last_failure_reason();
     }

@@ -39,14 +39,16 @@ problems
   --problem STR     one problem string (keys: docs/PROBLEMS.md), e.g.
                     "op=conv dir=fwd dtype=half layout=nhwc n=32 c=64 h=56 w=56 k=64 r=3 s=3 pad=1x1"
   --set FILE        a problem set (bench/sets/*.tsv); its count column weights the whole-set time
+                    (a set with a problem column holds whole problem strings, e.g. bench/sets/rnn.tsv)
   --n N             batch size for sets and for strings without n= (default 32)
   --dtype T         float, double, half, bfloat16 or int8 (default float)
   --layout L        nchw or nhwc (default nchw)
-  --dir LIST        comma list of fwd, bwd, bwd_data, bwd_filter, inference (default fwd); each
-                    direction is one pass over the problems with its own whole-set total
+  --dir LIST        comma list of fwd, bwd, bwd_data, bwd_filter, inference, step (default fwd);
+                    each direction is one pass over the problems with its own whole-set total
                     (convolutions: fwd bwd_data bwd_filter; bn: inference, fwd = training forward,
                     bwd; activation, softmax, pooling: fwd bwd; tensor ops, reductions, set and
-                    scale: fwd inference)
+                    scale: fwd inference; rnn: inference, fwd = training forward, bwd_data,
+                    bwd_filter = backward weights, step = forward, backward data and weights)
   --math M          default, tensor_op, tensor_op_allow_conversion or fma (default: default)
   --find            convolution algorithm from cudnnFind*AlgorithmEx instead of the heuristic's
                     first choice (a string's algo= key names one: algo=heuristic|find|N)
@@ -152,8 +154,9 @@ bool parse_command_line(const std::vector<std::string> &args, Options *options, 
             std::istringstream list(value);
             std::string dir;
             while (std::getline(list, dir, ',')) {
-                if (!one_of(dir, {"fwd", "bwd", "bwd_data", "bwd_filter", "inference"})) {
-                    *error = "--dir takes a comma list of fwd, bwd, bwd_data, bwd_filter, inference; got '" + dir + "'";
+                if (!one_of(dir, {"fwd", "bwd", "bwd_data", "bwd_filter", "inference", "step"})) {
+                    *error = "--dir takes a comma list of fwd, bwd, bwd_data, bwd_filter, inference, step; got '" +
+                             dir + "'";
                     return false;
                 }
                 if (seen.insert(dir).second) options->dirs.push_back(dir);

@@ -158,7 +158,9 @@ std::vector<double> random_values(cudnnDataType_t type, Fill fill, size_t count,
         if (integer)
             v = fill == Fill::positive ? std::floor(random.uniform(1, 9)) : std::floor(random.uniform(-8, 9));
         else
-            v = fill == Fill::positive ? random.uniform(0.5, 1.5) : random.uniform(-1, 1);
+            v = fill == Fill::positive ? random.uniform(0.5, 1.5)
+                : fill == Fill::small  ? random.uniform(-0.1, 0.1)
+                                       : random.uniform(-1, 1);
     }
     // Round through the element type so that the values are exactly what the library will read.
     if (!integer && type != CUDNN_DATA_DOUBLE && type != CUDNN_DATA_FLOAT) {

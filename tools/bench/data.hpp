@@ -30,8 +30,9 @@ void encode(cudnnDataType_t type, const double *values, size_t count, void *out)
 void decode(cudnnDataType_t type, const void *in, size_t count, double *values);
 
 // What values a tensor holds: most are uniform in [-1, 1]; variances, inverse deviations and
-// scales stay positive, so that every operation is defined on them.
-enum class Fill { symmetric, positive };
+// scales stay positive, so that every operation is defined on them; RNN weights are small (uniform in
+// [-0.1, 0.1]), so that a gate summing a thousand products stays off the flat ends of its sigmoid.
+enum class Fill { symmetric, positive, small };
 
 // A small, fast, seeded generator (splitmix64): the same seed gives the same data on every machine.
 class Random {

@@ -14,7 +14,8 @@ namespace librednn::bench {
 
 // Every cuDNN function the bench calls. The types come from LibreDNN's headers (cuDNN 8.9's ABI): these
 // legacy functions kept their signatures in cuDNN 9, and the enum values the bench passes (data types,
-// formats, algorithms, modes) kept their values; only the status codes were renumbered.
+// formats, algorithms, modes) kept their values; only the status codes were renumbered. The RNN calls are
+// the v8 API's, which cuDNN 9 keeps (it removed the older RNN API: cudnnRNNForwardTraining and the rest).
 #define LIBREDNN_BENCH_CUDNN_FUNCTIONS(X)                 \
     X(cudnnGetVersion)                                    \
     X(cudnnSetCallback)                                   \
@@ -80,7 +81,24 @@ namespace librednn::bench {
     X(cudnnDestroyReduceTensorDescriptor)                 \
     X(cudnnGetReductionIndicesSize)                       \
     X(cudnnGetReductionWorkspaceSize)                     \
-    X(cudnnReduceTensor)
+    X(cudnnReduceTensor)                                  \
+    X(cudnnSetTensorNdDescriptor)                         \
+    X(cudnnCreateDropoutDescriptor)                       \
+    X(cudnnDestroyDropoutDescriptor)                      \
+    X(cudnnDropoutGetStatesSize)                          \
+    X(cudnnSetDropoutDescriptor)                          \
+    X(cudnnCreateRNNDescriptor)                           \
+    X(cudnnDestroyRNNDescriptor)                          \
+    X(cudnnSetRNNDescriptor_v8)                           \
+    X(cudnnBuildRNNDynamic)                               \
+    X(cudnnCreateRNNDataDescriptor)                       \
+    X(cudnnDestroyRNNDataDescriptor)                      \
+    X(cudnnSetRNNDataDescriptor)                          \
+    X(cudnnGetRNNWeightSpaceSize)                         \
+    X(cudnnGetRNNTempSpaceSizes)                          \
+    X(cudnnRNNForward)                                    \
+    X(cudnnRNNBackwardData_v8)                            \
+    X(cudnnRNNBackwardWeights_v8)
 
 // The loaded library's entry points; a function the library lacks stays null.
 struct CudnnApi {

@@ -26,6 +26,7 @@ const OpFamily kFamilies[] = {
     {"scale_tensor", parse_scale_tensor},
     {"add", parse_add_tensor},  // the name for cudnnAddTensor; prints as add_tensor
     {"copy", parse_copy},       // not a cuDNN call: the run's own copy ceiling
+    {"rnn", parse_rnn},
 };
 
 std::string op_list() {

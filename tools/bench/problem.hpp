@@ -106,8 +106,9 @@ struct ProblemDefaults {
     int64_t n = 32;
     std::string dtype = "float";
     std::string layout = "nchw";
-    // A direction as --dir spells it: fwd, bwd, bwd_data, bwd_filter or inference. Each op maps it onto
-    // its own key (bn: inference -> phase=inference, fwd -> phase=train_fwd, bwd -> phase=bwd).
+    // A direction as --dir spells it: fwd, bwd, bwd_data, bwd_filter, inference or step. Each op maps it
+    // onto its own key (bn: inference -> phase=inference, fwd -> phase=train_fwd, bwd -> phase=bwd; rnn:
+    // step -> dir=step, a whole training step); an op without such a direction skips the pass.
     std::string dir = "fwd";
     std::string math = "default";
     std::string algo = "heuristic";

@@ -65,7 +65,7 @@ bool read_problem_set(const std::string &path, std::vector<ProblemSource> *sourc
     std::string line;
     std::map<std::string, size_t> column;
     int line_number = 0;
-    bool conv_set = false;
+    bool conv_set = false, string_set = false;
     const auto where = [&] { return path + ":" + std::to_string(line_number) + ": "; };
     while (std::getline(in, line)) {
         ++line_number;
@@ -75,17 +75,19 @@ bool read_problem_set(const std::string &path, std::vector<ProblemSource> *sourc
         if (column.empty()) {
             for (size_t i = 0; i < fields.size(); ++i) column[fields[i]] = i;
             conv_set = column.count("k") != 0;
+            string_set = column.count("problem") != 0;
             const std::vector<std::string> required =
                 conv_set
                     ? std::vector<std::string>{"name",  "count", "c",        "h",        "w",     "k",     "r",     "s",
                                                "pad_h", "pad_w", "stride_h", "stride_w", "dil_h", "dil_w", "groups"}
-                    : std::vector<std::string>{"op", "name", "count", "c", "h", "w"};
+                : string_set ? std::vector<std::string>{"name", "count", "problem"}
+                             : std::vector<std::string>{"op", "name", "count", "c", "h", "w"};
             for (const std::string &name : required) {
                 if (!column.count(name)) {
                     *error = where() + "the header has no '" + name +
                              "' column (a convolution set needs name count "
-                             "c h w k r s pad_h pad_w stride_h stride_w dil_h dil_w groups; an ops set op "
-                             "name count c h w params)";
+                             "c h w k r s pad_h pad_w stride_h stride_w dil_h dil_w groups; a problem-string set "
+                             "name count problem; an ops set op name count c h w params)";
                     return false;
                 }
             }
@@ -102,7 +104,17 @@ bool read_problem_set(const std::string &path, std::vector<ProblemSource> *sourc
             *error = where() + "count must be a positive integer, got '" + field("count") + "'";
             return false;
         }
-        if (conv_set) {
+        if (string_set) {
+            std::string parse_error;
+            if (!ProblemString::parse(field("problem"), &source.text, &parse_error)) {
+                *error = where() + parse_error;
+                return false;
+            }
+            if (!source.text.has("op")) {
+                *error = where() + "the problem string has no 'op' key";
+                return false;
+            }
+        } else if (conv_set) {
             source.text.set("op", "conv");
             for (const char *key : {"c", "h", "w", "k", "r", "s"}) source.text.set(key, field(key));
             source.text.set("pad", field("pad_h") + "x" + field("pad_w"));

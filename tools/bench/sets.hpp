@@ -26,8 +26,9 @@ struct Case {
         group;  // the --dir pass it belongs to (a string fixing its own direction: that one); summaries are per group
 };
 
-// Reads a problem set. Two kinds, told apart by their header:
+// Reads a problem set. Three kinds, told apart by their header:
 //   convolutions: name count c h w k r s pad_h pad_w stride_h stride_w dil_h dil_w groups
+//   strings:      name count problem   (a whole problem string, e.g. "op=rnn cell=lstm ...")
 //   other ops:    op name count c h w params   (op: bn relu maxpool avgpool add softmax; params: key=value
 //                 tokens, a bare word is the mode, rows=N sets the batch)
 // Blank lines and lines starting with '#' are skipped. Errors name the file and line.

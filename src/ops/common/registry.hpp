@@ -7,6 +7,7 @@
 #include "ops/activation/solvers.hpp"
 #include "ops/batch_norm/solvers.hpp"
 #include "ops/conv/solvers.hpp"
+#include "ops/ctc_loss/solvers.hpp"
 #include "ops/divnorm/solvers.hpp"
 #include "ops/dropout/solvers.hpp"
 #include "ops/lrn/solvers.hpp"
@@ -43,6 +44,7 @@ struct SolverRegistry {
     SolverList<DivNormProblem, DivNormBuffers> divnorm;
     SolverList<SpatialTfProblem, SpatialTfBuffers> spatial_tf;
     SolverList<RnnProblem, RnnBuffers> rnn;
+    SolverList<CtcLossProblem, CtcLossBuffers> ctc_loss;
 };
 
 // The registry, filled on the first call (thread-safe) by install_backend_solvers.

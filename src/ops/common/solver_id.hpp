@@ -31,6 +31,8 @@ enum class SolverId : int {
     host_divnorm_strided = 22,
     host_spatial_tf = 23,
     host_rnn = 30,
+    host_ctc_loss_deterministic = 31,
+    host_ctc_loss_non_deterministic = 32,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -49,6 +51,9 @@ enum class SolverId : int {
     cuda_dropout = 1014,
     cuda_divnorm = 1015,
     cuda_spatial_tf = 1016,
+    cuda_rnn = 1017,
+    cuda_ctc_loss_deterministic = 1018,
+    cuda_ctc_loss_non_deterministic = 1019,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.

@@ -11,6 +11,8 @@ namespace {
 const char *const kCellNames[] = {"relu", "tanh", "lstm", "gru"};
 const char *const kBiasNames[] = {"none", "single_inp", "double", "single_rec"};
 const char *const kLayoutNames[] = {"seq_major_unpacked", "seq_major_packed", "batch_major_unpacked"};
+const char *const kAlgoNames[] = {"standard", "persist_static", "persist_dynamic", "persist_static_small_h"};
+const char *const kMathTypeNames[] = {"default", "tensor_op", "tensor_op_allow_conversion", "fma"};
 
 bool read_enum(const ProblemString &text, const char *key, const char *const *names, int count, const char *fallback,
                int *value, std::string *error) {
@@ -193,6 +195,7 @@ ProblemString to_problem_string(const RnnProblem &p) {
                    : p.direction == RnnDirection::backward_data ? "bwd_data"
                                                                 : "bwd_weights");
     out.set("cell", kCellNames[p.net.cell]);
+    out.set("algo", kAlgoNames[p.net.algo]);
     out.set("dirs", p.net.directions());
     out.set("layers", p.net.layers);
     out.set("input", p.net.input_size);
@@ -202,6 +205,7 @@ ProblemString to_problem_string(const RnnProblem &p) {
     out.set("bias", kBiasNames[p.net.bias_mode]);
     out.set("dtype", data_type_short_name(p.net.data_type));
     out.set("math", data_type_short_name(p.net.math_prec));
+    out.set("math_type", kMathTypeNames[p.net.math_type]);
     out.set("layout", kLayoutNames[p.layout]);
     out.set("seq", p.max_seq_length);
     out.set("batch", p.batch_size);
@@ -236,13 +240,17 @@ bool parse_rnn_problem(const ProblemString &text, RnnProblem *problem, std::stri
         *error = "dir=" + value + " must be fwd, bwd_data or bwd_weights";
         return false;
     }
-    int cell = 0, bias = 0, layout = 0, dirs = 1;
+    int cell = 0, bias = 0, layout = 0, dirs = 1, algo = 0, math_type = 0;
     if (!read_enum(text, "cell", kCellNames, 4, "lstm", &cell, error) ||
+        !read_enum(text, "algo", kAlgoNames, 4, "standard", &algo, error) ||
+        !read_enum(text, "math_type", kMathTypeNames, 4, "default", &math_type, error) ||
         !read_enum(text, "bias", kBiasNames, 4, "double", &bias, error) ||
         !read_enum(text, "layout", kLayoutNames, 3, "seq_major_unpacked", &layout, error))
         return false;
     p.net.cell = static_cast<cudnnRNNMode_t>(cell);
     p.net.bias_mode = static_cast<cudnnRNNBiasMode_t>(bias);
+    p.net.algo = static_cast<cudnnRNNAlgo_t>(algo);
+    p.net.math_type = static_cast<cudnnMathType_t>(math_type);
     p.layout = static_cast<cudnnRNNDataLayout_t>(layout);
     if (!read_positive(text, "dirs", 1, &dirs, error) || !read_positive(text, "layers", 1, &p.net.layers, error) ||
         !read_positive(text, "input", 1, &p.net.input_size, error) ||

@@ -1,6 +1,6 @@
 // An RNN problem (cudnnRNNForward, the v8 API) as a value, with its buffers and its problem string
-// ("op=rnn dir=fwd cell=lstm dirs=2 layers=2 input=32 hidden=64 proj=64 ...", LibreDNN's: the bench
-// does not run RNNs yet), the weight-space layout (docs/RNN.md) and the reserve-space layout.
+// ("op=rnn dir=fwd cell=lstm algo=standard dirs=2 layers=2 input=32 hidden=64 proj=64 ...", which
+// librednn-bench runs too), the weight-space layout (docs/RNN.md) and the reserve-space layout.
 //
 // The cells, for each layer, direction and time step (x the layer's input, h and c the state):
 //   RNN_RELU / RNN_TANH: h' = act(W x + b_W + R h + b_R)
@@ -34,6 +34,10 @@ struct RnnNetwork {
     cudnnRNNBiasMode_t bias_mode = CUDNN_RNN_DOUBLE_BIAS;
     cudnnDataType_t data_type = CUDNN_DATA_FLOAT;
     cudnnDataType_t math_prec = CUDNN_DATA_FLOAT;
+    // What the descriptor asks of the implementation; neither changes the host's arithmetic, both are
+    // in the problem so that a logged call re-runs as it was made (a GPU library may choose by them).
+    cudnnRNNAlgo_t algo = CUDNN_RNN_ALGO_STANDARD;
+    cudnnMathType_t math_type = CUDNN_DEFAULT_MATH;
 
     int directions() const { return bidirectional ? 2 : 1; }
     int pseudo_layers() const { return layers * directions(); }

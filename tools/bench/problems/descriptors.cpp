@@ -19,6 +19,9 @@ Outcome create(const Library &library, ReduceTensorDescriptor *descriptor) {
 Outcome create(const Library &library, TensorTransformDescriptor *descriptor) {
     return LIBREDNN_BENCH_CREATE(TensorTransform);
 }
+Outcome create(const Library &library, DropoutDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(Dropout); }
+Outcome create(const Library &library, RnnDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(RNN); }
+Outcome create(const Library &library, RnnDataDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(RNNData); }
 
 #undef LIBREDNN_BENCH_CREATE
 

@@ -61,6 +61,9 @@ using PoolingDescriptor = Descriptor<cudnnPoolingDescriptor_t>;
 using OpTensorDescriptor = Descriptor<cudnnOpTensorDescriptor_t>;
 using ReduceTensorDescriptor = Descriptor<cudnnReduceTensorDescriptor_t>;
 using TensorTransformDescriptor = Descriptor<cudnnTensorTransformDescriptor_t>;
+using DropoutDescriptor = Descriptor<cudnnDropoutDescriptor_t>;
+using RnnDescriptor = Descriptor<cudnnRNNDescriptor_t>;
+using RnnDataDescriptor = Descriptor<cudnnRNNDataDescriptor_t>;
 
 Outcome create(const Library &library, TensorDescriptor *descriptor);
 Outcome create(const Library &library, FilterDescriptor *descriptor);
@@ -70,6 +73,9 @@ Outcome create(const Library &library, PoolingDescriptor *descriptor);
 Outcome create(const Library &library, OpTensorDescriptor *descriptor);
 Outcome create(const Library &library, ReduceTensorDescriptor *descriptor);
 Outcome create(const Library &library, TensorTransformDescriptor *descriptor);
+Outcome create(const Library &library, DropoutDescriptor *descriptor);
+Outcome create(const Library &library, RnnDescriptor *descriptor);
+Outcome create(const Library &library, RnnDataDescriptor *descriptor);
 
 // A packed 4-d tensor descriptor (cudnnSetTensor4dDescriptor with NCHW or NHWC).
 Outcome make_tensor(const Library &library, cudnnDataType_t type, Layout layout, const Shape &shape,

@@ -1,5 +1,5 @@
 // The op families the bench knows: one parser per family, each in problems/<family>.cpp. Adding an op
-// is one file, one line here and one line in problem.cpp's table (room is left for rnn, ctc, attention).
+// is one file, one line here and one line in problem.cpp's table (room is left for ctc, attention).
 #pragma once
 
 #include "problem.hpp"
@@ -22,6 +22,8 @@ ParseResult parse_reduce(const ProblemString &, const ProblemDefaults &, std::un
 ParseResult parse_set_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 ParseResult parse_scale_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *,
                                std::string *);
+// RNNs through the v8 API: LibreDNN's RNN problem strings, plus dir=step (a whole training step).
+ParseResult parse_rnn(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 // The bench's own device-to-device copy (no library call): the run's copy ceiling.
 ParseResult parse_copy(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 

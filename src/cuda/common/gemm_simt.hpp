@@ -1,0 +1,33 @@
+// A general matrix product on CUDA cores, for the families whose products are many and small or oddly
+// strided (the RNN's per-step recurrences, its gradients over time): C = beta * C + A B + bias, each
+// operand addressed through its own row and column strides, so one kernel covers A B, A B^T and A^T B
+// without transposing anything. Float or double in and out, accumulating in the same type; the sum over
+// k runs in a fixed order (deterministic). Tensor cores are the convolution kernels' business.
+#pragma once
+
+#include "core/status.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace librednn::cuda {
+
+template <class C>
+struct GemmOperands {
+    int64_t m = 0, n = 0, k = 0;
+    const C *a = nullptr;  // A(i, l) = a[i * a_row + l * a_col]
+    int64_t a_row = 0, a_col = 0;
+    const C *b = nullptr;  // B(l, j) = b[l * b_row + j * b_col]
+    int64_t b_row = 0, b_col = 0;
+    C *c = nullptr;  // C(i, j) = c[i * c_row + j]
+    int64_t c_row = 0;
+    const C *bias = nullptr;  // added to every row when not NULL: bias[j]
+    bool accumulate = false;  // beta = 1 (else C is only written)
+};
+
+// Queues the product on `stream`; nothing to do when m, n is empty (k = 0 writes the bias, or C kept).
+template <class C>
+Status gemm_simt(cudaStream_t stream, const GemmOperands<C> &operands);
+
+}  // namespace librednn::cuda

@@ -1,0 +1,316 @@
+// The CUDA RNN backward data pass (cudnnRNNBackwardData_v8; cuda/rnn/rnn.hpp): back-propagation through
+// time from the last layer down, one step at a time over the whole batch. Per step: dh gains the layer
+// output's gradient, P^T dh is the unprojected h's gradient (a product), the cell's gradients come from
+// the reserve space (a kernel; the GRU's R_h h + b_Rh is recomputed by a product first), and R^T times
+// the recurrent gate gradients is the previous h's (a product). After the last step, W^T times every
+// step's input gate gradients is the layer input's gradient, in one product. The gate gradients stay in
+// the reserve space for the backward weights pass.
+#include "cuda/common/gemm_simt.hpp"
+#include "cuda/rnn/rnn_kernels.cuh"
+#include "cuda/rnn/rnn_plan.hpp"
+
+#include <algorithm>
+
+namespace librednn::cuda {
+
+namespace {
+
+// The per-sequence state of this pass, at these offsets within a sequence's state: dh (projSize), R^T
+// times the step's recurrent gate gradients (projSize), the previous h (projSize; GRU), dc (hidden), the
+// unprojected h's gradient (hidden), the GRU's R_h h + b_Rh and z * dh (hidden each), and the step's
+// recurrent gate gradients (gates * hidden).
+struct BackwardState {
+    int64_t dh = 0, dprev = 0, h_prev = 0, dc = 0, dfull = 0, pre_h = 0, z_dh = 0, gate_grads = 0;
+};
+BackwardState backward_state(const RnnNetwork &net) {
+    const int64_t P = net.proj_size, H = net.hidden_size;
+    BackwardState at;
+    at.dprev = P;
+    at.h_prev = 2 * P;
+    at.dc = 3 * P;
+    at.dfull = at.dc + H;
+    at.pre_h = at.dfull + H;
+    at.z_dh = at.pre_h + H;
+    at.gate_grads = at.z_dh + H;
+    return at;
+}
+
+template <class T, class C>
+struct CellBackward {
+    const int *lengths;
+    int N, H, P, cell, dir, s, projection;
+    int64_t spn;
+    BackwardState at;
+    C *state;
+    const C *dout;  // the layer output's gradient [T][N][Y]
+    int64_t out_row;
+    const C *outputs;  // the layer's outputs (the reserve space)
+    const C *saved;    // this pseudo-layer's forward blocks
+    int64_t saved_row;
+    C *grads;  // this pseudo-layer's gradient blocks
+    int64_t grads_row;
+    const T *hx, *cx;  // this pseudo-layer's, or NULL
+};
+
+// dh += the layer output's gradient at step s; with the projection, dh is also kept for backward weights.
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock) take_output_gradient_kernel(const __grid_constant__ CellBackward<T, C> a) {
+    const int64_t total = static_cast<int64_t>(a.N) * a.P;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int n = static_cast<int>(e / a.P), i = static_cast<int>(e % a.P);
+        const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
+        if (t < 0) continue;
+        const int64_t row = static_cast<int64_t>(t) * a.N + n;
+        C &dh = a.state[n * a.spn + a.at.dh + i];
+        dh += a.dout[row * a.out_row + static_cast<int64_t>(a.dir) * a.P + i];
+        if (a.projection) {
+            const int gates = 4;
+            a.grads[row * a.grads_row + 2 * gates * a.H + i] = dh;
+        }
+    }
+}
+
+// The GRU's previous h at step s (hx, or zeros, before the first).
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock) gather_previous_h_kernel(const __grid_constant__ CellBackward<T, C> a) {
+    const int64_t total = static_cast<int64_t>(a.N) * a.P;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int n = static_cast<int>(e / a.P), i = static_cast<int>(e % a.P);
+        const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
+        if (t < 0) continue;
+        C v;
+        if (a.s == 0) {
+            v = a.hx ? to_compute<C>(a.hx[e]) : C(0);
+        } else {
+            const int previous = a.dir == 0 ? t - 1 : t + 1;
+            v = a.outputs[(static_cast<int64_t>(previous) * a.N + n) * a.out_row + static_cast<int64_t>(a.dir) * a.P +
+                          i];
+        }
+        a.state[n * a.spn + a.at.h_prev + i] = v;
+    }
+}
+
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock) cell_backward_kernel(const __grid_constant__ CellBackward<T, C> a) {
+    const int64_t total = static_cast<int64_t>(a.N) * a.H;
+    const int H = a.H;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int n = static_cast<int>(e / H), i = static_cast<int>(e % H);
+        const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
+        if (t < 0) continue;
+        const int64_t row = static_cast<int64_t>(t) * a.N + n;
+        const int gates = a.cell == CUDNN_LSTM ? 4 : a.cell == CUDNN_GRU ? 3 : 1;
+        C *st = a.state + n * a.spn;
+        const C dfull = a.projection ? st[a.at.dfull + i] : st[a.at.dh + i];
+        const C *saved = a.saved + row * a.saved_row;
+        C *gw = a.grads + row * a.grads_row, *gr = gw + gates * H;
+        C *step_grads = st + a.at.gate_grads;
+        switch (a.cell) {
+            case CUDNN_RNN_RELU: gw[i] = saved[i] > C(0) ? dfull : C(0); break;
+            case CUDNN_RNN_TANH: gw[i] = dfull * (C(1) - saved[i] * saved[i]); break;
+            case CUDNN_LSTM: {
+                const C in_gate = saved[i], forget = saved[H + i], cell = saved[2 * H + i], out_gate = saved[3 * H + i];
+                const C tc = math_tanh(saved[4 * H + i]);
+                C c_prev;
+                if (a.s > 0) {
+                    const int previous = a.dir == 0 ? t - 1 : t + 1;
+                    c_prev = a.saved[(static_cast<int64_t>(previous) * a.N + n) * a.saved_row + 4 * H + i];
+                } else {
+                    c_prev = a.cx ? to_compute<C>(a.cx[static_cast<int64_t>(n) * H + i]) : C(0);
+                }
+                C &dc = st[a.at.dc + i];
+                const C dct = dc + dfull * out_gate * (C(1) - tc * tc);
+                gw[i] = dct * cell * in_gate * (C(1) - in_gate);
+                gw[H + i] = dct * c_prev * forget * (C(1) - forget);
+                gw[2 * H + i] = dct * in_gate * (C(1) - cell * cell);
+                gw[3 * H + i] = dfull * tc * out_gate * (C(1) - out_gate);
+                dc = dct * forget;
+                break;
+            }
+            default: {
+                const C reset = saved[i], update = saved[H + i], candidate = saved[2 * H + i];
+                const C pre = st[a.at.pre_h + i];
+                const C dcandidate = dfull * (C(1) - update) * (C(1) - candidate * candidate);
+                gw[i] = dcandidate * pre * reset * (C(1) - reset);
+                gw[H + i] = dfull * (st[a.at.h_prev + i] - candidate) * update * (C(1) - update);
+                gw[2 * H + i] = dcandidate;
+                gr[2 * H + i] = dcandidate * reset;
+                step_grads[2 * H + i] = dcandidate * reset;
+                st[a.at.z_dh + i] = dfull * update;
+                break;
+            }
+        }
+        for (int k = 0; k < gates; ++k) {
+            if (a.cell == CUDNN_GRU && k == 2) continue;
+            gr[k * H + i] = gw[k * H + i];
+            step_grads[k * H + i] = gw[k * H + i];
+        }
+    }
+}
+
+// dh for the step before: R^T times the recurrent gate gradients (+ z * dh for the GRU).
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    take_previous_gradient_kernel(const __grid_constant__ CellBackward<T, C> a) {
+    const int64_t total = static_cast<int64_t>(a.N) * a.P;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int n = static_cast<int>(e / a.P), i = static_cast<int>(e % a.P);
+        if (rnn_step_time(a.lengths, n, a.dir, a.s) < 0) continue;
+        C *st = a.state + n * a.spn;
+        st[a.at.dh + i] = st[a.at.dprev + i] + (a.cell == CUDNN_GRU ? st[a.at.z_dh + i] : C(0));
+    }
+}
+
+// CUDNN_SKIP_INPUT: the layer input's gradient is the sum of the gates' input gradients.
+template <class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    skip_input_gradient_kernel(const C *grads, int64_t grads_row, int64_t steps, int H, int gates, bool accumulate,
+                               C *din) {
+    const int64_t total = steps * H;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t row = e / H;
+        const int i = static_cast<int>(e % H);
+        C sum = 0;
+        for (int k = 0; k < gates; ++k) sum += grads[row * grads_row + k * H + i];
+        din[e] = accumulate ? din[e] + sum : sum;
+    }
+}
+
+template <class T, class C>
+Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace) {
+    const RnnNetwork &net = p.net;
+    const int g = net.gates(), H = net.hidden_size, P = net.proj_size, N = p.batch_size, Y = p.y_size();
+    const int64_t steps = static_cast<int64_t>(p.max_seq_length) * N, gH = static_cast<int64_t>(g) * H;
+    const RnnWorkspacePointers<C> at = rnn_workspace_pointers<C>(p, workspace);
+    const int64_t spn = rnn_cuda_workspace(p).state_per_sequence;
+    const BackwardState state = backward_state(net);
+    LIBREDNN_CHECK(rnn_upload_tables(stream, p, at.lengths, at.rows));
+    const int64_t weight_count = rnn_weight_elements(net);
+    rnn_convert_kernel<T, C>
+        <<<rnn_grid(weight_count), kRnnBlock, 0, stream>>>(static_cast<const T *>(b.weights), weight_count, at.weights);
+    LIBREDNN_CHECK(check_launch("rnn_convert_kernel"));
+    C *dout = at.sequence_b, *din = at.sequence_a;
+    rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * Y), kRnnBlock, 0, stream>>>(
+        static_cast<const T *>(b.dy), at.rows, at.lengths, N, steps, Y, dout);
+    LIBREDNN_CHECK(check_launch("rnn_load_sequences_kernel"));
+    C *reserve = static_cast<C *>(b.reserve);
+    const int64_t forward_block = rnn_reserve_forward_block(net), gradient_block = rnn_reserve_gradient_block(net);
+    const int64_t outputs_start = steps * forward_block * net.pseudo_layers();
+    C *gradients = reserve + rnn_reserve_gradient_start(p);
+    if (rnn_has_short_sequences(p)) {
+        // The steps beyond a sequence are never written; backward weights' products read zeros there.
+        const size_t bytes = sizeof(C) * static_cast<size_t>(steps * gradient_block * net.pseudo_layers());
+        const cudaError_t error = cudaMemsetAsync(gradients, 0, bytes, stream);
+        if (error != cudaSuccess)
+            return fail(CUDNN_STATUS_EXECUTION_FAILED, "clearing the RNN reserve space failed: %s",
+                        cudaGetErrorString(error));
+    }
+    const int max_length = *std::max_element(p.seq_lengths.begin(), p.seq_lengths.end());
+    const T *dhy = static_cast<const T *>(b.dhy), *dcy = static_cast<const T *>(b.dcy);
+    T *dhx = static_cast<T *>(b.dhx), *dcx = static_cast<T *>(b.dcx);
+    for (int layer = net.layers - 1; layer >= 0; --layer) {
+        for (int dir = 0; dir < net.directions(); ++dir) {
+            const int pl = layer * net.directions() + dir;
+            const RnnLayerPlaces places = rnn_layer_places(net, pl);
+            const int width = places.width;
+            const int64_t state_offset = static_cast<int64_t>(pl) * N;
+            C *grads = gradients + pl * steps * gradient_block;
+            rnn_load_state_kernel<T, C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(
+                dhy ? dhy + state_offset * P : nullptr, int64_t{N} * P, at.state + state.dh, spn, P);
+            LIBREDNN_CHECK(check_launch("rnn_load_state_kernel"));
+            if (net.cell == CUDNN_LSTM) {
+                rnn_load_state_kernel<T, C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(
+                    dcy ? dcy + state_offset * H : nullptr, int64_t{N} * H, at.state + state.dc, spn, H);
+                LIBREDNN_CHECK(check_launch("rnn_load_state_kernel"));
+            }
+            CellBackward<T, C> cell{};
+            cell.lengths = at.lengths, cell.N = N, cell.H = H, cell.P = P, cell.cell = static_cast<int>(net.cell);
+            cell.dir = dir, cell.projection = net.projection() ? 1 : 0, cell.spn = spn, cell.at = state;
+            cell.state = at.state, cell.dout = dout, cell.out_row = Y;
+            cell.outputs = reserve + outputs_start + steps * Y * layer;
+            cell.saved = reserve + pl * steps * forward_block, cell.saved_row = forward_block;
+            cell.grads = grads, cell.grads_row = gradient_block;
+            cell.hx = b.hx ? static_cast<const T *>(b.hx) + state_offset * P : nullptr;
+            cell.cx = b.cx ? static_cast<const T *>(b.cx) + state_offset * H : nullptr;
+
+            GemmOperands<C> unproject;  // d(unprojected h) = P^T dh
+            unproject.m = N, unproject.n = H, unproject.k = P;
+            unproject.a = at.state + state.dh, unproject.a_row = spn, unproject.a_col = 1;
+            unproject.b = at.weights + places.projection, unproject.b_row = H, unproject.b_col = 1;
+            unproject.c = at.state + state.dfull, unproject.c_row = spn;
+            GemmOperands<C> reset_product;  // the GRU's R_h h + b_Rh
+            reset_product.m = N, reset_product.n = H, reset_product.k = P;
+            reset_product.a = at.state + state.h_prev, reset_product.a_row = spn, reset_product.a_col = 1;
+            reset_product.b = at.weights + places.recurrent_matrices + 2 * static_cast<int64_t>(H) * P;
+            reset_product.b_row = 1, reset_product.b_col = P;
+            reset_product.c = at.state + state.pre_h, reset_product.c_row = spn;
+            reset_product.bias = places.recurrent_biases >= 0 ? at.weights + places.recurrent_biases + 2 * H : nullptr;
+            GemmOperands<C> previous;  // R^T times the recurrent gate gradients
+            previous.m = N, previous.n = P, previous.k = gH;
+            previous.a = at.state + state.gate_grads, previous.a_row = spn, previous.a_col = 1;
+            previous.b = at.weights + places.recurrent_matrices, previous.b_row = P, previous.b_col = 1;
+            previous.c = at.state + state.dprev, previous.c_row = spn;
+            const int grid_p = rnn_grid(int64_t{N} * P), grid_h = rnn_grid(int64_t{N} * H);
+            for (int s = max_length - 1; s >= 0; --s) {
+                cell.s = s;
+                take_output_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
+                LIBREDNN_CHECK(check_launch("take_output_gradient_kernel"));
+                if (places.projection >= 0) LIBREDNN_CHECK(gemm_simt(stream, unproject));
+                if (net.cell == CUDNN_GRU) {
+                    gather_previous_h_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
+                    LIBREDNN_CHECK(check_launch("gather_previous_h_kernel"));
+                    LIBREDNN_CHECK(gemm_simt(stream, reset_product));
+                }
+                cell_backward_kernel<T, C><<<grid_h, kRnnBlock, 0, stream>>>(cell);
+                LIBREDNN_CHECK(check_launch("cell_backward_kernel"));
+                LIBREDNN_CHECK(gemm_simt(stream, previous));
+                take_previous_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
+                LIBREDNN_CHECK(check_launch("take_previous_gradient_kernel"));
+            }
+            if (dhx) {
+                rnn_store_state_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(at.state + state.dh, spn, P,
+                                                                               int64_t{N} * P, dhx + state_offset * P);
+                LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
+            }
+            if (dcx && net.cell == CUDNN_LSTM) {
+                rnn_store_state_kernel<T, C><<<grid_h, kRnnBlock, 0, stream>>>(at.state + state.dc, spn, H,
+                                                                               int64_t{N} * H, dcx + state_offset * H);
+                LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
+            }
+            // The layer input's gradient: W^T times every step's input gate gradients, both directions summed.
+            if (places.input_matrices >= 0) {
+                GemmOperands<C> input;
+                input.m = steps, input.n = width, input.k = gH;
+                input.a = grads, input.a_row = gradient_block, input.a_col = 1;
+                input.b = at.weights + places.input_matrices, input.b_row = width, input.b_col = 1;
+                input.c = din, input.c_row = width, input.accumulate = dir > 0;
+                LIBREDNN_CHECK(gemm_simt(stream, input));
+            } else {
+                skip_input_gradient_kernel<C>
+                    <<<rnn_grid(steps * H), kRnnBlock, 0, stream>>>(grads, gradient_block, steps, H, g, dir > 0, din);
+                LIBREDNN_CHECK(check_launch("skip_input_gradient_kernel"));
+            }
+        }
+        std::swap(dout, din);  // this layer's input gradient is the output gradient of the layer below
+    }
+    rnn_store_sequences_kernel<T, C><<<rnn_grid(steps * net.input_size), kRnnBlock, 0, stream>>>(
+        dout, net.input_size, at.rows, at.lengths, N, steps, net.input_size, C(0), static_cast<T *>(b.dx));
+    return check_launch("rnn_store_sequences_kernel");
+}
+
+}  // namespace
+
+Status rnn_backward_data_pass(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace) {
+    switch (p.net.data_type) {
+        case CUDNN_DATA_HALF: return backward_data<__half, float>(stream, p, b, workspace);
+        case CUDNN_DATA_FLOAT: return backward_data<float, float>(stream, p, b, workspace);
+        default: return backward_data<double, double>(stream, p, b, workspace);
+    }
+}
+
+}  // namespace librednn::cuda

@@ -1,0 +1,254 @@
+// The CUDA RNN forward pass (cudnnRNNForward; cuda/rnn/rnn.hpp). Per layer and direction: W x + b_W for
+// every step in one product, then the recurrence one step at a time over the whole batch: R h + b_R (a
+// product), the cell (a kernel), and with the recurrent projection P h (a product) and a kernel that
+// takes the new h. Training keeps the gate activations, cell states, unprojected h and layer outputs in
+// the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp).
+#include "cuda/common/gemm_simt.hpp"
+#include "cuda/rnn/rnn_kernels.cuh"
+#include "cuda/rnn/rnn_plan.hpp"
+
+#include <algorithm>
+
+namespace librednn::cuda {
+
+namespace {
+
+// The per-sequence state of the forward pass, at these offsets within a sequence's state: h (projSize),
+// the projected new h (projSize), c (hidden), the unprojected h (hidden), R h + b_R (gates * hidden).
+struct ForwardState {
+    int64_t h = 0, h_new = 0, c = 0, full = 0, pre = 0;
+};
+ForwardState forward_state(const RnnNetwork &net) {
+    ForwardState at;
+    at.h_new = net.proj_size;
+    at.c = 2 * static_cast<int64_t>(net.proj_size);
+    at.full = at.c + net.hidden_size;
+    at.pre = at.full + net.hidden_size;
+    return at;
+}
+
+template <class C>
+struct CellForward {
+    const int *lengths;
+    int N, H, P, cell, dir, s, projection;
+    int64_t spn;  // state elements per sequence
+    ForwardState at;
+    const C *gates;  // [T][N][gates * hidden]: W x + b_W
+    C *state;
+    C *out;  // the layer output [T][N][Y]; this direction's part starts at column dir * P
+    int64_t out_row;
+    C *saved;  // this pseudo-layer's reserve blocks (training), else NULL
+    int64_t saved_row;
+};
+
+template <class C>
+__device__ __forceinline__ C sigmoid(C v) {
+    return C(1) / (C(1) + math_exp(-v));
+}
+
+template <class C>
+__global__ void __launch_bounds__(kRnnBlock) cell_forward_kernel(const __grid_constant__ CellForward<C> a) {
+    const int64_t total = static_cast<int64_t>(a.N) * a.H;
+    const int H = a.H;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int n = static_cast<int>(e / H), i = static_cast<int>(e % H);
+        const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
+        if (t < 0) continue;
+        const int64_t row = static_cast<int64_t>(t) * a.N + n;
+        const int gates = a.cell == CUDNN_LSTM ? 4 : a.cell == CUDNN_GRU ? 3 : 1;
+        const C *gx = a.gates + row * gates * H;
+        C *st = a.state + n * a.spn;
+        const C *pre = st + a.at.pre;
+        C *saved = a.saved ? a.saved + row * a.saved_row : nullptr;
+        C *out = a.out + row * a.out_row + static_cast<int64_t>(a.dir) * a.P;
+        C h;
+        switch (a.cell) {
+            case CUDNN_RNN_RELU: {
+                const C v = gx[i] + pre[i];
+                h = C(0) < v ? v : C(0);
+                if (saved) saved[i] = h;
+                break;
+            }
+            case CUDNN_RNN_TANH:
+                h = math_tanh(gx[i] + pre[i]);
+                if (saved) saved[i] = h;
+                break;
+            case CUDNN_LSTM: {
+                const C in_gate = sigmoid(gx[i] + pre[i]), forget = sigmoid(gx[H + i] + pre[H + i]);
+                const C cell = math_tanh(gx[2 * H + i] + pre[2 * H + i]);
+                const C out_gate = sigmoid(gx[3 * H + i] + pre[3 * H + i]);
+                C &c = st[a.at.c + i];
+                c = forget * c + in_gate * cell;
+                h = out_gate * math_tanh(c);
+                if (saved)
+                    saved[i] = in_gate, saved[H + i] = forget, saved[2 * H + i] = cell, saved[3 * H + i] = out_gate,
+                    saved[4 * H + i] = c;
+                if (a.projection) {
+                    st[a.at.full + i] = h;
+                    if (saved) saved[5 * H + i] = h;
+                    continue;  // the projection's product and take_projected_kernel write h
+                }
+                break;
+            }
+            default: {
+                const C reset = sigmoid(gx[i] + pre[i]), update = sigmoid(gx[H + i] + pre[H + i]);
+                const C candidate = math_tanh(gx[2 * H + i] + reset * pre[2 * H + i]);
+                h = (C(1) - update) * candidate + update * st[a.at.h + i];
+                if (saved) saved[i] = reset, saved[H + i] = update, saved[2 * H + i] = candidate;
+                break;
+            }
+        }
+        st[a.at.h + i] = h;
+        out[i] = h;
+    }
+}
+
+// h = P h' for the sequences that took step s, into the state and the layer output.
+template <class C>
+__global__ void __launch_bounds__(kRnnBlock) take_projected_kernel(const __grid_constant__ CellForward<C> a) {
+    const int64_t total = static_cast<int64_t>(a.N) * a.P;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int n = static_cast<int>(e / a.P), i = static_cast<int>(e % a.P);
+        const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
+        if (t < 0) continue;
+        C *st = a.state + n * a.spn;
+        const C h = st[a.at.h_new + i];
+        st[a.at.h + i] = h;
+        a.out[(static_cast<int64_t>(t) * a.N + n) * a.out_row + static_cast<int64_t>(a.dir) * a.P + i] = h;
+    }
+}
+
+// CUDNN_SKIP_INPUT: W is the identity, so gate k's W x + b_W is x + b_Wk.
+template <class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    skip_input_kernel(const C *in, int64_t steps, int H, int gates, const C *bias, C *out) {
+    const int64_t total = steps * gates * H;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t row = e / (static_cast<int64_t>(gates) * H);
+        const int j = static_cast<int>(e % (static_cast<int64_t>(gates) * H));
+        out[e] = in[row * H + j % H] + (bias ? bias[j] : C(0));
+    }
+}
+
+template <class T, class C>
+Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace) {
+    const RnnNetwork &net = p.net;
+    const int g = net.gates(), H = net.hidden_size, P = net.proj_size, N = p.batch_size, Y = p.y_size();
+    const int64_t steps = static_cast<int64_t>(p.max_seq_length) * N, gH = static_cast<int64_t>(g) * H;
+    const RnnWorkspacePointers<C> at = rnn_workspace_pointers<C>(p, workspace);
+    const int64_t spn = rnn_cuda_workspace(p).state_per_sequence;
+    const ForwardState state = forward_state(net);
+    LIBREDNN_CHECK(rnn_upload_tables(stream, p, at.lengths, at.rows));
+    const int64_t weight_count = rnn_weight_elements(net);
+    rnn_convert_kernel<T, C>
+        <<<rnn_grid(weight_count), kRnnBlock, 0, stream>>>(static_cast<const T *>(b.weights), weight_count, at.weights);
+    LIBREDNN_CHECK(check_launch("rnn_convert_kernel"));
+    rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * net.input_size), kRnnBlock, 0, stream>>>(
+        static_cast<const T *>(b.x), at.rows, at.lengths, N, steps, net.input_size, at.sequence_a);
+    LIBREDNN_CHECK(check_launch("rnn_load_sequences_kernel"));
+    C *reserve = static_cast<C *>(b.reserve);
+    const int64_t forward_block = rnn_reserve_forward_block(net);
+    const int64_t outputs_start = steps * forward_block * net.pseudo_layers();
+    if (p.training && rnn_has_short_sequences(p)) {
+        // The steps beyond a sequence are never written; the backward products read zeros there.
+        const cudaError_t error =
+            cudaMemsetAsync(reserve, 0, sizeof(C) * static_cast<size_t>(rnn_reserve_gradient_start(p)), stream);
+        if (error != cudaSuccess)
+            return fail(CUDNN_STATUS_EXECUTION_FAILED, "clearing the RNN reserve space failed: %s",
+                        cudaGetErrorString(error));
+    }
+    const int max_length = *std::max_element(p.seq_lengths.begin(), p.seq_lengths.end());
+    const T *hx = static_cast<const T *>(b.hx), *cx = static_cast<const T *>(b.cx);
+    T *hy = static_cast<T *>(b.hy), *cy = static_cast<T *>(b.cy);
+    const C *in = at.sequence_a;
+    C *out = nullptr;
+    for (int layer = 0; layer < net.layers; ++layer) {
+        out = p.training ? reserve + outputs_start + steps * Y * layer
+                         : (in == at.sequence_a ? at.sequence_b : at.sequence_a);
+        for (int dir = 0; dir < net.directions(); ++dir) {
+            const int pl = layer * net.directions() + dir;
+            const RnnLayerPlaces places = rnn_layer_places(net, pl);
+            const int width = places.width;
+            const C *input_bias = places.input_biases >= 0 ? at.weights + places.input_biases : nullptr;
+            if (places.input_matrices >= 0) {
+                GemmOperands<C> wx;
+                wx.m = steps, wx.n = gH, wx.k = width;
+                wx.a = in, wx.a_row = width, wx.a_col = 1;
+                wx.b = at.weights + places.input_matrices, wx.b_row = 1, wx.b_col = width;
+                wx.c = at.gates, wx.c_row = gH, wx.bias = input_bias;
+                LIBREDNN_CHECK(gemm_simt(stream, wx));
+            } else {
+                skip_input_kernel<C>
+                    <<<rnn_grid(steps * gH), kRnnBlock, 0, stream>>>(in, steps, H, g, input_bias, at.gates);
+                LIBREDNN_CHECK(check_launch("skip_input_kernel"));
+            }
+            const int64_t state_offset = static_cast<int64_t>(pl) * N;
+            rnn_load_state_kernel<T, C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(
+                hx ? hx + state_offset * P : nullptr, int64_t{N} * P, at.state + state.h, spn, P);
+            LIBREDNN_CHECK(check_launch("rnn_load_state_kernel"));
+            if (net.cell == CUDNN_LSTM) {
+                rnn_load_state_kernel<T, C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(
+                    cx ? cx + state_offset * H : nullptr, int64_t{N} * H, at.state + state.c, spn, H);
+                LIBREDNN_CHECK(check_launch("rnn_load_state_kernel"));
+            }
+            CellForward<C> cell{};
+            cell.lengths = at.lengths, cell.N = N, cell.H = H, cell.P = P;
+            cell.cell = static_cast<int>(net.cell), cell.dir = dir, cell.projection = net.projection() ? 1 : 0;
+            cell.spn = spn, cell.at = state, cell.gates = at.gates, cell.state = at.state;
+            cell.out = out, cell.out_row = Y;
+            cell.saved = p.training ? reserve + pl * steps * forward_block : nullptr;
+            cell.saved_row = forward_block;
+            GemmOperands<C> recurrent;
+            recurrent.m = N, recurrent.n = gH, recurrent.k = P;
+            recurrent.a = at.state + state.h, recurrent.a_row = spn, recurrent.a_col = 1;
+            recurrent.b = at.weights + places.recurrent_matrices, recurrent.b_row = 1, recurrent.b_col = P;
+            recurrent.c = at.state + state.pre, recurrent.c_row = spn;
+            recurrent.bias = places.recurrent_biases >= 0 ? at.weights + places.recurrent_biases : nullptr;
+            GemmOperands<C> projection;
+            projection.m = N, projection.n = P, projection.k = H;
+            projection.a = at.state + state.full, projection.a_row = spn, projection.a_col = 1;
+            projection.b = at.weights + places.projection, projection.b_row = 1, projection.b_col = H;
+            projection.c = at.state + state.h_new, projection.c_row = spn;
+            for (int s = 0; s < max_length; ++s) {
+                cell.s = s;
+                LIBREDNN_CHECK(gemm_simt(stream, recurrent));
+                cell_forward_kernel<C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(cell);
+                LIBREDNN_CHECK(check_launch("cell_forward_kernel"));
+                if (places.projection >= 0) {
+                    LIBREDNN_CHECK(gemm_simt(stream, projection));
+                    take_projected_kernel<C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(cell);
+                    LIBREDNN_CHECK(check_launch("take_projected_kernel"));
+                }
+            }
+            if (hy) {
+                rnn_store_state_kernel<T, C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(
+                    at.state + state.h, spn, P, int64_t{N} * P, hy + state_offset * P);
+                LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
+            }
+            if (cy && net.cell == CUDNN_LSTM) {
+                rnn_store_state_kernel<T, C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(
+                    at.state + state.c, spn, H, int64_t{N} * H, cy + state_offset * H);
+                LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
+            }
+        }
+        in = out;
+    }
+    rnn_store_sequences_kernel<T, C><<<rnn_grid(steps * Y), kRnnBlock, 0, stream>>>(
+        out, Y, at.rows, at.lengths, N, steps, Y, static_cast<C>(p.padding_fill), static_cast<T *>(b.y));
+    return check_launch("rnn_store_sequences_kernel");
+}
+
+}  // namespace
+
+Status rnn_forward_pass(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace) {
+    switch (p.net.data_type) {
+        case CUDNN_DATA_HALF: return forward<__half, float>(stream, p, b, workspace);
+        case CUDNN_DATA_FLOAT: return forward<float, float>(stream, p, b, workspace);
+        default: return forward<double, double>(stream, p, b, workspace);
+    }
+}
+
+}  // namespace librednn::cuda

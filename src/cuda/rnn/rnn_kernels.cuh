@@ -1,0 +1,84 @@
+// Device pieces the CUDA RNN passes share: where sequence n is at recurrence step s, and the kernels that
+// move sequences and states between the caller's tensors (type T) and the workspace (compute type C).
+#pragma once
+
+#include "cuda/common/device_common.cuh"
+#include "cuda/common/launch_util.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace librednn::cuda {
+
+constexpr int kRnnBlock = 256;
+
+// The time step sequence n is at when the recurrence of direction `dir` takes its step s (the backward
+// direction starts at the sequence's own last step), or -1 when the sequence has no step s.
+__device__ __forceinline__ int rnn_step_time(const int *lengths, int n, int dir, int s) {
+    const int length = lengths[n];
+    if (s >= length) return -1;
+    return dir == 0 ? s : length - 1 - s;
+}
+
+// Blocks of kRnnBlock threads for a grid-stride loop over `items`.
+inline int rnn_grid(int64_t items) { return grid_size(items, 1, kRnnBlock); }
+
+// dense[(t, n)][i] = the sequence tensor's (t, n, i), 0 beyond the sequence's length.
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    rnn_load_sequences_kernel(const T *data, const int64_t *rows, const int *lengths, int N, int64_t steps, int width,
+                              C *dense) {
+    const int64_t total = steps * width;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t step = e / width;
+        const int t = static_cast<int>(step / N), n = static_cast<int>(step % N);
+        dense[e] = t < lengths[n] ? to_compute<C>(data[rows[step] * width + e % width]) : C(0);
+    }
+}
+
+// The sequence tensor from dense rows (row stride `stride`): `fill` beyond each sequence's length where the
+// layout has such positions.
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    rnn_store_sequences_kernel(const C *dense, int64_t stride, const int64_t *rows, const int *lengths, int N,
+                               int64_t steps, int width, C fill, T *data) {
+    const int64_t total = steps * width;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t step = e / width;
+        const int i = static_cast<int>(e % width);
+        const int t = static_cast<int>(step / N), n = static_cast<int>(step % N);
+        const int64_t row = rows[step];
+        if (row < 0) continue;  // packed: no such position
+        data[row * width + i] = from_compute<T>(t < lengths[n] ? dense[step * stride + i] : fill);
+    }
+}
+
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock) rnn_convert_kernel(const T *from, int64_t count, C *to) {
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x)
+        to[e] = to_compute<C>(from[e]);
+}
+
+// to[n][i] = from[n][i] (or 0 when from is NULL): a state tensor's pseudo-layer into the workspace.
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    rnn_load_state_kernel(const T *from, int64_t count, C *to, int64_t stride, int width) {
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x)
+        to[(e / width) * stride + e % width] = from ? to_compute<C>(from[e]) : C(0);
+}
+
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    rnn_store_state_kernel(const C *from, int64_t stride, int width, int64_t count, T *to) {
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x)
+        to[e] = from_compute<T>(from[(e / width) * stride + e % width]);
+}
+
+}  // namespace librednn::cuda

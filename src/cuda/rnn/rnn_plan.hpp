@@ -1,0 +1,74 @@
+// What the CUDA RNN passes share (cuda/rnn/rnn.hpp): where each piece of the workspace lies, the per
+// pseudo-layer places of the weight space and the reserve space, and the sequence tables (each
+// sequence's length and each (t, n)'s row in the caller's data tensors) copied to the device.
+#pragma once
+
+#include "core/status.hpp"
+#include "ops/rnn/problem.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace librednn::cuda {
+
+// The workspace, in elements of the compute type C unless named bytes: the weights converted to C
+// (backward weights: the gradients' sums), two [T][N][widest] sequence buffers (layer input and output,
+// or their gradients), [T][N][gates * hidden] for W x + b_W (backward weights: every step's previous h),
+// per-sequence state, and the tables.
+struct RnnCudaWorkspace {
+    int64_t weights = 0, sequences = 0, gates = 0, state = 0;  // elements of one piece
+    int64_t state_per_sequence = 0;
+    size_t table_offset = 0;  // bytes from the start: int32 lengths[N], then int64 rows[T][N]
+    size_t bytes = 0;
+};
+RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p);
+
+// The workspace's pieces as pointers (C = float or double).
+template <class C>
+struct RnnWorkspacePointers {
+    C *weights, *sequence_a, *sequence_b, *gates, *state;
+    int *lengths;
+    int64_t *rows;  // (t, n) -> row of the data tensors; -1 for a step beyond the sequence when packed
+};
+template <class C>
+RnnWorkspacePointers<C> rnn_workspace_pointers(const RnnProblem &p, void *workspace) {
+    const RnnCudaWorkspace w = rnn_cuda_workspace(p);
+    RnnWorkspacePointers<C> at;
+    C *base = static_cast<C *>(workspace);
+    at.weights = base;
+    at.sequence_a = at.weights + w.weights;
+    at.sequence_b = at.sequence_a + w.sequences;
+    at.gates = at.sequence_b + w.sequences;
+    at.state = at.gates + w.gates;
+    at.lengths = reinterpret_cast<int *>(static_cast<char *>(workspace) + w.table_offset);
+    at.rows = reinterpret_cast<int64_t *>(static_cast<char *>(workspace) + w.table_offset +
+                                          ((sizeof(int) * static_cast<size_t>(p.batch_size) + 255) & ~size_t{255}));
+    return at;
+}
+
+// Copies the lengths and the row table to the device (from pageable memory: the copy is staged before
+// this returns).
+Status rnn_upload_tables(cudaStream_t stream, const RnnProblem &p, int *lengths, int64_t *rows);
+
+// Whether some sequence is shorter than maxSeqLength (then the passes clear what those steps leave
+// unwritten, so that the products over all steps read zeros there).
+bool rnn_has_short_sequences(const RnnProblem &p);
+
+// One pseudo-layer's places: its matrices and biases in the weight space (elements; -1 when absent) and
+// its blocks in the reserve space.
+struct RnnLayerPlaces {
+    int64_t input_matrices = -1;                       // the gates' W, gates * hidden rows of `width`
+    int64_t recurrent_matrices = -1;                   // the gates' R, gates * hidden rows of projSize
+    int64_t projection = -1;                           // P, projSize rows of hidden
+    int64_t input_biases = -1, recurrent_biases = -1;  // gates * hidden each
+    int width = 0;                                     // the layer input's width
+};
+RnnLayerPlaces rnn_layer_places(const RnnNetwork &net, int pseudo_layer);
+
+// The three passes (rnn_forward.cu, rnn_backward_data.cu, rnn_backward_weights.cu).
+Status rnn_forward_pass(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace);
+Status rnn_backward_data_pass(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace);
+Status rnn_backward_weights_pass(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace);
+
+}  // namespace librednn::cuda
