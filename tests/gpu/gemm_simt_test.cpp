@@ -1,6 +1,7 @@
 // The strided CUDA-core matrix product (src/cuda/common/gemm_simt) against a double product on the host,
 // in float and double, on shapes that take each of its kernels (a warp per column, a lane per column,
-// 16 x 64, 64 x 64 and 128 x 128 tiles), with A and B in both orientations, a bias, and accumulation.
+// 16 x 64, 64 x 64 and 128 x 128 tiles, k split over blocks), with A and B in both orientations, a bias, and
+// accumulation.
 #include "cuda/common/gemm_simt.hpp"
 #include "gpu_test_util.hpp"
 
@@ -21,6 +22,7 @@ using librednn::cuda::GemmOperands;
 struct Shape {
     int64_t m, n, k;
     bool a_k_contiguous, b_k_contiguous, bias, accumulate;
+    bool scratch = false;  // room to split k
 };
 
 template <class C>
@@ -35,7 +37,8 @@ template <class C>
 void check(const Shape &s, std::mt19937_64 &rng) {
     SCOPED_TRACE(testing::Message() << "m " << s.m << " n " << s.n << " k " << s.k << " a_k_contiguous "
                                     << s.a_k_contiguous << " b_k_contiguous " << s.b_k_contiguous << " bias " << s.bias
-                                    << " accumulate " << s.accumulate << " bytes " << sizeof(C));
+                                    << " accumulate " << s.accumulate << " scratch " << s.scratch << " bytes "
+                                    << sizeof(C));
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     auto random = [&](int64_t count) {
         std::vector<C> v(static_cast<size_t>(count));
@@ -50,6 +53,12 @@ void check(const Shape &s, std::mt19937_64 &rng) {
     g.c_row = s.n, g.accumulate = s.accumulate;
     C *da = device_copy(a), *db = device_copy(b), *dbias = device_copy(bias), *dc = device_copy(c0);
     g.a = da, g.b = db, g.c = dc, g.bias = s.bias ? dbias : nullptr;
+    C *scratch = nullptr;
+    if (s.scratch) {
+        g.scratch_elements = librednn::cuda::kGemmMaxSplit * s.m * s.n;
+        ASSERT_EQ(cudaMalloc(&scratch, static_cast<size_t>(g.scratch_elements) * sizeof(C)), cudaSuccess);
+        g.scratch = scratch;
+    }
     ASSERT_EQ(gemm_simt<C>(nullptr, g), CUDNN_STATUS_SUCCESS);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<C> got(c0.size());
@@ -69,21 +78,24 @@ void check(const Shape &s, std::mt19937_64 &rng) {
             const double allowed = static_cast<double>(s.k + 2) * u * magnitude;
             ASSERT_LE(std::fabs(got[i * s.n + j] - want), allowed) << "C(" << i << ", " << j << ")";
         }
-    cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc);
+    cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(scratch);
 }
 
 TEST(GemmSimt, MatchesDoubleProductOnEveryKernelsShapes) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(7);
     const Shape shapes[] = {
-        {1, 300, 77, true, true, true, false},        // a warp per column
-        {8, 70, 1000, true, true, false, true},       // a warp per column, long k
-        {5, 130, 200, true, false, true, true},       // a lane per column
-        {1, 33, 4100, false, false, false, false},    // a lane per column, long k, A by columns
-        {40, 100, 33, true, false, true, false},      // 16 x 64 tiles
-        {2000, 600, 40, false, true, false, true},    // 64 x 64 tiles
-        {3000, 2000, 70, true, true, true, false},    // 128 x 128 tiles
-        {2500, 1100, 300, false, false, true, true},  // 128 x 128 tiles, A and B by their other index
+        {1, 300, 77, true, true, true, false},             // a warp per column
+        {8, 70, 1000, true, true, false, true},            // a warp per column, long k
+        {5, 130, 200, true, false, true, true},            // a lane per column
+        {1, 33, 4100, false, false, false, false},         // a lane per column, long k, A by columns
+        {40, 100, 33, true, false, true, false},           // 16 x 64 tiles
+        {2000, 600, 40, false, true, false, true},         // 64 x 64 tiles
+        {3000, 2000, 70, true, true, true, false},         // 128 x 128 tiles
+        {2500, 1100, 300, false, false, true, true},       // 128 x 128 tiles, A and B by their other index
+        {64, 2048, 1024, true, true, true, false, true},   // 16 x 64 tiles, k split over blocks
+        {64, 1000, 4100, true, false, false, true, true},  // the same, a ragged last part
+        {30, 70, 50, true, true, true, true, true},        // room to split, k too short to
     };
     for (const Shape &s : shapes) {
         check<float>(s, rng);

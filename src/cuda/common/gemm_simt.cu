@@ -18,8 +18,18 @@ constexpr int kThreads = 256;
 // Tiles of BM x BN, each thread TM x TN of them: TM consecutive rows, and TN columns in groups of four
 // consecutive ones (BN / (TN / 4) apart), so that a thread's row and column slices are contiguous in
 // shared memory.
+// A product's tile kernel arguments: with `partials`, block z sums k in [z * k_slice, (z + 1) * k_slice) and
+// writes its part to partials[z][m][n], unscaled.
+template <class C>
+struct TileArgs {
+    GemmOperands<C> g;
+    int64_t k_slice;
+    C *partials;
+};
+
 template <class C, int BM, int BN, int BK, int TM, int TN>
-__global__ void __launch_bounds__(kThreads) gemm_simt_kernel(const __grid_constant__ GemmOperands<C> g) {
+__global__ void __launch_bounds__(kThreads) gemm_simt_kernel(const __grid_constant__ TileArgs<C> args) {
+    const GemmOperands<C> &g = args.g;
     static_assert((BM / TM) * (BN / TN) == kThreads, "one thread per TM x TN outputs");
     static_assert(TN % 4 == 0, "columns go in groups of four");
     constexpr int kColumnThreads = BN / TN, kGroupStride = BN / (TN / 4);
@@ -35,18 +45,20 @@ __global__ void __launch_bounds__(kThreads) gemm_simt_kernel(const __grid_consta
 #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] = C(0);
 
-    for (int64_t k0 = 0; k0 < g.k; k0 += BK) {
+    const int64_t k_begin = blockIdx.z * args.k_slice;
+    const int64_t k_end = k_begin + args.k_slice < g.k ? k_begin + args.k_slice : g.k;
+    for (int64_t k0 = k_begin; k0 < k_end; k0 += BK) {
         for (int e = tid; e < BM * BK; e += kThreads) {
             const int mi = a_k_contiguous ? e / BK : e % BM;
             const int ki = a_k_contiguous ? e % BK : e / BM;
             const int64_t m = row0 + mi, k = k0 + ki;
-            as[ki][mi] = m < g.m && k < g.k ? g.a[m * g.a_row + k * g.a_col] : C(0);
+            as[ki][mi] = m < g.m && k < k_end ? g.a[m * g.a_row + k * g.a_col] : C(0);
         }
         for (int e = tid; e < BN * BK; e += kThreads) {
             const int ni = b_n_contiguous ? e % BN : e / BK;
             const int ki = b_n_contiguous ? e / BN : e % BK;
             const int64_t n = col0 + ni, k = k0 + ki;
-            bs[ki][ni] = n < g.n && k < g.k ? g.b[k * g.b_row + n * g.b_col] : C(0);
+            bs[ki][ni] = n < g.n && k < k_end ? g.b[k * g.b_row + n * g.b_col] : C(0);
         }
         __syncthreads();
 #pragma unroll
@@ -72,10 +84,30 @@ __global__ void __launch_bounds__(kThreads) gemm_simt_kernel(const __grid_consta
             const int64_t n = col0 + (j / 4) * kGroupStride + tc * 4 + j % 4;
             if (n >= g.n) continue;
             C v = acc[i][j];
+            if (args.partials) {
+                args.partials[(blockIdx.z * g.m + m) * g.n + n] = v;
+                continue;
+            }
             if (g.bias) v += g.bias[n];
             C *out = g.c + m * g.c_row + n;
             *out = g.accumulate ? *out + v : v;
         }
+    }
+}
+
+// C = the parts' sum (in part order) + bias, added to C when accumulating.
+template <class C>
+__global__ void __launch_bounds__(kThreads)
+    gemm_sum_parts_kernel(const __grid_constant__ GemmOperands<C> g, const C *partials, int parts) {
+    const int64_t total = g.m * g.n;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        C v = C(0);
+        for (int z = 0; z < parts; ++z) v += partials[z * total + e];
+        const int64_t m = e / g.n, n = e % g.n;
+        if (g.bias) v += g.bias[n];
+        C *out = g.c + m * g.c_row + n;
+        *out = g.accumulate ? *out + v : v;
     }
 }
 
@@ -155,9 +187,27 @@ Status launch_tiles(cudaStream_t stream, const GemmOperands<C> &g, const char *n
     if (row_tiles > 65535 || col_tiles > 0x7fffffff)
         return fail(CUDNN_STATUS_NOT_SUPPORTED, "a %lld x %lld matrix product has more tiles than a grid holds",
                     static_cast<long long>(g.m), static_cast<long long>(g.n));
-    const dim3 grid(static_cast<unsigned>(col_tiles), static_cast<unsigned>(row_tiles));
-    gemm_simt_kernel<C, BM, BN, BK, TM, TN><<<grid, kThreads, 0, stream>>>(g);
-    return check_launch(name);
+    // Few tiles and a long k: split k so that every SM gets blocks, when the caller gave room for the parts.
+    const int64_t tiles = row_tiles * col_tiles, wanted = 4 * current_device_limits().sm_count;
+    int64_t parts = 1;
+    if (g.scratch && tiles < wanted) {
+        parts = std::min<int64_t>({(wanted + tiles - 1) / tiles, (g.k + 4 * BK - 1) / (4 * BK), kGemmMaxSplit,
+                                   g.scratch_elements / (g.m * g.n)});
+        parts = std::max<int64_t>(parts, 1);
+    }
+    TileArgs<C> args{g, g.k, nullptr};
+    if (parts > 1) {
+        args.k_slice = ((g.k + parts - 1) / parts + BK - 1) / BK * BK;
+        parts = (g.k + args.k_slice - 1) / args.k_slice;
+        args.partials = g.scratch;
+    }
+    const dim3 grid(static_cast<unsigned>(col_tiles), static_cast<unsigned>(row_tiles), static_cast<unsigned>(parts));
+    gemm_simt_kernel<C, BM, BN, BK, TM, TN><<<grid, kThreads, 0, stream>>>(args);
+    LIBREDNN_CHECK(check_launch(name));
+    if (parts == 1) return CUDNN_STATUS_SUCCESS;
+    gemm_sum_parts_kernel<C>
+        <<<grid_size(g.m * g.n, 1, kThreads), kThreads, 0, stream>>>(g, g.scratch, static_cast<int>(parts));
+    return check_launch("gemm_sum_parts_kernel");
 }
 
 }  // namespace

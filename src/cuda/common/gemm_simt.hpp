@@ -24,7 +24,14 @@ struct GemmOperands {
     int64_t c_row = 0;
     const C *bias = nullptr;  // added to every row when not NULL: bias[j]
     bool accumulate = false;  // beta = 1 (else C is only written)
+    // Room for partial sums (optional): a product with few tiles and a long k then splits k over blocks and
+    // adds the parts in a second kernel, in a fixed order.
+    C *scratch = nullptr;
+    int64_t scratch_elements = 0;
 };
+
+// The most parts a split k makes (the scratch a caller sizes: kGemmMaxSplit * m * n elements suffice).
+constexpr int kGemmMaxSplit = 16;
 
 // Queues the product on `stream`; nothing to do when m, n is empty (k = 0 writes the bias, or C kept).
 template <class C>

@@ -239,11 +239,14 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             cell.cx = b.cx ? static_cast<const T *>(b.cx) + state_offset * H : nullptr;
 
             GemmOperands<C> unproject;  // d(unprojected h) = P^T dh
+
+            unproject.scratch = at.split, unproject.scratch_elements = at.split_elements;
             unproject.m = N, unproject.n = H, unproject.k = P;
             unproject.a = at.state + state.dh, unproject.a_row = spn, unproject.a_col = 1;
             unproject.b = at.weights + places.projection, unproject.b_row = H, unproject.b_col = 1;
             unproject.c = at.state + state.dfull, unproject.c_row = spn;
             GemmOperands<C> reset_product;  // the GRU's R_h h + b_Rh
+            reset_product.scratch = at.split, reset_product.scratch_elements = at.split_elements;
             reset_product.m = N, reset_product.n = H, reset_product.k = P;
             reset_product.a = at.state + state.h_prev, reset_product.a_row = spn, reset_product.a_col = 1;
             reset_product.b = at.weights + places.recurrent_matrices + 2 * static_cast<int64_t>(H) * P;
@@ -251,6 +254,7 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             reset_product.c = at.state + state.pre_h, reset_product.c_row = spn;
             reset_product.bias = places.recurrent_biases >= 0 ? at.weights + places.recurrent_biases + 2 * H : nullptr;
             GemmOperands<C> previous;  // R^T times the recurrent gate gradients
+            previous.scratch = at.split, previous.scratch_elements = at.split_elements;
             previous.m = N, previous.n = P, previous.k = gH;
             previous.a = at.state + state.gate_grads, previous.a_row = spn, previous.a_col = 1;
             previous.b = at.weights + places.recurrent_matrices, previous.b_row = P, previous.b_col = 1;
@@ -285,6 +289,7 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             // The layer input's gradient: W^T times every step's input gate gradients, both directions summed.
             if (places.input_matrices >= 0) {
                 GemmOperands<C> input;
+                input.scratch = at.split, input.scratch_elements = at.split_elements;
                 input.m = steps, input.n = width, input.k = gH;
                 input.a = grads, input.a_row = gradient_block, input.a_col = 1;
                 input.b = at.weights + places.input_matrices, input.b_row = width, input.b_col = 1;

@@ -81,6 +81,7 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         // Each product: rows are a gradient's rows (gate and unit), columns the other operand's, the sum
         // over every (t, n).
         GemmOperands<C> product;
+        product.scratch = at.split, product.scratch_elements = at.split_elements;
         product.k = steps;
         product.a_row = 1, product.a_col = gradient_block;
         product.b_col = 1;
@@ -103,6 +104,7 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         }
         // Bias gradients: ones^T times the gate gradients, one row.
         GemmOperands<C> bias;
+        bias.scratch = at.split, bias.scratch_elements = at.split_elements;
         bias.m = 1, bias.n = gH, bias.k = steps;
         bias.a = one, bias.a_row = 0, bias.a_col = 0;
         bias.b_row = gradient_block, bias.b_col = 1;

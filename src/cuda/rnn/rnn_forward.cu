@@ -175,6 +175,7 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             const C *input_bias = places.input_biases >= 0 ? at.weights + places.input_biases : nullptr;
             if (places.input_matrices >= 0) {
                 GemmOperands<C> wx;
+                wx.scratch = at.split, wx.scratch_elements = at.split_elements;
                 wx.m = steps, wx.n = gH, wx.k = width;
                 wx.a = in, wx.a_row = width, wx.a_col = 1;
                 wx.b = at.weights + places.input_matrices, wx.b_row = 1, wx.b_col = width;
@@ -202,12 +203,14 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             cell.saved = p.training ? reserve + pl * steps * forward_block : nullptr;
             cell.saved_row = forward_block;
             GemmOperands<C> recurrent;
+            recurrent.scratch = at.split, recurrent.scratch_elements = at.split_elements;
             recurrent.m = N, recurrent.n = gH, recurrent.k = P;
             recurrent.a = at.state + state.h, recurrent.a_row = spn, recurrent.a_col = 1;
             recurrent.b = at.weights + places.recurrent_matrices, recurrent.b_row = 1, recurrent.b_col = P;
             recurrent.c = at.state + state.pre, recurrent.c_row = spn;
             recurrent.bias = places.recurrent_biases >= 0 ? at.weights + places.recurrent_biases : nullptr;
             GemmOperands<C> projection;
+            projection.scratch = at.split, projection.scratch_elements = at.split_elements;
             projection.m = N, projection.n = P, projection.k = H;
             projection.a = at.state + state.full, projection.a_row = spn, projection.a_col = 1;
             projection.b = at.weights + places.projection, projection.b_row = 1, projection.b_col = H;

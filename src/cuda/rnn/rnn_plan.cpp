@@ -1,6 +1,8 @@
 // The CUDA RNN passes' shared plan: workspace pieces, weight and reserve places, the sequence tables.
 #include "cuda/rnn/rnn_plan.hpp"
 
+#include "cuda/common/gemm_simt.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -24,8 +26,11 @@ RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p) {
     // the step's recurrent gate gradients, the previous h, the GRU's R_h h + b, its z * dh.
     w.state_per_sequence = std::max(2 * P + 2 * H + gH, 3 * P + 4 * H + gH);
     w.state = static_cast<int64_t>(p.batch_size) * w.state_per_sequence;
+    // A step's products have batch rows and at most gates * hidden columns; larger batches fill the GPU
+    // without splitting k.
+    if (p.batch_size <= 64) w.split = kGemmMaxSplit * static_cast<int64_t>(p.batch_size) * gH;
     const size_t element = net.data_type == CUDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
-    w.table_offset = align_up(static_cast<size_t>(w.weights + 2 * w.sequences + w.gates + w.state) * element);
+    w.table_offset = align_up(static_cast<size_t>(w.weights + 2 * w.sequences + w.gates + w.state + w.split) * element);
     w.bytes = w.table_offset + align_up(sizeof(int) * static_cast<size_t>(p.batch_size)) +
               sizeof(int64_t) * static_cast<size_t>(steps);
     return w;

@@ -15,9 +15,10 @@ namespace librednn::cuda {
 // The workspace, in elements of the compute type C unless named bytes: the weights converted to C
 // (backward weights: the gradients' sums), two [T][N][widest] sequence buffers (layer input and output,
 // or their gradients), [T][N][gates * hidden] for W x + b_W (backward weights: every step's previous h),
-// per-sequence state, and the tables.
+// per-sequence state, the parts of a recurrence step's products when they split k (batches up to 64), and
+// the tables.
 struct RnnCudaWorkspace {
-    int64_t weights = 0, sequences = 0, gates = 0, state = 0;  // elements of one piece
+    int64_t weights = 0, sequences = 0, gates = 0, state = 0, split = 0;  // elements of one piece
     int64_t state_per_sequence = 0;
     size_t table_offset = 0;  // bytes from the start: int32 lengths[N], then int64 rows[T][N]
     size_t bytes = 0;
@@ -27,7 +28,8 @@ RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p);
 // The workspace's pieces as pointers (C = float or double).
 template <class C>
 struct RnnWorkspacePointers {
-    C *weights, *sequence_a, *sequence_b, *gates, *state;
+    C *weights, *sequence_a, *sequence_b, *gates, *state, *split;
+    int64_t split_elements;
     int *lengths;
     int64_t *rows;  // (t, n) -> row of the data tensors; -1 for a step beyond the sequence when packed
 };
@@ -41,6 +43,8 @@ RnnWorkspacePointers<C> rnn_workspace_pointers(const RnnProblem &p, void *worksp
     at.sequence_b = at.sequence_a + w.sequences;
     at.gates = at.sequence_b + w.sequences;
     at.state = at.gates + w.gates;
+    at.split = at.state + w.state;
+    at.split_elements = w.split;
     at.lengths = reinterpret_cast<int *>(static_cast<char *>(workspace) + w.table_offset);
     at.rows = reinterpret_cast<int64_t *>(static_cast<char *>(workspace) + w.table_offset +
                                           ((sizeof(int) * static_cast<size_t>(p.batch_size) + 255) & ~size_t{255}));
