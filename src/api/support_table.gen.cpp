@@ -111,7 +111,7 @@ const SupportRow kSupportTable[] = {
     {"cudnnGetConvolutionForwardAlgorithm_v7", "cnn_infer", "yes", "yes", "float, double, half, bfloat16, int8 (forward: INT8/UINT8, x4, x32)", "ranks the solvers of the handle's backend"},
     {"cudnnFindConvolutionForwardAlgorithm", "cnn_infer", "yes", "yes", "float, double, half, bfloat16, int8 (forward: INT8/UINT8, x4, x32)", "times every applicable solver"},
     {"cudnnFindConvolutionForwardAlgorithmEx", "cnn_infer", "yes", "yes", "float, double, half, bfloat16, int8 (forward: INT8/UINT8, x4, x32)", "times every applicable solver; too little workspace: ALLOC_FAILED"},
-    {"cudnnIm2Col", "cnn_infer", "yes", "no", "float, double, half, bfloat16", "host only so far"},
+    {"cudnnIm2Col", "cnn_infer", "yes", "yes", "any type of 1, 2, 4 or 8 bytes (not vectorised int8)", "x of any strides; CONVOLUTION mode numbers the flipped filter's taps; groups ignored (every channel)"},
     {"cudnnReorderFilterAndBias", "cnn_infer", "yes", "yes", "int8x32", "LibreDNN's reordered layout is the stored one (a copy)"},
     {"cudnnGetConvolutionForwardWorkspaceSize", "cnn_infer", "partial", "partial", "float, double, half, bfloat16, int8 (forward: INT8/UINT8, x4, x32)", "host: IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, GEMM; CUDA: IMPLICIT_GEMM; the others NOT_SUPPORTED"},
     {"cudnnConvolutionForward", "cnn_infer", "partial", "partial", "float, double, half, bfloat16, int8 (forward: INT8/UINT8, x4, x32)", "host: IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, GEMM; CUDA: IMPLICIT_GEMM (1-3 spatial dims; float (TF32 or FMA), double, half, bfloat16, int8/uint8 NHWC (forward); no x4/x32 yet). FFT, FFT_TILING, WINOGRAD, WINOGRAD_NONFUSED not yet; DIRECT is not implemented by cuDNN either"},
