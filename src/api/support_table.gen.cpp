@@ -122,7 +122,7 @@ const SupportRow kSupportTable[] = {
     {"cudnnGetConvolutionBackwardDataAlgorithm_v7", "cnn_infer", "yes", "yes", "float, double, half, bfloat16", "ranks the solvers of the handle's backend"},
     {"cudnnGetConvolutionBackwardDataWorkspaceSize", "cnn_infer", "partial", "partial", "float, double, half, bfloat16", "host: ALGO_0, ALGO_1; CUDA: ALGO_1"},
     {"cudnnConvolutionBackwardData", "cnn_infer", "partial", "partial", "float, double, half, bfloat16", "host: ALGO_0, ALGO_1; CUDA: ALGO_1 (float (TF32 or FMA), double, half, bfloat16). FFT, FFT_TILING, WINOGRAD, WINOGRAD_NONFUSED not yet"},
-    {"cudnnGetFoldedConvBackwardDataDescriptors", "cnn_infer", "no", "no", "", ""},
+    {"cudnnGetFoldedConvBackwardDataDescriptors", "cnn_infer", "yes", "yes", "float, double, half, bfloat16", "2-d; strided problems fold as cross-correlations without dilation or groups (else NOT_SUPPORTED); stride 1 gives the problem itself; docs/NUMERICS.md"},
     {"cudnnCnnInferVersionCheck", "cnn_infer", "yes", "yes", "", ""},
     {"cudnnGetConvolutionBackwardFilterAlgorithmMaxCount", "cnn_train", "yes", "yes", "", ""},
     {"cudnnFindConvolutionBackwardFilterAlgorithm", "cnn_train", "yes", "yes", "float, double, half, bfloat16", "times every applicable solver"},
