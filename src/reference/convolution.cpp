@@ -271,4 +271,58 @@ Status convolution_bias_activation_forward(const ConvolutionGeometry &conv, doub
     return CUDNN_STATUS_SUCCESS;
 }
 
+Status im2col(const ConvolutionGeometry &conv, const TensorView &x, const std::vector<int64_t> &filter_dims,
+              const TensorView &col) {
+    LIBREDNN_CHECK(check_view(x, "x"));
+    LIBREDNN_CHECK(check_view(col, "col"));
+    const int spatial = x.rank() - 2;
+    if (spatial < 1 || static_cast<int>(filter_dims.size()) != x.rank() ||
+        conv.padding.size() != static_cast<size_t>(spatial) || conv.stride.size() != static_cast<size_t>(spatial) ||
+        conv.dilation.size() != static_cast<size_t>(spatial)) {
+        return fail(CUDNN_STATUS_BAD_PARAM, "x %s, filter %s and the geometry disagree on the spatial dims",
+                    dims_to_string(x.dims).c_str(), dims_to_string(filter_dims).c_str());
+    }
+    const std::vector<int64_t> out = convolution_output_dims(conv, x.dims, filter_dims);
+    const std::vector<int64_t> output_dims(out.begin() + 2, out.end()),
+        taps_dims(filter_dims.begin() + 2, filter_dims.end());
+    int64_t positions = 1, taps = 1;
+    for (int d = 0; d < spatial; ++d) {
+        positions *= output_dims[static_cast<size_t>(d)];
+        taps *= taps_dims[static_cast<size_t>(d)];
+    }
+    const std::vector<int64_t> expected = {x.dims[0] * positions, x.dims[1] * taps};
+    if (positions < 1 || col.dims != expected) {
+        return fail(CUDNN_STATUS_BAD_PARAM, "col is %s; im2col of x %s with filter %s needs %s",
+                    dims_to_string(col.dims).c_str(), dims_to_string(x.dims).c_str(),
+                    dims_to_string(filter_dims).c_str(), dims_to_string(expected).c_str());
+    }
+    Index x_index(x.rank());
+    for (int64_t n = 0; n < x.dims[0]; ++n) {
+        int64_t p = 0;
+        for_each_index(output_dims, [&](const Index &o) {
+            for (int64_t c = 0; c < x.dims[1]; ++c) {
+                int64_t t = 0;
+                for_each_index(taps_dims, [&](const Index &f) {
+                    // input_coordinate flips the tap along every dim for convolution, which is column
+                    // T - 1 - t of the flattened window.
+                    bool inside = true;
+                    for (int d = 0; d < spatial; ++d) {
+                        const int64_t i =
+                            input_coordinate(conv, d, o[static_cast<size_t>(d)], f[static_cast<size_t>(d)],
+                                             taps_dims[static_cast<size_t>(d)]);
+                        inside = inside && i >= 0 && i < x.dims[static_cast<size_t>(2 + d)];
+                        x_index[static_cast<size_t>(2 + d)] = i;
+                    }
+                    x_index[0] = n;
+                    x_index[1] = c;
+                    col.write({n * positions + p, c * taps + t}, inside ? x.read(x_index) : 0.0);
+                    ++t;
+                });
+            }
+            ++p;
+        });
+    }
+    return CUDNN_STATUS_SUCCESS;
+}
+
 }  // namespace librednn::reference

@@ -57,6 +57,15 @@ Status convolution_backward_filter(const ConvolutionGeometry &conv, double alpha
 // (cudnnConvolutionBackwardBias).
 Status convolution_backward_bias(double alpha, const TensorView &dy, double beta, const TensorView &db);
 
+// cudnnIm2Col: the matrix `col` (a 2-d view [N x P, C x T]) with
+//   col[n * P + p][c * T + t] = x[n, c, o(p) * stride - pad + f(t) * dilation]   (zero in the padding),
+// where P counts the output positions and T the taps of a filter of dims `filter_dims` ([K, C / groups,
+// filter spatial...]), o(p) and f(t) unflatten them row-major, and convolution (not cross-correlation)
+// reads the window backwards: column t holds tap T - 1 - t. Every channel of x makes its own columns,
+// whatever the groups.
+Status im2col(const ConvolutionGeometry &conv, const TensorView &x, const std::vector<int64_t> &filter_dims,
+              const TensorView &col);
+
 // The activation of the fused forward, as a cudnnActivationDescriptor_t holds it; applied by
 // reference::activation_value (reference/activation.hpp), the same definition cudnnActivationForward uses.
 struct Activation {

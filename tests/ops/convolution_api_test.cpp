@@ -437,7 +437,6 @@ TEST(ConvolutionBackwardBias, SumsOverImagesAndPositions) {
 // --- im2col and the filter reorder -----------------------------------------------------------------
 
 TEST(ConvolutionIm2Col, RowsAreOutputPositionsAndColumnsChannelTaps) {
-    if (test_backend() != TestBackend::host) GTEST_SKIP() << "cudnnIm2Col runs on the host backend only so far";
     Handle handle;
     Conv2d d;
     d.n = 2;
@@ -453,8 +452,9 @@ TEST(ConvolutionIm2Col, RowsAreOutputPositionsAndColumnsChannelTaps) {
     std::vector<float> x(d.x_count());
     std::iota(x.begin(), x.end(), 1.0f);
     const size_t rows = static_cast<size_t>(d.n) * d.p * d.q, columns = static_cast<size_t>(d.c) * d.r * d.s;
-    std::vector<float> col(rows * columns, -1.0f);
-    ASSERT_EQ(cudnnIm2Col(handle, d.x, x.data(), d.filter, d.conv, col.data()), CUDNN_STATUS_SUCCESS);
+    DeviceBuffer x_buffer(bytes_of(x)), col_buffer(bytes_of(std::vector<float>(rows * columns, -1.0f)));
+    ASSERT_EQ(cudnnIm2Col(handle, d.x, x_buffer.get(), d.filter, d.conv, col_buffer.get()), CUDNN_STATUS_SUCCESS);
+    const std::vector<float> col = values_of<float>(col_buffer.download());
     for (int n = 0; n < d.n; ++n)
         for (int p = 0; p < d.p; ++p)
             for (int q = 0; q < d.q; ++q)
@@ -469,6 +469,105 @@ TEST(ConvolutionIm2Col, RowsAreOutputPositionsAndColumnsChannelTaps) {
                             const size_t column = (static_cast<size_t>(c) * d.r + r) * d.s + s;
                             ASSERT_EQ(col[row * columns + column], want) << n << p << q << c << r << s;
                         }
+}
+
+TEST(ConvolutionIm2Col, MatchesReferenceOnRandomGeometriesLayoutsAndTypes) {
+    // 1 to 3 spatial dims, padding, strides, dilation, both modes, groups, x of any strides: the matrix
+    // is a copy of x's elements (and zeros), so it must match the reference bit for bit.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    Handle handle;
+    const std::vector<cudnnDataType_t> types = {CUDNN_DATA_FLOAT, CUDNN_DATA_DOUBLE, CUDNN_DATA_HALF,
+                                                CUDNN_DATA_BFLOAT16, CUDNN_DATA_INT8};
+    for (int trial = 0; trial < 60; ++trial) {
+        const cudnnDataType_t type = rng.pick(types);
+        const int spatial = static_cast<int>(rng.integer(1, 3));
+        const int nb_dims = spatial + 2;
+        const int groups = static_cast<int>(rng.integer(1, 2));
+        std::vector<int64_t> x_dims = {rng.integer(1, 2), groups * rng.integer(1, 3)};
+        std::vector<int> filter_dims = {static_cast<int>(groups * rng.integer(1, 2)),
+                                        static_cast<int>(x_dims[1] / groups)};
+        std::vector<int> pad(static_cast<size_t>(spatial)), stride(pad), dilation(pad);
+        reference::ConvolutionGeometry geometry;
+        for (int i = 0; i < spatial; ++i) {
+            const int filter = static_cast<int>(rng.integer(1, 3));
+            dilation[static_cast<size_t>(i)] = static_cast<int>(rng.integer(1, 2));
+            stride[static_cast<size_t>(i)] = static_cast<int>(rng.integer(1, 3));
+            pad[static_cast<size_t>(i)] = static_cast<int>(rng.integer(0, filter));
+            const int64_t span = (filter - 1) * dilation[static_cast<size_t>(i)] + 1;
+            x_dims.push_back(std::max<int64_t>(1, span - 2 * pad[static_cast<size_t>(i)]) + rng.integer(0, 4));
+            filter_dims.push_back(filter);
+            geometry.padding.push_back(pad[static_cast<size_t>(i)]);
+            geometry.stride.push_back(stride[static_cast<size_t>(i)]);
+            geometry.dilation.push_back(dilation[static_cast<size_t>(i)]);
+        }
+        geometry.groups = groups;
+        geometry.mode = rng.coin() ? CUDNN_CONVOLUTION : CUDNN_CROSS_CORRELATION;
+        const TensorGeometry x_geometry = make_geometry(rng, type, x_dims, rng.pick(all_layout_kinds()));
+        SCOPED_TRACE("x " + geometry_to_string(x_geometry) + " filter " +
+                     reference::dims_to_string(std::vector<int64_t>(filter_dims.begin(), filter_dims.end())) +
+                     (geometry.mode == CUDNN_CONVOLUTION ? " convolution" : " cross-correlation"));
+        HostTensor x(x_geometry);
+        fill_uniform(x, rng, -100.0, 100.0);
+
+        TensorDescriptor x_desc(x_geometry);
+        cudnnFilterDescriptor_t filter = nullptr;
+        cudnnConvolutionDescriptor_t conv = nullptr;
+        ASSERT_EQ(cudnnCreateFilterDescriptor(&filter), CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(cudnnCreateConvolutionDescriptor(&conv), CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(cudnnSetFilterNdDescriptor(filter, type, CUDNN_TENSOR_NCHW, nb_dims, filter_dims.data()),
+                  CUDNN_STATUS_SUCCESS);
+        const cudnnDataType_t compute = type == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE
+                                        : type == CUDNN_DATA_INT8 ? CUDNN_DATA_INT32
+                                                                  : CUDNN_DATA_FLOAT;
+        ASSERT_EQ(cudnnSetConvolutionNdDescriptor(conv, spatial, pad.data(), stride.data(), dilation.data(),
+                                                  geometry.mode, compute),
+                  CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(cudnnSetConvolutionGroupCount(conv, groups), CUDNN_STATUS_SUCCESS);
+
+        const std::vector<int64_t> w_dims(filter_dims.begin(), filter_dims.end());
+        const std::vector<int64_t> out = reference::convolution_output_dims(geometry, x_dims, w_dims);
+        int64_t rows = x_dims[0], columns = x_dims[1];
+        for (int i = 0; i < spatial; ++i) {
+            rows *= out[static_cast<size_t>(i + 2)];
+            columns *= w_dims[static_cast<size_t>(i + 2)];
+        }
+        reference::HostTensor expected(type, {rows, columns});
+        const reference::TensorView x_view{
+            type, x_dims, std::vector<int64_t>(x_geometry.strides, x_geometry.strides + nb_dims), x.data()};
+        ASSERT_EQ(reference::im2col(geometry, x_view, w_dims, expected), CUDNN_STATUS_SUCCESS) << last_failure_reason();
+
+        DeviceBuffer x_buffer(x.bytes), col_buffer(std::vector<uint8_t>(expected.size_in_bytes(), 0xff));
+        ASSERT_EQ(cudnnIm2Col(handle, x_desc, x_buffer.get(), filter, conv, col_buffer.get()), CUDNN_STATUS_SUCCESS);
+        const std::vector<uint8_t> got = col_buffer.download();
+        const uint8_t *want = static_cast<const uint8_t *>(expected.view().data);
+        EXPECT_TRUE(std::equal(got.begin(), got.end(), want)) << "the matrix differs from the reference";
+        cudnnDestroyFilterDescriptor(filter);
+        cudnnDestroyConvolutionDescriptor(conv);
+    }
+}
+
+TEST(ConvolutionIm2Col, RejectsVectorisedTensorsAndNullBuffers) {
+    Handle handle;
+    Conv2d d;
+    d.make();
+    std::vector<float> x(d.x_count(), 1.0f);
+    DeviceBuffer x_buffer(bytes_of(x)), col_buffer(bytes_of(std::vector<float>(1024, 0.0f)));
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnIm2Col(handle, d.x, nullptr, d.filter, d.conv, col_buffer.get()), "x");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnIm2Col(handle, d.x, x_buffer.get(), d.filter, d.conv, nullptr),
+                    "colBuffer");
+    cudnnTensorDescriptor_t vectors = nullptr;
+    cudnnFilterDescriptor_t vector_filter = nullptr;
+    ASSERT_EQ(cudnnCreateTensorDescriptor(&vectors), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateFilterDescriptor(&vector_filter), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(vectors, CUDNN_TENSOR_NCHW_VECT_C, CUDNN_DATA_INT8x4, 1, 4, 5, 5),
+              CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetFilter4dDescriptor(vector_filter, CUDNN_DATA_INT8x4, CUDNN_TENSOR_NCHW_VECT_C, 4, 4, 3, 3),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnIm2Col(handle, vectors, x_buffer.get(), vector_filter, d.conv, col_buffer.get()),
+                    "vectorised");
+    cudnnDestroyTensorDescriptor(vectors);
+    cudnnDestroyFilterDescriptor(vector_filter);
 }
 
 TEST(ConvolutionReorder, Int8x32FiltersAreKeptAsStored) {

@@ -508,4 +508,374 @@ TEST(Convolution, BackwardPassesAreTheAdjointsOfTheForwardInDouble) {
     }
 }
 
+// --- folded backward data ---------------------------------------------------------------------------
+
+// The descriptors cudnnGetFoldedConvBackwardDataDescriptors fills, created empty and destroyed together.
+struct FoldedDescriptors {
+    cudnnFilterDescriptor_t filter = nullptr;
+    cudnnTensorDescriptor_t diff = nullptr, grad = nullptr;
+    cudnnConvolutionDescriptor_t conv = nullptr;
+    cudnnTensorTransformDescriptor_t filter_fold = nullptr, diff_pad = nullptr, grad_fold = nullptr,
+                                     grad_unfold = nullptr;
+
+    FoldedDescriptors() {
+        EXPECT_EQ(cudnnCreateFilterDescriptor(&filter), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnCreateTensorDescriptor(&diff), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnCreateTensorDescriptor(&grad), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnCreateConvolutionDescriptor(&conv), CUDNN_STATUS_SUCCESS);
+        for (cudnnTensorTransformDescriptor_t *t : {&filter_fold, &diff_pad, &grad_fold, &grad_unfold})
+            EXPECT_EQ(cudnnCreateTensorTransformDescriptor(t), CUDNN_STATUS_SUCCESS);
+    }
+    ~FoldedDescriptors() {
+        cudnnDestroyFilterDescriptor(filter);
+        cudnnDestroyTensorDescriptor(diff);
+        cudnnDestroyTensorDescriptor(grad);
+        cudnnDestroyConvolutionDescriptor(conv);
+        for (cudnnTensorTransformDescriptor_t t : {filter_fold, diff_pad, grad_fold, grad_unfold})
+            cudnnDestroyTensorTransformDescriptor(t);
+    }
+    FoldedDescriptors(const FoldedDescriptors &) = delete;
+    FoldedDescriptors &operator=(const FoldedDescriptors &) = delete;
+
+    cudnnStatus_t get(Handle &handle, cudnnFilterDescriptor_t w, cudnnTensorDescriptor_t dy,
+                      cudnnConvolutionDescriptor_t convolution, cudnnTensorDescriptor_t dx,
+                      cudnnTensorFormat_t format) {
+        return cudnnGetFoldedConvBackwardDataDescriptors(handle, w, dy, convolution, dx, format, filter, diff, conv,
+                                                         grad, filter_fold, diff_pad, grad_fold, grad_unfold);
+    }
+};
+
+// A random 2-d backward-data problem that folds: cross-correlation without dilation or groups, strides
+// 1 to 3 (mostly above 1), any padding, layouts and floating types.
+ConvProblem random_foldable_problem(Random &rng) {
+    ConvProblem p = random_problem(rng, ConvDirection::backward_data);
+    p.spatial_dims = 2;
+    p.groups = 1;
+    p.mode = CUDNN_CROSS_CORRELATION;
+    int64_t x_dims[kMaxDims] = {rng.integer(1, 3), rng.integer(1, 5)},
+            w_dims[kMaxDims] = {rng.integer(1, 5), x_dims[1]};
+    for (int i = 0; i < 2; ++i) {
+        const int64_t filter = rng.integer(1, 5);
+        p.dilation[i] = 1;
+        p.stride[i] = rng.integer(0, 3) == 0 ? 1 : rng.integer(2, 3);
+        p.pad[i] = rng.integer(0, filter);
+        x_dims[i + 2] = std::max<int64_t>(1, filter - 2 * p.pad[i]) + rng.integer(0, 7);
+        w_dims[i + 2] = filter;
+    }
+    int64_t y_dims[kMaxDims];
+    conv_output_dims(p, x_dims, w_dims, y_dims);
+    const cudnnDataType_t type = p.x.dtype;
+    p.w = packed_geometry(type, 4, w_dims, layout_of(p.filter_format));
+    p.x = make_geometry(rng, type, std::vector<int64_t>(x_dims, x_dims + 4), rng.pick(all_layout_kinds()));
+    p.y = make_geometry(rng, type, std::vector<int64_t>(y_dims, y_dims + 4), rng.pick(all_layout_kinds()));
+    return p;
+}
+
+// A backward-data algorithm the backend runs for these descriptors, and its workspace.
+int runnable_backward_data_algorithm(Handle &handle, cudnnFilterDescriptor_t w, cudnnTensorDescriptor_t dy,
+                                     cudnnConvolutionDescriptor_t conv, cudnnTensorDescriptor_t dx, size_t *bytes) {
+    cudnnConvolutionBwdDataAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+    int returned = 0;
+    EXPECT_EQ(cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, w, dy, conv, dx,
+                                                          CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &returned, perf),
+              CUDNN_STATUS_SUCCESS);
+    for (int i = 0; i < returned; ++i) {
+        if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
+        EXPECT_EQ(cudnnGetConvolutionBackwardDataWorkspaceSize(handle, w, dy, conv, dx, perf[i].algo, bytes),
+                  CUDNN_STATUS_SUCCESS);
+        return perf[i].algo;
+    }
+    return -1;
+}
+
+std::vector<int> dims_of(cudnnTensorDescriptor_t desc) {
+    cudnnDataType_t type;
+    int nb_dims = 0, dims[kMaxDims], strides[kMaxDims];
+    EXPECT_EQ(cudnnGetTensorNdDescriptor(desc, kMaxDims, &type, &nb_dims, dims, strides), CUDNN_STATUS_SUCCESS);
+    return std::vector<int>(dims, dims + nb_dims);
+}
+
+// dx through the folded problem, as cuDNN's samples run it: fold the filter, pad dy where its padded
+// descriptor is larger, backward data on the folded tensors (alpha 1, beta 0), then unfold into dx with
+// the problem's alpha and beta. dx starts as `initial`.
+std::vector<uint8_t> run_folded(Handle &handle, const ConvProblem &p, cudnnTensorFormat_t format, const Inputs &in,
+                                const std::vector<uint8_t> &initial) {
+    TensorDescriptor dx_desc(p.x), dy_desc(p.y);
+    FilterDescriptor w_desc(p.w, p.filter_format);
+    ConvDescriptor conv(p);
+    FoldedDescriptors folded;
+    EXPECT_EQ(folded.get(handle, w_desc, dy_desc, conv, dx_desc, format), CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    const bool in_double = p.x.dtype == CUDNN_DATA_DOUBLE;
+    const Scalar one(1.0, in_double), zero(0.0, in_double), alpha(p.alpha, in_double), beta(p.beta, in_double);
+
+    size_t filter_bytes = 0, padded_bytes = 0, grad_bytes = 0;
+    EXPECT_EQ(cudnnGetFilterSizeInBytes(folded.filter, &filter_bytes), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(cudnnGetTensorSizeInBytes(folded.diff, &padded_bytes), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(cudnnGetTensorSizeInBytes(folded.grad, &grad_bytes), CUDNN_STATUS_SUCCESS);
+    DeviceBuffer w(in.w.bytes), dy(in.y.bytes), dx(initial);
+    DeviceBuffer folded_w(std::vector<uint8_t>(filter_bytes, 0xff)), folded_dx(std::vector<uint8_t>(grad_bytes, 0xff));
+    EXPECT_EQ(cudnnTransformFilter(handle, folded.filter_fold, one.get(), w_desc, w.get(), zero.get(), folded.filter,
+                                   folded_w.get()),
+              CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    DeviceBuffer padded_dy(std::vector<uint8_t>(padded_bytes, 0xff));
+    void *diff = dy.get();
+    // (cuDNN's sample compares the byte sizes, which a dy with gaps between its elements can match by
+    // chance: the dims say whether dy was padded.)
+    if (dims_of(folded.diff) != dims_of(dy_desc)) {
+        EXPECT_EQ(cudnnTransformTensorEx(handle, folded.diff_pad, one.get(), dy_desc, dy.get(), zero.get(), folded.diff,
+                                         padded_dy.get()),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+        diff = padded_dy.get();
+    }
+    size_t workspace_bytes = 0;
+    const int algorithm = runnable_backward_data_algorithm(handle, folded.filter, folded.diff, folded.conv, folded.grad,
+                                                           &workspace_bytes);
+    EXPECT_GE(algorithm, 0) << "no backward-data algorithm runs the folded problem";
+    DeviceBuffer workspace(std::vector<uint8_t>(workspace_bytes, 0xa5));
+    EXPECT_EQ(cudnnConvolutionBackwardData(handle, one.get(), folded.filter, folded_w.get(), folded.diff, diff,
+                                           folded.conv, static_cast<cudnnConvolutionBwdDataAlgo_t>(algorithm),
+                                           workspace.get(), workspace_bytes, zero.get(), folded.grad, folded_dx.get()),
+              CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    EXPECT_EQ(cudnnTransformTensorEx(handle, folded.grad_unfold, alpha.get(), folded.grad, folded_dx.get(), beta.get(),
+                                     dx_desc, dx.get()),
+              CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    return dx.download();
+}
+
+TEST(ConvolutionFolded, FoldBackwardDataUnfoldMatchesTheDirectBackwardData) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    Handle handle;
+    for (int trial = 0; trial < 60; ++trial) {
+        ConvProblem p = random_foldable_problem(rng);
+        const cudnnTensorFormat_t format = rng.coin() ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
+        const std::vector<int> algorithms = runnable_algorithms(handle, p);
+        if (algorithms.empty()) continue;
+        p.algorithm = rng.pick(algorithms);
+        const std::string text =
+            to_problem_string(p).to_string() + " transformFormat " + (format == CUDNN_TENSOR_NCHW ? "NCHW" : "NHWC");
+        SCOPED_TRACE(text);
+        Inputs in = random_inputs(rng, p);
+        HostTensor initial(p.x);
+        if (p.beta == 0.0) {
+            poison(initial);
+        } else {
+            initial = in.x;
+        }
+        HostTensor direct(p.x), folded(p.x);
+        auto run_direct = [&](const std::vector<uint8_t> &start) { return run_api(handle, p, in, start); };
+        auto run_fold = [&](const std::vector<uint8_t> &start) { return run_folded(handle, p, format, in, start); };
+        direct.bytes = p.beta == 0.0 ? run_poisoned(initial, run_direct) : run_direct(initial.bytes);
+        folded.bytes = p.beta == 0.0 ? run_poisoned(initial, run_fold) : run_fold(initial.bytes);
+        const std::vector<double> value = reference_result(p, in.x, in.w, in.y, false);
+        const std::vector<double> magnitude = reference_result(p, in.x, in.w, in.y, true);
+        const std::vector<ElementBound> bounds = conv_bounds(p, value, magnitude, initial);
+        EXPECT_TRUE(matches_reference(direct, rounded_reference(initial, bounds), bounds, "direct " + text));
+        // The folded sums have the same products (and zeros from the padded taps); the unscaled sum is
+        // stored once in dx's type before the unfold blends it: one more rounding of |alpha| sum |terms|.
+        std::vector<ElementBound> folded_bounds = bounds;
+        const double storage = tolerance_for(p.x.dtype).unit_roundoff;
+        for (size_t i = 0; i < folded_bounds.size(); ++i)
+            folded_bounds[i].compute_error += storage * std::fabs(p.alpha) * magnitude[i];
+        EXPECT_TRUE(
+            matches_reference(folded, rounded_reference(initial, folded_bounds), folded_bounds, "folded " + text));
+    }
+}
+
+// The folded geometry of two hand-worked problems (ops/conv/fold.hpp): 7x7 dx, 3x3 filter, stride 2,
+// pad 1 (dy 4x4: 2x2 folded taps, 5x5 folded dx, no dy padding, 1 cropped before and 2 after); and 5x5
+// dx, 2x2 filter, stride 2 (dy 2x2, whose last dx row no window reaches: dy padded to 3x3).
+TEST(ConvolutionFolded, DescriptorsOfHandWorkedProblems) {
+    Handle handle;
+    struct Case {
+        int h, r, pad, stride;
+        int folded_taps, folded_grad, padded_diff, crop_after;
+    };
+    for (const Case &c : {Case{7, 3, 1, 2, 2, 5, 4, 2}, Case{5, 2, 0, 2, 1, 3, 3, 1}}) {
+        ConvProblem p;
+        p.direction = ConvDirection::backward_data;
+        p.spatial_dims = 2;
+        p.pad[0] = p.pad[1] = c.pad;
+        p.stride[0] = p.stride[1] = c.stride;
+        p.dilation[0] = p.dilation[1] = 1;
+        const int64_t x_dims[] = {2, 3, c.h, c.h}, w_dims[] = {4, 3, c.r, c.r};
+        int64_t y_dims[4];
+        conv_output_dims(p, x_dims, w_dims, y_dims);
+        p.x = packed_geometry(CUDNN_DATA_FLOAT, 4, x_dims, PackedLayout::nchw);
+        p.w = packed_geometry(CUDNN_DATA_FLOAT, 4, w_dims, PackedLayout::nchw);
+        p.y = packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw);
+        TensorDescriptor dx(p.x), dy(p.y);
+        FilterDescriptor w(p.w, CUDNN_TENSOR_NCHW);
+        ConvDescriptor conv(p);
+        FoldedDescriptors folded;
+        ASSERT_EQ(folded.get(handle, w, dy, conv, dx, CUDNN_TENSOR_NHWC), CUDNN_STATUS_SUCCESS);
+        cudnnDataType_t type;
+        cudnnTensorFormat_t format;
+        int k = 0, channels = 0, r = 0, s = 0;
+        ASSERT_EQ(cudnnGetFilter4dDescriptor(folded.filter, &type, &format, &k, &channels, &r, &s),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(type, CUDNN_DATA_FLOAT);
+        EXPECT_EQ(format, CUDNN_TENSOR_NHWC);
+        EXPECT_EQ(std::vector<int>({k, channels, r, s}),
+                  std::vector<int>({4, 3 * c.stride * c.stride, c.folded_taps, c.folded_taps}));
+        int n = 0, ch = 0, h = 0, wd = 0, ns = 0, cs = 0, hs = 0, ws = 0;
+        ASSERT_EQ(cudnnGetTensor4dDescriptor(folded.grad, &type, &n, &ch, &h, &wd, &ns, &cs, &hs, &ws),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(std::vector<int>({n, ch, h, wd}),
+                  std::vector<int>({2, 3 * c.stride * c.stride, c.folded_grad, c.folded_grad}));
+        EXPECT_EQ(cs, 1) << "packed NHWC";
+        ASSERT_EQ(cudnnGetTensor4dDescriptor(folded.diff, &type, &n, &ch, &h, &wd, &ns, &cs, &hs, &ws),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(std::vector<int>({n, ch, h, wd}), std::vector<int>({2, 4, c.padded_diff, c.padded_diff}));
+        int pads[2], strides[2], dilations[2], array_length = 0;
+        cudnnConvolutionMode_t mode;
+        cudnnDataType_t compute;
+        ASSERT_EQ(
+            cudnnGetConvolutionNdDescriptor(folded.conv, 2, &array_length, pads, strides, dilations, &mode, &compute),
+            CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(std::vector<int>({pads[0], pads[1], strides[0], strides[1], dilations[0], dilations[1]}),
+                  std::vector<int>({0, 0, 1, 1, 1, 1}));
+        EXPECT_EQ(mode, CUDNN_CROSS_CORRELATION);
+        cudnnTensorFormat_t dest_format;
+        int32_t before[4], after[4];
+        uint32_t fold[2];
+        cudnnFoldingDirection_t direction;
+        ASSERT_EQ(
+            cudnnGetTensorTransformDescriptor(folded.grad_unfold, 4, &dest_format, before, after, fold, &direction),
+            CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(direction, CUDNN_TRANSFORM_UNFOLD);
+        EXPECT_EQ(std::vector<uint32_t>({fold[0], fold[1]}),
+                  std::vector<uint32_t>({static_cast<uint32_t>(c.stride), static_cast<uint32_t>(c.stride)}));
+        EXPECT_EQ(std::vector<int32_t>({before[2], before[3], after[2], after[3]}),
+                  std::vector<int32_t>({-c.pad, -c.pad, -c.crop_after, -c.crop_after}));
+        // The grad fold is the unfold's inverse: folding dx gives the folded dx's dims.
+        cudnnTensorDescriptor_t refolded = nullptr;
+        ASSERT_EQ(cudnnCreateTensorDescriptor(&refolded), CUDNN_STATUS_SUCCESS);
+        size_t bytes = 0;
+        ASSERT_EQ(cudnnInitTransformDest(folded.grad_fold, dx, refolded, &bytes), CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(cudnnGetTensor4dDescriptor(refolded, &type, &n, &ch, &h, &wd, &ns, &cs, &hs, &ws),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(std::vector<int>({n, ch, h, wd}),
+                  std::vector<int>({2, 3 * c.stride * c.stride, c.folded_grad, c.folded_grad}));
+        cudnnDestroyTensorDescriptor(refolded);
+    }
+}
+
+TEST(ConvolutionFolded, UnitStridesGiveTheProblemItself) {
+    // Nothing to fold: groups, dilation and CUDNN_CONVOLUTION stay, and dy needs no padding, so that its
+    // padded descriptor is its own.
+    Handle handle;
+    ConvProblem p;
+    p.direction = ConvDirection::backward_data;
+    p.spatial_dims = 2;
+    p.pad[0] = 1;
+    p.pad[1] = 2;
+    p.stride[0] = p.stride[1] = 1;
+    p.dilation[0] = 2;
+    p.dilation[1] = 1;
+    p.groups = 2;
+    p.mode = CUDNN_CONVOLUTION;
+    const int64_t x_dims[] = {1, 4, 6, 6}, w_dims[] = {6, 2, 3, 3};
+    int64_t y_dims[4];
+    conv_output_dims(p, x_dims, w_dims, y_dims);
+    p.x = packed_geometry(CUDNN_DATA_FLOAT, 4, x_dims, PackedLayout::nhwc);
+    p.w = packed_geometry(CUDNN_DATA_FLOAT, 4, w_dims, PackedLayout::nchw);
+    p.y = packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nhwc);
+    TensorDescriptor dx(p.x), dy(p.y);
+    FilterDescriptor w(p.w, CUDNN_TENSOR_NCHW);
+    ConvDescriptor conv(p);
+    FoldedDescriptors folded;
+    ASSERT_EQ(folded.get(handle, w, dy, conv, dx, CUDNN_TENSOR_NCHW), CUDNN_STATUS_SUCCESS);
+    int pads[2], strides[2], dilations[2], array_length = 0, groups = 0;
+    cudnnConvolutionMode_t mode;
+    cudnnDataType_t compute;
+    ASSERT_EQ(cudnnGetConvolutionNdDescriptor(folded.conv, 2, &array_length, pads, strides, dilations, &mode, &compute),
+              CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnGetConvolutionGroupCount(folded.conv, &groups), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(std::vector<int>({pads[0], pads[1], strides[0], strides[1], dilations[0], dilations[1], groups}),
+              std::vector<int>({1, 2, 1, 1, 2, 1, 2}));
+    EXPECT_EQ(mode, CUDNN_CONVOLUTION);
+    cudnnDataType_t type;
+    int nb_dims = 0, dims[4], tensor_strides[4], own_dims[4], own_strides[4];
+    ASSERT_EQ(cudnnGetTensorNdDescriptor(folded.diff, 4, &type, &nb_dims, dims, tensor_strides), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnGetTensorNdDescriptor(dy, 4, &type, &nb_dims, own_dims, own_strides), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(std::vector<int>(dims, dims + 4), std::vector<int>(own_dims, own_dims + 4));
+    EXPECT_EQ(std::vector<int>(tensor_strides, tensor_strides + 4), std::vector<int>(own_strides, own_strides + 4));
+}
+
+TEST(ConvolutionFolded, RejectsWhatDoesNotFold) {
+    Handle handle;
+    ConvProblem p;
+    p.direction = ConvDirection::backward_data;
+    p.spatial_dims = 2;
+    p.pad[0] = p.pad[1] = 1;
+    p.stride[0] = p.stride[1] = 2;
+    p.dilation[0] = p.dilation[1] = 1;
+    const int64_t x_dims[] = {1, 4, 8, 8}, w_dims[] = {4, 4, 3, 3}, grouped_w_dims[] = {4, 2, 3, 3};
+    int64_t y_dims[4];
+    conv_output_dims(p, x_dims, w_dims, y_dims);
+    p.x = packed_geometry(CUDNN_DATA_FLOAT, 4, x_dims, PackedLayout::nchw);
+    p.w = packed_geometry(CUDNN_DATA_FLOAT, 4, w_dims, PackedLayout::nchw);
+    p.y = packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw);
+    TensorDescriptor dx(p.x), dy(p.y);
+    FilterDescriptor w(p.w, CUDNN_TENSOR_NCHW);
+    FoldedDescriptors folded;
+
+    ConvProblem flipped = p;
+    flipped.mode = CUDNN_CONVOLUTION;
+    ConvDescriptor flipped_conv(flipped);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, folded.get(handle, w, dy, flipped_conv, dx, CUDNN_TENSOR_NCHW),
+                    "CUDNN_CONVOLUTION");
+    ConvProblem grouped = p;
+    grouped.groups = 2;
+    ConvDescriptor grouped_conv(grouped);
+    FilterDescriptor grouped_w(packed_geometry(CUDNN_DATA_FLOAT, 4, grouped_w_dims, PackedLayout::nchw),
+                               CUDNN_TENSOR_NCHW);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, folded.get(handle, grouped_w, dy, grouped_conv, dx, CUDNN_TENSOR_NCHW),
+                    "groups");
+    ConvProblem dilated = p;
+    dilated.dilation[1] = 2;
+    int64_t dilated_y[4];
+    conv_output_dims(dilated, x_dims, w_dims, dilated_y);
+    TensorDescriptor dilated_dy(packed_geometry(CUDNN_DATA_FLOAT, 4, dilated_y, PackedLayout::nchw));
+    ConvDescriptor dilated_conv(dilated);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, folded.get(handle, w, dilated_dy, dilated_conv, dx, CUDNN_TENSOR_NCHW),
+                    "dilation");
+
+    ConvDescriptor conv(p);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, folded.get(handle, w, dy, conv, dx, CUDNN_TENSOR_NCHW_VECT_C),
+                    "CUDNN_TENSOR_NCHW_VECT_C");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, folded.get(handle, w, dy, conv, dx, static_cast<cudnnTensorFormat_t>(9)),
+                    "transformFormat");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, folded.get(handle, w, dx, conv, dx, CUDNN_TENSOR_NCHW), "dyDesc");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnGetFoldedConvBackwardDataDescriptors(handle, w, dy, conv, dx, CUDNN_TENSOR_NCHW, folded.filter,
+                                                              folded.diff, folded.conv, folded.grad, folded.filter_fold,
+                                                              folded.diff_pad, nullptr, folded.grad_unfold),
+                    "gradFoldTransDesc");
+    // 3-d convolutions (5-d tensors) do not fold.
+    ConvProblem three_d = p;
+    three_d.spatial_dims = 3;
+    three_d.pad[2] = 1;
+    three_d.stride[2] = 2;
+    three_d.dilation[2] = 1;
+    const int64_t x5[] = {1, 4, 8, 8, 8}, w5[] = {4, 4, 3, 3, 3};
+    int64_t y5[5];
+    conv_output_dims(three_d, x5, w5, y5);
+    TensorDescriptor dx5(packed_geometry(CUDNN_DATA_FLOAT, 5, x5, PackedLayout::nchw)),
+        dy5(packed_geometry(CUDNN_DATA_FLOAT, 5, y5, PackedLayout::nchw));
+    FilterDescriptor w5_desc(packed_geometry(CUDNN_DATA_FLOAT, 5, w5, PackedLayout::nchw), CUDNN_TENSOR_NCHW);
+    ConvDescriptor conv5(three_d);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, folded.get(handle, w5_desc, dy5, conv5, dx5, CUDNN_TENSOR_NCHW), "4-d");
+    // A rejection leaves the outputs as they were: the filter is still unset.
+    cudnnDataType_t type;
+    cudnnTensorFormat_t format;
+    int k = 0, c = 0, r = 0, s = 0;
+    EXPECT_EQ(cudnnGetFilter4dDescriptor(folded.filter, &type, &format, &k, &c, &r, &s), CUDNN_STATUS_BAD_PARAM);
+}
+
 }  // namespace

@@ -165,7 +165,7 @@ struct RandomReshape {
         unfold = kind == 2;
         x_dims = random_dims(rng, 4, max_extent, lanes);
         if (unfold) x_dims[1] *= fold[0] * fold[1];
-        if (kind == 2 && rng.coin()) return;  // unfolding alone: the one reshape that blends
+        if (kind == 2 && rng.coin()) return;  // unfolding alone
         for (int i = 0; i < 4; ++i) {
             if (i == 1 && lanes > 1) {
                 before[1] = rng.coin() ? lanes : 0;
@@ -191,10 +191,11 @@ struct RandomReshape {
         p->unfold = unfold;
     }
 
-    // Padding and folding write y outright (alpha 1, beta 0); only unfolding alone blends.
+    // Padding with zeros and folding write y outright (alpha 1, beta 0); layout changes, unfolding and
+    // cropping blend.
     bool blends() const {
         for (int i = 0; i < 4; ++i) {
-            if (before[i] != 0 || after[i] != 0) return false;
+            if (before[i] > 0 || after[i] > 0) return false;
         }
         return unfold || fold[0] * fold[1] == 1;
     }
@@ -273,6 +274,40 @@ TEST(TransformTensorEx, FoldThenUnfoldGivesTheInputBack) {
                                          output_buffer.get()),
                   CUDNN_STATUS_SUCCESS);
         EXPECT_EQ(output_buffer.download(), input.bytes);
+    }
+}
+
+TEST(TransformTensorEx, UnfoldingThatCropsBlendsWithAlphaAndBeta) {
+    // The last step of a folded backward-data convolution: unfold, crop the padding away, blend into dx.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    Handle handle;
+    const std::vector<cudnnDataType_t> types = {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_DOUBLE,
+                                                CUDNN_DATA_BFLOAT16};
+    for (int trial = 0; trial < 30; ++trial) {
+        TransformProblem p;
+        const cudnnDataType_t type = rng.pick(types);
+        p.fold[0] = static_cast<uint32_t>(rng.integer(1, 3));
+        p.fold[1] = static_cast<uint32_t>(rng.integer(1, 3));
+        p.unfold = rng.coin();
+        const int64_t product = p.unfold ? p.fold[0] * p.fold[1] : 1;
+        const std::vector<int64_t> dims = {rng.integer(1, 2), rng.integer(1, 3) * product, rng.integer(3, 5),
+                                           rng.integer(3, 5)};
+        p.x = make_geometry(rng, type, dims, rng.pick(all_layout_kinds()));
+        if (!p.unfold) p.fold[0] = p.fold[1] = 1;  // cropping alone
+        for (int i = 2; i < 4; ++i) {
+            p.pad_before[i] = -static_cast<int32_t>(rng.integer(0, 1));
+            p.pad_after[i] = -static_cast<int32_t>(rng.integer(0, 1));
+        }
+        const std::vector<int64_t> y_dims = transformed_dims(p);
+        p.y = make_geometry(rng, type, y_dims, rng.pick(all_layout_kinds()));
+        p.alpha = Scalar(random_alpha(rng), type == CUDNN_DATA_DOUBLE).value();
+        p.beta = Scalar(random_beta(rng), type == CUDNN_DATA_DOUBLE).value();
+        TransformDescriptor transform(4, CUDNN_TENSOR_NCHW, p.pad_before, p.pad_after, p.fold,
+                                      p.unfold ? CUDNN_TRANSFORM_UNFOLD : CUDNN_TRANSFORM_FOLD);
+        TensorDescriptor x_desc(p.x), y_desc(p.y);
+        check_against_reference(rng, p, [&](const void *alpha, void *x, const void *beta, void *y) {
+            return cudnnTransformTensorEx(handle, transform, alpha, x_desc, x, beta, y_desc, y);
+        });
     }
 }
 
@@ -401,6 +436,11 @@ TEST(TransformRejects, DocumentedMisuse) {
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
                     cudnnTransformTensorEx(handle, folding, &one, x, a.data(), &zero, wide, b.data()),
                     "transformed is 2x16x2x2");
+    const int32_t pad_before[4] = {0, 0, 0, 0}, pad_after[4] = {0, 0, 0, 1};
+    TransformDescriptor padding(4, CUDNN_TENSOR_NCHW, pad_before, pad_after, nullptr, CUDNN_TRANSFORM_FOLD);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnTransformTensorEx(handle, padding, &one, x, a.data(), &two, wide, b.data()),
+                    "alpha = 1 and beta = 0");
     cudnnTensorTransformDescriptor_t unset = nullptr;
     ASSERT_EQ(cudnnCreateTensorTransformDescriptor(&unset), CUDNN_STATUS_SUCCESS);
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,

@@ -49,21 +49,3 @@ cudnnStatus_t CUDNNWINAPI cudnnBackendExecute(cudnnHandle_t handle, cudnnBackend
     return librednn::api::not_supported("cudnnBackendExecute");
 }
 
-cudnnStatus_t CUDNNWINAPI cudnnGetFoldedConvBackwardDataDescriptors(const cudnnHandle_t handle, const cudnnFilterDescriptor_t filterDesc, const cudnnTensorDescriptor_t diffDesc, const cudnnConvolutionDescriptor_t convDesc, const cudnnTensorDescriptor_t gradDesc, const cudnnTensorFormat_t transformFormat, cudnnFilterDescriptor_t foldedFilterDesc, cudnnTensorDescriptor_t paddedDiffDesc, cudnnConvolutionDescriptor_t foldedConvDesc, cudnnTensorDescriptor_t foldedGradDesc, cudnnTensorTransformDescriptor_t filterFoldTransDesc, cudnnTensorTransformDescriptor_t diffPadTransDesc, cudnnTensorTransformDescriptor_t gradFoldTransDesc, cudnnTensorTransformDescriptor_t gradUnfoldTransDesc) {
-    (void)handle;
-    (void)filterDesc;
-    (void)diffDesc;
-    (void)convDesc;
-    (void)gradDesc;
-    (void)transformFormat;
-    (void)foldedFilterDesc;
-    (void)paddedDiffDesc;
-    (void)foldedConvDesc;
-    (void)foldedGradDesc;
-    (void)filterFoldTransDesc;
-    (void)diffPadTransDesc;
-    (void)gradFoldTransDesc;
-    (void)gradUnfoldTransDesc;
-    return librednn::api::not_supported("cudnnGetFoldedConvBackwardDataDescriptors");
-}
-

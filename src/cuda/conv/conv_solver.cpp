@@ -2,9 +2,10 @@
 // algorithm name of each direction it is: forward IMPLICIT_GEMM (the operands gathered as they load,
 // no index table, no workspace), backward data ALGO_1 and backward filter ALGO_1 (deterministic: the
 // filter gradient's split sums are added in a fixed order). The other algorithms have no CUDA solver
-// yet.
+// yet. Plus cudnnIm2Col's solver (cuda/conv/im2col.hpp).
 #include "cuda/conv/conv_solver.hpp"
 
+#include "cuda/conv/im2col.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "ops/common/registry.hpp"
 
@@ -46,6 +47,24 @@ private:
     int algorithm_;
 };
 
+class CudaConvIm2Col final : public Im2ColSolver {
+public:
+    const char *name() const override { return "cuda_conv_im2col"; }
+    SolverId id() const override { return SolverId::cuda_conv_im2col; }
+    Backend backend() const override { return Backend::cuda; }
+    Applicability applicable(const ConvProblem &problem) const override {
+        if (problem.spatial_dims > kMaxConvSpatialDims) {
+            return Applicability::no_format("takes at most %d spatial dims, got %d", kMaxConvSpatialDims,
+                                            problem.spatial_dims);
+        }
+        return Applicability::yes();
+    }
+    Status run(const ExecutionContext &context, const ConvProblem &problem,
+               const Im2ColBuffers &buffers) const override {
+        return cuda::im2col(context.stream, problem, buffers);
+    }
+};
+
 }  // namespace
 
 void register_cuda_conv_solvers(SolverRegistry &registry) {
@@ -61,6 +80,8 @@ void register_cuda_conv_solvers(SolverRegistry &registry) {
     registry.conv_forward.push_back(&forward);
     registry.conv_backward_data.push_back(&backward_data);
     registry.conv_backward_filter.push_back(&backward_filter);
+    static const CudaConvIm2Col im2col;
+    registry.im2col.push_back(&im2col);
 }
 
 }  // namespace librednn

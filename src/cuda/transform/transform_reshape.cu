@@ -384,7 +384,7 @@ bool even_spatial_stride(const TensorGeometry &g, int64_t unit, int64_t *pixel_s
 }
 
 // The channel-padding kernel when it applies: only the channels pad (or crop), one scalar type, alpha = 1
-// and beta = 0 (it moves bits; transforms that pad allow nothing else, and the general kernel blends),
+// and beta = 0 (it moves bits; the general kernel blends where cropping allows alpha and beta),
 // y packed NHWC with a 4, 8 or 16-byte aligned pixel, x's pixels evenly spaced. False otherwise.
 bool try_pad_channels(cudaStream_t stream, const ReshapeSpec &spec, double alpha, const TensorGeometry &x,
                       const void *x_data, double beta, const TensorGeometry &y, void *y_data, ScalarType type,

@@ -20,6 +20,7 @@ void register_host_conv_solvers(SolverRegistry &registry) {
     registry.conv_backward_filter.push_back(&host_conv_bwd_filter_algo_1_solver());
     registry.conv_backward_filter.push_back(&host_conv_bwd_filter_algo_3_solver());
     registry.conv_backward_filter.push_back(&host_conv_bwd_filter_algo_0_solver());
+    registry.im2col.push_back(&host_conv_im2col_solver());
 }
 
 }  // namespace librednn

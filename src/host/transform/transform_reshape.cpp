@@ -62,11 +62,9 @@ void scatter(const TransformProblem &problem, const TransformBuffers &buffers) {
     const TensorGeometry &x = problem.x, &y = problem.y;
     const In *source = static_cast<const In *>(buffers.x);
     Out *target = static_cast<Out *>(buffers.y);
-    // Padding and folding write y outright (alpha 1, beta 0: validation holds them to it), zeros
-    // wherever no x element lands. Unfolding alone maps x onto y one to one, and blends.
-    bool pads = false;
-    for (int i = 0; i < x.nb_dims; ++i) pads = pads || problem.pad_before[i] != 0 || problem.pad_after[i] != 0;
-    const bool outright = pads || (problem.folds() && !problem.unfold);
+    // Padding with zeros and folding write y outright (alpha 1, beta 0: validation holds them to it),
+    // zeros wherever no x element lands. Unfolding and cropping map x onto all of y, and blend.
+    const bool outright = problem.writes_outright();
     int64_t index[kMaxDims] = {};
     if (outright) {
         const Out zero = OutE::from_double(0.0);

@@ -37,6 +37,7 @@ struct SolverRegistry {
     SolverList<ConvProblem, ConvBuffers> conv_forward;
     SolverList<ConvProblem, ConvBuffers> conv_backward_data;
     SolverList<ConvProblem, ConvBuffers> conv_backward_filter;
+    SolverList<ConvProblem, Im2ColBuffers> im2col;
     SolverList<PoolingProblem, PoolingBuffers> pooling;
     SolverList<BatchNormProblem, BatchNormBuffers> batch_norm;
     SolverList<LrnProblem, LrnBuffers> lrn;

@@ -33,6 +33,7 @@ enum class SolverId : int {
     host_rnn = 30,
     host_ctc_loss_deterministic = 31,
     host_ctc_loss_non_deterministic = 32,
+    host_conv_im2col = 33,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -54,6 +55,7 @@ enum class SolverId : int {
     cuda_rnn = 1017,
     cuda_ctc_loss_deterministic = 1018,
     cuda_ctc_loss_non_deterministic = 1019,
+    cuda_conv_im2col = 1020,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.

@@ -15,4 +15,10 @@ const std::vector<const ConvSolver *> &conv_solvers(ConvDirection direction) {
     return registry.conv_backward_filter;
 }
 
+const std::vector<const Im2ColSolver *> &im2col_solvers() { return solver_registry().im2col; }
+
+int64_t im2col_rows(const ConvProblem &problem) { return problem.batch() * problem.output_size(); }
+
+int64_t im2col_columns(const ConvProblem &problem) { return problem.input_channels() * problem.filter_size(); }
+
 }  // namespace librednn

@@ -1,6 +1,7 @@
 // The convolution rules: shapes, data-type configurations, layouts, epilogue.
 #include "ops/conv/validate.hpp"
 
+#include "ops/common/element_access.hpp"
 #include "ops/common/type_rules.hpp"
 
 #include <string>
@@ -210,6 +211,19 @@ Status validate_convolution(const ConvProblem &p) {
                         "CUDNN_ACTIVATION_IDENTITY",
                         static_cast<int>(e.activation));
         }
+    }
+    return CUDNN_STATUS_SUCCESS;
+}
+
+Status validate_im2col(const ConvProblem &problem) {
+    if (problem.x.vector() > 1) {
+        return fail(CUDNN_STATUS_NOT_SUPPORTED, "cudnnIm2Col does not take vectorised (%s) tensors",
+                    data_type_short_name(problem.x.dtype));
+    }
+    const size_t bytes = scalar_size_of(problem.x.dtype);
+    if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
+        return fail(CUDNN_STATUS_NOT_SUPPORTED, "cudnnIm2Col copies elements of 1, 2, 4 or 8 bytes; xDesc holds %s",
+                    data_type_short_name(problem.x.dtype));
     }
     return CUDNN_STATUS_SUCCESS;
 }

@@ -33,6 +33,10 @@ bool conv_type_config(const ConvProblem &problem, ConvTypeConfig *config, Status
 // dwDesc for the backward directions).
 Status validate_convolution(const ConvProblem &problem);
 
+// cudnnIm2Col's rules beyond the descriptors' agreement (which its entry point checks): x of one scalar
+// per element (no vectorised int8), of 1, 2, 4 or 8 bytes.
+Status validate_im2col(const ConvProblem &problem);
+
 // True when the configuration is one of the int8 ones (integer accumulation).
 bool is_integer_config(ConvTypeConfig config);
 

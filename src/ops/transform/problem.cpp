@@ -14,6 +14,13 @@ bool TransformProblem::folds() const {
     return false;
 }
 
+bool TransformProblem::writes_outright() const {
+    for (int i = 0; i < x.nb_dims; ++i) {
+        if (pad_before[i] > 0 || pad_after[i] > 0) return true;
+    }
+    return folds() && !unfold;
+}
+
 bool TransformProblem::reshapes() const {
     for (int i = 0; i < x.nb_dims; ++i) {
         if (pad_before[i] != 0 || pad_after[i] != 0) return true;

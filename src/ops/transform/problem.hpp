@@ -28,6 +28,10 @@ struct TransformProblem {
     // True when the problem pads or folds (else y's element i is x's element i).
     bool reshapes() const;
     bool folds() const;
+    // True when some y elements take no x element (padding with zeros, folding's round-up): then y is
+    // written outright (alpha 1, beta 0). Layout changes, unfolding and cropping map every y element
+    // from one x element, and blend.
+    bool writes_outright() const;
     bool operator==(const TransformProblem &other) const;
 };
 

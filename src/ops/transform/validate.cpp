@@ -1,5 +1,5 @@
 // Transform rules: y's dims follow from x's, padding and folding; one scalar type (tensors); padding
-// and folding only with alpha = 1 and beta = 0; never in place.
+// with zeros and folding only with alpha = 1 and beta = 0; never in place.
 #include "ops/transform/validate.hpp"
 
 #include "core/checked_math.hpp"
@@ -84,12 +84,13 @@ Status validate_transform(const TransformProblem &problem, const TransformBuffer
                         g == &x ? x_name : y_name, type_name(g->dtype));
         }
     }
-    // Only unfolding without padding blends; padding and folding write y outright.
-    bool pads = false;
-    for (int i = 0; i < x.nb_dims; ++i) pads = pads || problem.pad_before[i] != 0 || problem.pad_after[i] != 0;
-    if ((pads || (problem.folds() && !problem.unfold)) && (problem.alpha != 1.0 || problem.beta != 0.0)) {
+    // Transforms that take every y element from one x element blend: layout changes, unfolding and
+    // cropping (the last step of a folded backward-data convolution). Padding with zeros and folding
+    // write y outright.
+    if (problem.writes_outright() && (problem.alpha != 1.0 || problem.beta != 0.0)) {
         return fail(CUDNN_STATUS_NOT_SUPPORTED,
-                    "padding and folding transforms need alpha = 1 and beta = 0, got alpha = %g and beta = %g",
+                    "padding and folding transforms need alpha = 1 and beta = 0, got alpha = %g and beta = %g "
+                    "(only layout changes, unfolding and cropping blend)",
                     problem.alpha, problem.beta);
     }
     if (buffers.x == buffers.y) {
