@@ -203,6 +203,9 @@ void integers(Bytes &in, int count, int *out) {
 
 // ---- RNN (v8 and legacy) and CTC loss ----
 
+// value - 1, or INT_MIN for INT_MIN (maxSeqLength and batch sizes may be any int).
+int one_less(int value) { return value == INT_MIN ? value : value - 1; }
+
 size_t rnn_element_bytes(cudnnDataType_t type) {
     return type == CUDNN_DATA_DOUBLE ? 8 : type == CUDNN_DATA_FLOAT ? 4 : type == CUDNN_DATA_HALF ? 2 : 0;
 }
@@ -339,7 +342,7 @@ void rnn_data_set(State &s, Bytes &in) {
         int length = max_seq;
         for (int i = 0; i < batch; ++i) {
             const uint8_t tag = in.u8();
-            length = tag < 128 ? length : tag < 224 ? length - 1 : in.integer();
+            length = tag < 128 ? length : tag < 224 ? one_less(length) : in.integer();
             lengths.push_back(length);
         }
     }
@@ -419,7 +422,7 @@ void rnn_steps_set(State &s, Bytes &in) {
     int batch = in.integer();
     for (int t = 0; t < count; ++t) {
         const uint8_t tag = in.u8();
-        batch = tag < 128 ? batch : tag < 224 ? batch - 1 : in.integer();
+        batch = tag < 128 ? batch : tag < 224 ? one_less(batch) : in.integer();
         const int nb = tag % 16 == 15 ? 2 + in.u8() % 3 : 3;
         const int dims[4] = {batch, width, 1, 1}, strides[4] = {width, 1, 1, 1};
         cudnnSetTensorNdDescriptor(steps[t], type, nb, dims, strides);
