@@ -67,6 +67,7 @@ Status rnn_network_of(const cudnnRNNStruct *rnn, RnnNetwork *net) {
     n.math_prec = rnn->math_prec;
     n.algo = rnn->algo;
     n.math_type = rnn->math_type;
+    LIBREDNN_CHECK(validate_rnn_network(n));
     *net = n;
     return CUDNN_STATUS_SUCCESS;
 }

@@ -191,3 +191,71 @@ TEST(ReliabilityDefect, TracingReadsNoMoreEntriesThanAValidCallPasses) {
     EXPECT_EQ(traced_argument(capture, "cudnnSetSeqDataDescriptor", "dimA"), "[1,2,3,4,...]");
     cudnnDestroySeqDataDescriptor(seq);
 }
+
+namespace {
+
+// An LSTM through cudnnSetRNNDescriptor_v8: float, linear input, double bias, no dropout.
+cudnnStatus_t set_lstm(cudnnRNNDescriptor_t rnn, cudnnDirectionMode_t direction, int input, int hidden, int layers) {
+    return cudnnSetRNNDescriptor_v8(rnn, CUDNN_RNN_ALGO_STANDARD, CUDNN_LSTM, CUDNN_RNN_DOUBLE_BIAS, direction,
+                                    CUDNN_LINEAR_INPUT, CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, CUDNN_DEFAULT_MATH, input,
+                                    hidden, hidden, layers, nullptr, 0);
+}
+
+}  // namespace
+
+// Fuzz finding, after 56 s (tests/fuzz/corpus/api/regression-rnn-weight-space-huge-layer-count): an LSTM
+// of 2^30 layers made cudnnGetRNNWeightSpaceSize walk every pseudo-layer (billions of steps, the call never
+// returned). The weight space is now a product of the first layer's and the later layers' sizes.
+TEST(ReliabilityDefect, RnnWeightSpaceOfHugeLayerCountsIsAProductNotAWalk) {
+    Handle h;
+    cudnnRNNDescriptor_t rnn = nullptr;
+    ASSERT_EQ(cudnnCreateRNNDescriptor(&rnn), CUDNN_STATUS_SUCCESS);
+    const int64_t layers = int64_t{1} << 30;
+    ASSERT_EQ(set_lstm(rnn, CUDNN_UNIDIRECTIONAL, 3, 4, static_cast<int>(layers)), CUDNN_STATUS_SUCCESS);
+    // Layer 0: W 4 gates x 4 x 3, R 4 x 4 x 4; every later layer: W and R 4 x 4 x 4; 8 biases of 4 each.
+    const int64_t first = 4 * 4 * 3 + 4 * 4 * 4, later = 2 * 4 * 4 * 4, biases = 8 * 4;
+    size_t bytes = 0;
+    ASSERT_EQ(cudnnGetRNNWeightSpaceSize(h.handle, rnn, &bytes), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(bytes, static_cast<size_t>((first + (layers - 1) * later + layers * biases) * 4));
+    // The last pseudo-layer's addresses follow from the same sums (nothing is read at them).
+    const auto *base = reinterpret_cast<const unsigned char *>(uintptr_t{1} << 20);
+    cudnnTensorDescriptor_t m = nullptr, b = nullptr;
+    ASSERT_EQ(cudnnCreateTensorDescriptor(&m), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateTensorDescriptor(&b), CUDNN_STATUS_SUCCESS);
+    void *m_address = nullptr, *b_address = nullptr;
+    ASSERT_EQ(cudnnGetRNNWeightParams(h.handle, rnn, static_cast<int>(layers - 1), bytes, base, 1, m, &m_address, b,
+                                      &b_address),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(static_cast<unsigned char *>(m_address) - base, (first + (layers - 2) * later + 4 * 4) * 4);
+    EXPECT_EQ(static_cast<unsigned char *>(b_address) - base,
+              (first + (layers - 1) * later + (layers - 1) * biases + 4) * 4);
+    // Two directions of INT_MAX layers: more pseudo-layers than an int counts.
+    ASSERT_EQ(set_lstm(rnn, CUDNN_BIDIRECTIONAL, 3, 4, INT32_MAX), CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnGetRNNWeightSpaceSize(h.handle, rnn, &bytes),
+                    "cudnnGetRNNWeightSpaceSize", "numLayers is 2147483647", "pseudo-layers pass INT_MAX");
+    cudnnDestroyTensorDescriptor(m);
+    cudnnDestroyTensorDescriptor(b);
+    cudnnDestroyRNNDescriptor(rnn);
+}
+
+// Seen while writing the RNN steps of the fuzzer, reproduced by it on
+// tests/fuzz/corpus/api/regression-rnn-weight-space-overflow: inputSize, hiddenSize and projSize of 2^30
+// overflowed the weight-space sum (UBSan: signed overflow in src/ops/rnn/problem.cpp). A
+// matrix beyond a tensor descriptor's int strides, or a weight space of 2^63 bytes or more, is refused.
+TEST(ReliabilityDefect, RnnWeightSpaceBeyondInt64IsRefusedWithoutOverflow) {
+    Handle h;
+    cudnnRNNDescriptor_t rnn = nullptr;
+    ASSERT_EQ(cudnnCreateRNNDescriptor(&rnn), CUDNN_STATUS_SUCCESS);
+    size_t bytes = 0;
+    ASSERT_EQ(set_lstm(rnn, CUDNN_UNIDIRECTIONAL, 1 << 30, 1 << 30, 1), CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnGetRNNWeightSpaceSize(h.handle, rnn, &bytes),
+                    "cudnnGetRNNWeightSpaceSize", "a weight matrix of hiddenSize 1073741824", "2 Giga-element");
+    ASSERT_EQ(set_lstm(rnn, CUDNN_UNIDIRECTIONAL, 46341, 46341, 1), CUDNN_STATUS_SUCCESS);  // 46341^2 > INT_MAX
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnGetRNNWeightSpaceSize(h.handle, rnn, &bytes),
+                    "cudnnGetRNNWeightSpaceSize", "2 Giga-element");
+    // Each matrix fits (46340^2 < INT_MAX), 2^30 layers of eight of them do not fit 2^63 bytes.
+    ASSERT_EQ(set_lstm(rnn, CUDNN_UNIDIRECTIONAL, 46340, 46340, 1 << 30), CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnGetRNNWeightSpaceSize(h.handle, rnn, &bytes),
+                    "cudnnGetRNNWeightSpaceSize", "2^63 bytes");
+    cudnnDestroyRNNDescriptor(rnn);
+}

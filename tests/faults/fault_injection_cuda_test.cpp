@@ -7,9 +7,11 @@
 #if LIBREDNN_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace librednn::test {
@@ -291,6 +293,224 @@ TEST(FaultsCuda, DestroyWithWorkInFlightLetsTheWorkFinish) {
     for (size_t i = 0; i < input.size(); i += 4099) ASSERT_EQ(result[i], input[i] > 0 ? input[i] : 0.0f) << i;
     EXPECT_EQ(dx.read(), expected.read());
     EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+// Half values packed two to a float, for DeviceBuffer (exact for the multiples of 1/8 ramp gives).
+uint16_t to_half(float value) {
+    if (value == 0.0f) return 0;
+    int exponent = 0;
+    const float fraction = std::frexp(std::fabs(value), &exponent);  // value = fraction * 2^exponent
+    const uint16_t mantissa = static_cast<uint16_t>(std::lround((fraction * 2.0f - 1.0f) * 1024.0f));
+    return static_cast<uint16_t>((value < 0 ? 0x8000 : 0) | ((exponent - 1 + 15) << 10) | mantissa);
+}
+
+float from_half(uint16_t bits) {
+    const int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+    const float magnitude = exponent == 0 ? std::ldexp(static_cast<float>(mantissa), -24)
+                                          : std::ldexp(static_cast<float>(mantissa + 1024), exponent - 25);
+    return bits & 0x8000 ? -magnitude : magnitude;
+}
+
+std::vector<float> packed_halves(const std::vector<float> &values) {
+    std::vector<uint16_t> halves(values.size() + values.size() % 2);
+    for (size_t i = 0; i < values.size(); ++i) halves[i] = to_half(values[i]);
+    std::vector<float> packed(halves.size() / 2);
+    std::memcpy(packed.data(), halves.data(), halves.size() * sizeof(uint16_t));
+    return packed;
+}
+
+std::vector<float> unpacked_halves(const std::vector<float> &packed) {
+    std::vector<uint16_t> halves(packed.size() * 2);
+    std::memcpy(halves.data(), packed.data(), halves.size() * sizeof(uint16_t));
+    std::vector<float> values(halves.size());
+    for (size_t i = 0; i < halves.size(); ++i) values[i] = from_half(halves[i]);
+    return values;
+}
+
+void expect_close(const std::vector<float> &actual, const std::vector<float> &expected, float tolerance) {
+    ASSERT_EQ(actual.size(), expected.size());
+    for (size_t i = 0; i < actual.size(); ++i)
+        ASSERT_NEAR(actual[i], expected[i], tolerance * (1.0f + std::fabs(expected[i]))) << i;
+}
+
+// The spatial transformer's sampler backward on half data: the kernels sum into float scratch that the
+// call allocates on the stream and clears first. Theta a small rotation, so that the grid is not trivial.
+struct HalfSamplerBackward {
+    static constexpr int kN = 2, kC = 3, kH = 8, kW = 8, kInputs = kN * kC * kH * kW, kGrid = kN * kH * kW * 2;
+    cudnnSpatialTransformerDescriptor_t st = nullptr;
+    cudnnTensorDescriptor_t desc = nullptr;
+    DeviceBuffer x{packed_halves(ramp(kInputs))}, dy{packed_halves(ramp(kInputs))};
+    DeviceBuffer theta{packed_halves({1.0f, 0.25f, 0.0f, -0.25f, 1.0f, 0.0f, 1.0f, -0.25f, 0.125f, 0.25f, 1.0f, 0.0f})};
+    DeviceBuffer grid{std::vector<float>(kGrid / 2)};
+    HalfSamplerBackward() {
+        const int dims[4] = {kN, kC, kH, kW};
+        EXPECT_EQ(cudnnCreateSpatialTransformerDescriptor(&st), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnSetSpatialTransformerNdDescriptor(st, CUDNN_SAMPLER_BILINEAR, CUDNN_DATA_HALF, 4, dims),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnCreateTensorDescriptor(&desc), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnSetTensor4dDescriptor(desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_HALF, kN, kC, kH, kW),
+                  CUDNN_STATUS_SUCCESS);
+    }
+    ~HalfSamplerBackward() {
+        cudnnDestroySpatialTransformerDescriptor(st);
+        cudnnDestroyTensorDescriptor(desc);
+    }
+    cudnnStatus_t make_grid(cudnnHandle_t handle) const {
+        return cudnnSpatialTfGridGeneratorForward(handle, st, theta.get(), grid.get());
+    }
+    cudnnStatus_t backward(cudnnHandle_t handle, void *dx, void *dgrid) const {
+        const float alpha = 1.0f, beta = 0.0f;
+        return cudnnSpatialTfSamplerBackward(handle, st, &alpha, desc, x.get(), &beta, desc, dx, &alpha, desc, dy.get(),
+                                             grid.get(), &beta, dgrid);
+    }
+};
+
+TEST(FaultsCuda, SpatialTfSamplerScratchOutOfDeviceMemoryReturnsAllocFailedAndLeavesDx) {
+    SKIP_WITHOUT_GPU();
+    Handle handle("cuda");
+    ASSERT_EQ(handle.status(), CUDNN_STATUS_SUCCESS);
+    HalfSamplerBackward sampler;
+    ASSERT_EQ(sampler.make_grid(handle), CUDNN_STATUS_SUCCESS);
+    const std::vector<float> untouched = packed_halves(std::vector<float>(HalfSamplerBackward::kInputs, 42.0f));
+    DeviceBuffer expected_dx(untouched), expected_dgrid(std::vector<float>(HalfSamplerBackward::kGrid / 2));
+    DeviceBuffer dx(untouched), dgrid(std::vector<float>(HalfSamplerBackward::kGrid / 2));
+    fault::disarm_all();
+    ASSERT_EQ(sampler.backward(handle, expected_dx.get(), expected_dgrid.get()), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(fault::hits(Site::device_allocation), 1) << "no scratch: half data no longer sums through it?";
+    {
+        ArmedFault armed(Site::device_allocation);
+        EXPECT_REJECTED(CUDNN_STATUS_ALLOC_FAILED, sampler.backward(handle, dx.get(), dgrid.get()),
+                        "cudnnSpatialTfSamplerBackward", "scratch the sampler needs", "out of memory",
+                        "cudaErrorMemoryAllocation");
+    }
+    EXPECT_EQ(dx.read(), untouched) << "dx changed by a failed call";
+    ASSERT_EQ(sampler.backward(handle, dx.get(), dgrid.get()), CUDNN_STATUS_SUCCESS);
+    // Float atomics into the scratch: the order of the sums may differ between runs, then rounded to half.
+    expect_close(unpacked_halves(dx.read()), unpacked_halves(expected_dx.read()), 2e-3f);
+    expect_close(unpacked_halves(dgrid.read()), unpacked_halves(expected_dgrid.read()), 2e-3f);
+}
+
+TEST(FaultsCuda, SpatialTfSamplerScratchClearFailureReturnsExecutionFailedAndTheNextCallWorks) {
+    SKIP_WITHOUT_GPU();
+    Handle handle("cuda");
+    ASSERT_EQ(handle.status(), CUDNN_STATUS_SUCCESS);
+    HalfSamplerBackward sampler;
+    ASSERT_EQ(sampler.make_grid(handle), CUDNN_STATUS_SUCCESS);
+    DeviceBuffer expected_dx(std::vector<float>(HalfSamplerBackward::kInputs / 2)),
+        expected_dgrid(std::vector<float>(HalfSamplerBackward::kGrid / 2));
+    DeviceBuffer dx(std::vector<float>(HalfSamplerBackward::kInputs / 2)),
+        dgrid(std::vector<float>(HalfSamplerBackward::kGrid / 2));
+    ASSERT_EQ(sampler.backward(handle, expected_dx.get(), expected_dgrid.get()), CUDNN_STATUS_SUCCESS);
+    {
+        ArmedFault armed(Site::async_copy);
+        EXPECT_REJECTED(CUDNN_STATUS_EXECUTION_FAILED, sampler.backward(handle, dx.get(), dgrid.get()),
+                        "cudnnSpatialTfSamplerBackward", "clearing the sampler's", "invalid argument");
+        EXPECT_EQ(fault::hits(Site::async_copy), 1);
+    }
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the failed clear left an error behind";
+    ASSERT_EQ(sampler.backward(handle, dx.get(), dgrid.get()), CUDNN_STATUS_SUCCESS);
+    expect_close(unpacked_halves(dx.read()), unpacked_halves(expected_dx.read()), 2e-3f);
+}
+
+TEST(FaultsCuda, BiasGradientSplitSumOutOfDeviceMemoryReturnsAllocFailedAndLeavesDb) {
+    SKIP_WITHOUT_GPU();
+    Handle handle("cuda");
+    ASSERT_EQ(handle.status(), CUDNN_STATUS_SUCCESS);
+    // 8 sums of 2^17 values each: the reduction splits them over the SMs, the partials in scratch.
+    cudnnTensorDescriptor_t dy_desc = tensor4d(CUDNN_TENSOR_NCHW, 32, 8, 64, 64);
+    cudnnTensorDescriptor_t db_desc = tensor4d(CUDNN_TENSOR_NCHW, 1, 8, 1, 1);
+    DeviceBuffer dy(ramp(32 * 8 * 64 * 64)), expected(std::vector<float>(8)), db(std::vector<float>(8, 42.0f));
+    const float alpha = 1.0f, beta = 0.0f;
+    auto run = [&](void *out) {
+        return cudnnConvolutionBackwardBias(handle, &alpha, dy_desc, dy.get(), &beta, db_desc, out);
+    };
+    fault::disarm_all();
+    ASSERT_EQ(run(expected.get()), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(fault::hits(Site::device_allocation), 1) << "not the split sum: the reduction's plan changed?";
+    {
+        ArmedFault armed(Site::device_allocation);
+        EXPECT_REJECTED(CUDNN_STATUS_ALLOC_FAILED, run(db.get()), "cudnnConvolutionBackwardBias",
+                        "the bias gradient's split sum needs", "out of memory");
+    }
+    EXPECT_EQ(db.read(), std::vector<float>(8, 42.0f)) << "db changed by a failed call";
+    ASSERT_EQ(run(db.get()), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(db.read(), expected.read()) << "the split sum combines its partials in a fixed order";
+    cudnnDestroyTensorDescriptor(dy_desc);
+    cudnnDestroyTensorDescriptor(db_desc);
+}
+
+TEST(FaultsCuda, DivisiveNormalizationInPlaceCopyFailureReturnsExecutionFailedAndTheNextCallWorks) {
+    SKIP_WITHOUT_GPU();
+    Handle handle("cuda");
+    ASSERT_EQ(handle.status(), CUDNN_STATUS_SUCCESS);
+    constexpr int kCount = 2 * 4 * 8 * 8;
+    cudnnTensorDescriptor_t desc = tensor4d(CUDNN_TENSOR_NCHW, 2, 4, 8, 8);
+    cudnnLRNDescriptor_t lrn = nullptr;
+    ASSERT_EQ(cudnnCreateLRNDescriptor(&lrn), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetLRNDescriptor(lrn, 5, 1e-4, 0.75, 2.0), CUDNN_STATUS_SUCCESS);
+    const std::vector<float> input = ramp(kCount);
+    DeviceBuffer x(input), y{std::vector<float>(kCount)}, temp{std::vector<float>(kCount)},
+        temp2{std::vector<float>(kCount)}, in_place(input);
+    const float alpha = 1.0f, beta = 0.0f;
+    auto run = [&](const void *from, void *to) {
+        return cudnnDivisiveNormalizationForward(handle, lrn, CUDNN_DIVNORM_PRECOMPUTED_MEANS, &alpha, desc, from,
+                                                 nullptr, temp.get(), temp2.get(), &beta, desc, to);
+    };
+    ASSERT_EQ(run(x.get(), y.get()), CUDNN_STATUS_SUCCESS);  // out of place: nothing to copy
+    {
+        // y == x: x is copied into temp before the kernels overwrite it.
+        ArmedFault armed(Site::async_copy);
+        EXPECT_REJECTED(CUDNN_STATUS_EXECUTION_FAILED, run(in_place.get(), in_place.get()),
+                        "cudnnDivisiveNormalizationForward", "copying an input the output overwrites into temp",
+                        "invalid argument");
+        EXPECT_EQ(fault::hits(Site::async_copy), 1) << "not the in-place copy: its plan changed?";
+    }
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the failed copy left an error behind";
+    EXPECT_EQ(in_place.read(), input) << "x changed by a call that failed before any kernel";
+    ASSERT_EQ(run(in_place.get(), in_place.get()), CUDNN_STATUS_SUCCESS);
+    expect_close(in_place.read(), y.read(), 1e-6f);
+    cudnnDestroyLRNDescriptor(lrn);
+    cudnnDestroyTensorDescriptor(desc);
+}
+
+TEST(FaultsCuda, CtcLossLabelCopyFailureReturnsExecutionFailedAndLeavesTheCosts) {
+    SKIP_WITHOUT_GPU();
+    Handle handle("cuda");
+    ASSERT_EQ(handle.status(), CUDNN_STATUS_SUCCESS);
+    constexpr int kT = 6, kN = 2, kA = 5;
+    const int dims[3] = {kT, kN, kA}, strides[3] = {kN * kA, kA, 1};
+    cudnnTensorDescriptor_t desc = nullptr;
+    ASSERT_EQ(cudnnCreateTensorDescriptor(&desc), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensorNdDescriptor(desc, CUDNN_DATA_FLOAT, 3, dims, strides), CUDNN_STATUS_SUCCESS);
+    cudnnCTCLossDescriptor_t ctc = nullptr;
+    ASSERT_EQ(cudnnCreateCTCLossDescriptor(&ctc), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(
+        cudnnSetCTCLossDescriptorEx(ctc, CUDNN_DATA_FLOAT, CUDNN_LOSS_NORMALIZATION_SOFTMAX, CUDNN_NOT_PROPAGATE_NAN),
+        CUDNN_STATUS_SUCCESS);
+    const int labels[] = {1, 2, 3, 3}, label_lengths[] = {2, 2}, input_lengths[] = {kT, kT};
+    size_t bytes = 0;
+    ASSERT_EQ(cudnnGetCTCLossWorkspaceSize(handle, desc, desc, labels, label_lengths, input_lengths,
+                                           CUDNN_CTC_LOSS_ALGO_DETERMINISTIC, ctc, &bytes),
+              CUDNN_STATUS_SUCCESS);
+    DeviceBuffer probs(ramp(kT * kN * kA)), gradients(std::vector<float>(kT * kN * kA)),
+        workspace(std::vector<float>(bytes / sizeof(float) + 1)), expected{std::vector<float>(kN)},
+        costs(std::vector<float>(kN, 42.0f));
+    auto run = [&](void *out) {
+        return cudnnCTCLoss(handle, desc, probs.get(), labels, label_lengths, input_lengths, out, desc, gradients.get(),
+                            CUDNN_CTC_LOSS_ALGO_DETERMINISTIC, ctc, workspace.get(), bytes);
+    };
+    ASSERT_EQ(run(expected.get()), CUDNN_STATUS_SUCCESS);
+    {
+        ArmedFault armed(Site::async_copy);
+        EXPECT_REJECTED(CUDNN_STATUS_EXECUTION_FAILED, run(costs.get()), "cudnnCTCLoss",
+                        "copying the CTC labels and lengths to the device", "invalid argument");
+    }
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the failed copy left an error behind";
+    EXPECT_EQ(costs.read(), std::vector<float>(kN, 42.0f)) << "costs changed by a call that failed before its kernel";
+    ASSERT_EQ(run(costs.get()), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(costs.read(), expected.read()) << "both algorithms are deterministic";
+    cudnnDestroyCTCLossDescriptor(ctc);
+    cudnnDestroyTensorDescriptor(desc);
 }
 
 // A kernel that faults (an output pointer no allocation holds) leaves a sticky error: the context is

@@ -8,6 +8,7 @@
 // buffers (AddressSanitizer and UndefinedBehaviorSanitizer watch). docs/FUZZING.md says how to run it.
 #include <cudnn.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -21,6 +22,13 @@ namespace {
 // Buffers larger than this are not allocated: the step is skipped. Small enough that every operation on
 // such buffers ends in milliseconds.
 constexpr size_t kMaxBytes = 16 * 1024;
+// Workspaces and reserve spaces larger than this are not allocated either.
+constexpr size_t kMaxWorkBytes = 4 * kMaxBytes;
+// The legacy RNN calls take one tensor descriptor per step: at most this many.
+constexpr int kMaxSteps = 8;
+// An RNN pass is skipped when its rows (steps times sequences) times its weight bytes pass this: each row
+// meets each weight a few times per pass.
+constexpr int64_t kMaxRnnWork = int64_t{1} << 22;
 
 class Bytes {
 public:
@@ -89,6 +97,11 @@ struct State {
     // What the last successful cudnnSetSpatialTransformerNdDescriptor set: the sizes of theta and the grid.
     int st_dims[4] = {0, 0, 0, 0};
     size_t st_scalar = 0;  // bytes a scalar of its data type; 0 before a successful set
+    cudnnRNNDescriptor_t rnn = nullptr;
+    cudnnRNNDataDescriptor_t rnn_data[2] = {};  // x and y of the v8 and Ex calls
+    // The legacy calls' step descriptors: x[t] and y[t] (dy and dx too).
+    cudnnTensorDescriptor_t steps[2][kMaxSteps] = {};
+    cudnnCTCLossDescriptor_t ctc = nullptr;
 
     State() {
         cudnnCreate(&handle);
@@ -102,6 +115,11 @@ struct State {
         cudnnCreateReduceTensorDescriptor(&reduce);
         cudnnCreateDropoutDescriptor(&dropout);
         cudnnCreateSpatialTransformerDescriptor(&st);
+        cudnnCreateRNNDescriptor(&rnn);
+        for (auto &d : rnn_data) cudnnCreateRNNDataDescriptor(&d);
+        for (auto &array : steps)
+            for (auto &t : array) cudnnCreateTensorDescriptor(&t);
+        cudnnCreateCTCLossDescriptor(&ctc);
     }
     ~State() {
         for (auto &t : tensors) cudnnDestroyTensorDescriptor(t);
@@ -114,6 +132,11 @@ struct State {
         cudnnDestroyReduceTensorDescriptor(reduce);
         cudnnDestroyDropoutDescriptor(dropout);
         cudnnDestroySpatialTransformerDescriptor(st);
+        cudnnDestroyRNNDescriptor(rnn);
+        for (auto &d : rnn_data) cudnnDestroyRNNDataDescriptor(d);
+        for (auto &array : steps)
+            for (auto &t : array) cudnnDestroyTensorDescriptor(t);
+        cudnnDestroyCTCLossDescriptor(ctc);
         cudnnDestroy(handle);
     }
     cudnnTensorDescriptor_t tensor(Bytes &in) { return tensors[in.u8() % 4]; }
@@ -178,6 +201,429 @@ void integers(Bytes &in, int count, int *out) {
     for (int i = 0; i < 9; ++i) out[i] = i < count ? in.integer() : 0;
 }
 
+// ---- RNN (v8 and legacy) and CTC loss ----
+
+// value - 1, or INT_MIN for INT_MIN (maxSeqLength and batch sizes may be any int).
+int one_less(int value) { return value == INT_MIN ? value : value - 1; }
+
+size_t rnn_element_bytes(cudnnDataType_t type) {
+    return type == CUDNN_DATA_DOUBLE ? 8 : type == CUDNN_DATA_FLOAT ? 4 : type == CUDNN_DATA_HALF ? 2 : 0;
+}
+
+// What an RNN data descriptor holds, read back through its getter.
+struct RnnData {
+    std::vector<int32_t> lengths;  // one per sequence: the devSeqLengths of the v8 calls
+    int64_t rows = 0;              // steps times sequences the layout stores
+    std::unique_ptr<Buffer> buffer;
+};
+
+// A buffer exactly as large as the data descriptor's layout stores (the packed layout: the sum of the
+// lengths), or nothing when the descriptor is unset or claims too much.
+RnnData rnn_data_buffer(cudnnRNNDataDescriptor_t d) {
+    RnnData data;
+    cudnnDataType_t type;
+    cudnnRNNDataLayout_t layout;
+    int max_seq = 0, batch = 0, vector = 0, none = 0;
+    if (cudnnGetRNNDataDescriptor(d, &type, &layout, &max_seq, &batch, &vector, 0, &none, nullptr) !=
+            CUDNN_STATUS_SUCCESS ||
+        max_seq > kMaxElements || batch > kMaxElements || int64_t{max_seq} * batch > kMaxElements)
+        return data;
+    std::vector<int> lengths(static_cast<size_t>(batch));
+    cudnnGetRNNDataDescriptor(d, &type, &layout, &max_seq, &batch, &vector, batch, lengths.data(), nullptr);
+    data.lengths.assign(lengths.begin(), lengths.end());
+    data.rows = int64_t{max_seq} * batch;
+    if (layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED) {
+        data.rows = 0;
+        for (int length : lengths) data.rows += length;
+    }
+    const int64_t bytes = data.rows * vector * static_cast<int64_t>(rnn_element_bytes(type));
+    if (bytes > int64_t{kMaxBytes} || data.rows * vector > kMaxElements) return data;
+    data.buffer = std::make_unique<Buffer>(static_cast<size_t>(bytes));
+    return data;
+}
+
+// The legacy calls' x (or y): the steps' tensors one after the other, as large as their descriptors
+// claim together; `rows` is the sum of their first dims.
+std::unique_ptr<Buffer> steps_buffer(const cudnnTensorDescriptor_t *steps, int count, int64_t *rows) {
+    size_t total = 0;
+    int64_t elements = 0;
+    *rows = 0;
+    for (int t = 0; t < count; ++t) {
+        size_t bytes = 0;
+        cudnnDataType_t type;
+        int nb = 0, dims[8], strides[8];
+        if (cudnnGetTensorSizeInBytes(steps[t], &bytes) != CUDNN_STATUS_SUCCESS ||
+            cudnnGetTensorNdDescriptor(steps[t], 8, &type, &nb, dims, strides) != CUDNN_STATUS_SUCCESS)
+            return nullptr;
+        total += bytes;
+        elements += element_count(nb, dims);
+        *rows += dims[0];
+        if (total > kMaxBytes || elements > kMaxElements) return nullptr;
+    }
+    return std::make_unique<Buffer>(total);
+}
+
+// The legacy calls' seqLength: 1 to kMaxSteps mostly (the descriptor arrays hold that many), sometimes
+// one the calls must refuse.
+int sequence_length(Bytes &in) {
+    const uint8_t tag = in.u8();
+    static const int kInvalid[] = {0, -1, INT_MIN};
+    return tag < 240 ? 1 + tag % kMaxSteps : kInvalid[tag % 3];
+}
+
+// A weight-params call answered an address: it must lie, with the entry its descriptor describes, in
+// the weights the caller passed. Anything else is a finding.
+void check_inside(const void *address, size_t entry_bytes, const void *weights, size_t weight_bytes) {
+    if (address == nullptr) return;
+    const auto *p = static_cast<const uint8_t *>(address), *base = static_cast<const uint8_t *>(weights);
+    if (p < base || p + entry_bytes > base + weight_bytes) std::abort();
+}
+
+void rnn_set(State &s, Bytes &in) {
+    switch (in.u8() % 6) {
+        case 0: {
+            const auto algo = in.pick<cudnnRNNAlgo_t>(5);
+            const auto cell = in.pick<cudnnRNNMode_t>(4);
+            const auto bias = in.pick<cudnnRNNBiasMode_t>(4);
+            const auto dir = in.pick<cudnnDirectionMode_t>(2);
+            const auto input = in.pick<cudnnRNNInputMode_t>(2);
+            const cudnnDataType_t type = data_type(in), math_prec = data_type(in);
+            const auto math = in.pick<cudnnMathType_t>(4);
+            int sizes[9];
+            integers(in, 4, sizes);
+            const cudnnDropoutDescriptor_t dropout = in.u8() % 2 ? s.dropout : nullptr;
+            const uint8_t flags = in.u8();
+            cudnnSetRNNDescriptor_v8(s.rnn, algo, cell, bias, dir, input, type, math_prec, math, sizes[0], sizes[1],
+                                     sizes[2], sizes[3], dropout, flags < 200 ? flags % 2 : flags);
+            break;
+        }
+        case 1: {
+            int sizes[9];
+            integers(in, 2, sizes);
+            const cudnnDropoutDescriptor_t dropout = in.u8() % 2 ? s.dropout : nullptr;
+            const auto input = in.pick<cudnnRNNInputMode_t>(2);
+            const auto dir = in.pick<cudnnDirectionMode_t>(2);
+            const auto cell = in.pick<cudnnRNNMode_t>(4);
+            const auto algo = in.pick<cudnnRNNAlgo_t>(5);
+            cudnnSetRNNDescriptor_v6(s.handle, s.rnn, sizes[0], sizes[1], dropout, input, dir, cell, algo,
+                                     data_type(in));
+            break;
+        }
+        case 2: cudnnSetRNNBiasMode(s.rnn, in.pick<cudnnRNNBiasMode_t>(4)); break;
+        case 3: {
+            const int rec = in.integer(), out = in.integer();
+            cudnnSetRNNProjectionLayers(s.handle, s.rnn, rec, out);
+            break;
+        }
+        case 4:
+            cudnnSetRNNMatrixMathType(s.rnn, in.pick<cudnnMathType_t>(4));
+            cudnnSetRNNPaddingMode(s.rnn, in.u8() % 3);
+            break;
+        default: {
+            const auto mode = in.pick<cudnnRNNClipMode_t>(2);
+            const auto nan = in.pick<cudnnNanPropagation_t>(2);
+            const double left = in.real(), right = in.real();
+            cudnnRNNSetClip_v8(s.rnn, mode, nan, left, right);
+            break;
+        }
+    }
+}
+
+// An RNN data descriptor with arbitrary sizes, a length array of batchSize entries (NULL when the batch is
+// too large to hold one) and a padding fill or none.
+void rnn_data_set(State &s, Bytes &in) {
+    const cudnnRNNDataDescriptor_t d = s.rnn_data[in.u8() % 2];
+    const cudnnDataType_t type = data_type(in);
+    const auto layout = in.pick<cudnnRNNDataLayout_t>(3);
+    const int max_seq = in.integer(), batch = in.integer(), vector = in.integer();
+    std::vector<int> lengths;
+    if (batch > 0 && batch <= 256) {
+        // Mostly maxSeqLength or one shorter than the last, so that the packed layout's order holds.
+        int length = max_seq;
+        for (int i = 0; i < batch; ++i) {
+            const uint8_t tag = in.u8();
+            length = tag < 128 ? length : tag < 224 ? one_less(length) : in.integer();
+            lengths.push_back(length);
+        }
+    }
+    const double fill = 0.25;
+    cudnnSetRNNDataDescriptor(d, type, layout, max_seq, batch, vector, lengths.empty() ? nullptr : lengths.data(),
+                              in.u8() % 2 ? const_cast<double *>(&fill) : nullptr);
+}
+
+// Sizes and weight addresses of the v8 API; the addresses must lie in the weight space.
+void rnn_queries(State &s, Bytes &in) {
+    size_t weight_bytes = 0, work = 0, reserve = 0;
+    cudnnGetRNNTempSpaceSizes(s.handle, s.rnn, in.pick<cudnnForwardMode_t>(2), s.rnn_data[in.u8() % 2], &work,
+                              &reserve);
+    if (cudnnGetRNNWeightSpaceSize(s.handle, s.rnn, &weight_bytes) != CUDNN_STATUS_SUCCESS || weight_bytes > kMaxBytes)
+        return;
+    Buffer weights(weight_bytes);
+    const int pseudo_layer = in.integer(), lin_layer_id = in.integer();
+    cudnnTensorDescriptor_t m = s.tensor(in), b = s.tensor(in);
+    void *m_address = nullptr, *b_address = nullptr;
+    if (cudnnGetRNNWeightParams(s.handle, s.rnn, pseudo_layer, weight_bytes, weights.get(), lin_layer_id, m, &m_address,
+                                b, &b_address) != CUDNN_STATUS_SUCCESS)
+        return;
+    size_t m_bytes = 0, b_bytes = 0;
+    if (m_address != nullptr && cudnnGetTensorSizeInBytes(m, &m_bytes) != CUDNN_STATUS_SUCCESS) std::abort();
+    if (b_address != nullptr && cudnnGetTensorSizeInBytes(b, &b_bytes) != CUDNN_STATUS_SUCCESS) std::abort();
+    check_inside(m_address, m_bytes, weights.get(), weight_bytes);
+    check_inside(b_address, b_bytes, weights.get(), weight_bytes);
+}
+
+// The v8 passes: inference or training forward; or training forward, backward data and backward weights
+// on its reserve space. Every buffer as large as the queries say; hx, cx, hy, cy (and their gradients)
+// given or NULL.
+void rnn_v8(State &s, Bytes &in) {
+    const bool backward = in.u8() % 2;
+    const auto mode = backward ? CUDNN_FWD_MODE_TRAINING : in.pick<cudnnForwardMode_t>(2);
+    RnnData x = rnn_data_buffer(s.rnn_data[0]), y = rnn_data_buffer(s.rnn_data[1]);
+    if (!x.buffer || !y.buffer) return;
+    size_t weight_bytes = 0, work = 0, reserve = 0;
+    if (cudnnGetRNNWeightSpaceSize(s.handle, s.rnn, &weight_bytes) != CUDNN_STATUS_SUCCESS ||
+        weight_bytes > kMaxBytes || std::max(x.rows, y.rows) * static_cast<int64_t>(weight_bytes) > kMaxRnnWork)
+        return;
+    if (cudnnGetRNNTempSpaceSizes(s.handle, s.rnn, mode, s.rnn_data[0], &work, &reserve) != CUDNN_STATUS_SUCCESS ||
+        work > kMaxWorkBytes || reserve > kMaxWorkBytes)
+        return;
+    Buffer weights(weight_bytes), workspace(work), reserve_space(reserve);
+    const cudnnTensorDescriptor_t h = s.tensor(in), c = s.tensor(in);
+    const uint8_t given = in.u8();  // which of the states are passed
+    std::unique_ptr<Buffer> states[8];
+    for (int i = 0; i < 8; ++i) states[i] = (given >> i) & 1 ? tensor_buffer(i % 2 ? c : h) : nullptr;
+    auto state = [&](int i) { return states[i] ? states[i]->get() : nullptr; };
+    // Sometimes a copy of the lengths, as cuDNN 8.9 asks (devSeqLengths), sometimes none.
+    const int32_t *lengths = in.u8() % 8 ? x.lengths.data() : nullptr;
+    if (cudnnRNNForward(s.handle, s.rnn, mode, lengths, s.rnn_data[0], x.buffer->get(), s.rnn_data[1], y.buffer->get(),
+                        h, state(0), state(2), c, state(1), state(3), weight_bytes, weights.get(), work,
+                        workspace.get(), reserve, reserve_space.get()) != CUDNN_STATUS_SUCCESS ||
+        !backward)
+        return;
+    RnnData dx = rnn_data_buffer(s.rnn_data[0]), dy = rnn_data_buffer(s.rnn_data[1]);
+    if (cudnnRNNBackwardData_v8(s.handle, s.rnn, lengths, s.rnn_data[1], y.buffer->get(), dy.buffer->get(),
+                                s.rnn_data[0], dx.buffer->get(), h, state(0), state(4), state(6), c, state(1), state(5),
+                                state(7), weight_bytes, weights.get(), work, workspace.get(), reserve,
+                                reserve_space.get()) != CUDNN_STATUS_SUCCESS)
+        return;
+    Buffer dweights(weight_bytes);
+    cudnnRNNBackwardWeights_v8(s.handle, s.rnn, in.pick<cudnnWgradMode_t>(2), lengths, s.rnn_data[0], x.buffer->get(),
+                               h, state(0), s.rnn_data[1], y.buffer->get(), weight_bytes, dweights.get(), work,
+                               workspace.get(), reserve, reserve_space.get());
+}
+
+// The legacy step descriptors: `count` 3-d {batch_t, width, 1} tensors (sometimes 2-d or 4-d), the batch
+// mostly kept or shrinking by one, sometimes arbitrary.
+void rnn_steps_set(State &s, Bytes &in) {
+    cudnnTensorDescriptor_t *steps = s.steps[in.u8() % 2];
+    const int count = 1 + in.u8() % kMaxSteps;
+    const cudnnDataType_t type = data_type(in);
+    const int width = in.integer();
+    int batch = in.integer();
+    for (int t = 0; t < count; ++t) {
+        const uint8_t tag = in.u8();
+        batch = tag < 128 ? batch : tag < 224 ? one_less(batch) : in.integer();
+        const int nb = tag % 16 == 15 ? 2 + in.u8() % 3 : 3;
+        const int dims[4] = {batch, width, 1, 1}, strides[4] = {width, 1, 1, 1};
+        cudnnSetTensorNdDescriptor(steps[t], type, nb, dims, strides);
+    }
+}
+
+// The legacy sizes and LinLayer addresses; the addresses must lie in w.
+void rnn_legacy_queries(State &s, Bytes &in) {
+    const int length = sequence_length(in);
+    size_t bytes = 0;
+    cudnnGetRNNWorkspaceSize(s.handle, s.rnn, length, s.steps[0], &bytes);
+    cudnnGetRNNTrainingReserveSize(s.handle, s.rnn, length, s.steps[0], &bytes);
+    cudnnGetRNNParamsSize(s.handle, s.rnn, s.steps[0][0], &bytes, data_type(in));
+    const cudnnFilterDescriptor_t w = s.filter(in);
+    auto bw = filter_buffer(w);
+    if (!bw) return;
+    size_t w_bytes = 0;
+    cudnnGetFilterSizeInBytes(w, &w_bytes);
+    cudnnFilterDescriptor_t entry = nullptr;
+    if (cudnnCreateFilterDescriptor(&entry) != CUDNN_STATUS_SUCCESS) return;
+    const int pseudo_layer = in.integer(), lin_layer_id = in.integer();
+    void *address = nullptr;
+    const cudnnStatus_t status = in.u8() % 2
+                                     ? cudnnGetRNNLinLayerMatrixParams(s.handle, s.rnn, pseudo_layer, s.steps[0][0], w,
+                                                                       bw->get(), lin_layer_id, entry, &address)
+                                     : cudnnGetRNNLinLayerBiasParams(s.handle, s.rnn, pseudo_layer, s.steps[0][0], w,
+                                                                     bw->get(), lin_layer_id, entry, &address);
+    if (status == CUDNN_STATUS_SUCCESS && address != nullptr) {
+        size_t entry_bytes = 0;
+        if (cudnnGetFilterSizeInBytes(entry, &entry_bytes) != CUDNN_STATUS_SUCCESS) std::abort();
+        check_inside(address, entry_bytes, bw->get(), w_bytes);
+    }
+    cudnnDestroyFilterDescriptor(entry);
+}
+
+// The legacy passes over the step descriptors: inference, or training forward, backward data and
+// backward weights on its reserve space.
+void rnn_legacy(State &s, Bytes &in) {
+    const int length = sequence_length(in);
+    const bool training = in.u8() % 2;
+    const int steps = length > 0 ? length : 1;
+    int64_t x_rows = 0, y_rows = 0;
+    auto x = steps_buffer(s.steps[0], steps, &x_rows), y = steps_buffer(s.steps[1], steps, &y_rows);
+    const cudnnFilterDescriptor_t w = s.filter(in);
+    auto bw = filter_buffer(w);
+    if (!x || !y || !bw) return;
+    size_t w_bytes = 0, work = 0, reserve = 0;
+    cudnnGetFilterSizeInBytes(w, &w_bytes);
+    if (std::max(x_rows, y_rows) * static_cast<int64_t>(w_bytes) > kMaxRnnWork) return;
+    if (cudnnGetRNNWorkspaceSize(s.handle, s.rnn, length, s.steps[0], &work) != CUDNN_STATUS_SUCCESS ||
+        work > kMaxWorkBytes)
+        return;
+    if (training &&
+        (cudnnGetRNNTrainingReserveSize(s.handle, s.rnn, length, s.steps[0], &reserve) != CUDNN_STATUS_SUCCESS ||
+         reserve > kMaxWorkBytes))
+        return;
+    Buffer workspace(work), reserve_space(reserve);
+    const cudnnTensorDescriptor_t h = s.tensor(in), c = s.tensor(in);
+    const uint8_t given = in.u8();
+    std::unique_ptr<Buffer> states[8];
+    for (int i = 0; i < 8; ++i) states[i] = (given >> i) & 1 ? tensor_buffer(i % 2 ? c : h) : nullptr;
+    auto state = [&](int i) { return states[i] ? states[i]->get() : nullptr; };
+    if (!training) {
+        cudnnRNNForwardInference(s.handle, s.rnn, length, s.steps[0], x->get(), h, state(0), c, state(1), w, bw->get(),
+                                 s.steps[1], y->get(), h, state(2), c, state(3), workspace.get(), work);
+        return;
+    }
+    if (cudnnRNNForwardTraining(s.handle, s.rnn, length, s.steps[0], x->get(), h, state(0), c, state(1), w, bw->get(),
+                                s.steps[1], y->get(), h, state(2), c, state(3), workspace.get(), work,
+                                reserve_space.get(), reserve) != CUDNN_STATUS_SUCCESS)
+        return;
+    auto dx = steps_buffer(s.steps[0], steps, &x_rows), dy = steps_buffer(s.steps[1], steps, &y_rows);
+    if (cudnnRNNBackwardData(s.handle, s.rnn, length, s.steps[1], y->get(), s.steps[1], dy->get(), h, state(4), c,
+                             state(5), w, bw->get(), h, state(0), c, state(1), s.steps[0], dx->get(), h, state(6), c,
+                             state(7), workspace.get(), work, reserve_space.get(), reserve) != CUDNN_STATUS_SUCCESS)
+        return;
+    auto dw = filter_buffer(w);
+    cudnnRNNBackwardWeights(s.handle, s.rnn, length, s.steps[0], x->get(), h, state(0), s.steps[1], y->get(),
+                            workspace.get(), work, w, dw->get(), reserve_space.get(), reserve);
+}
+
+// The legacy Ex passes over the RNN data descriptors, the reserved attention arguments NULL or (rarely)
+// not.
+void rnn_legacy_ex(State &s, Bytes &in) {
+    const bool training = in.u8() % 2;
+    RnnData x = rnn_data_buffer(s.rnn_data[0]), y = rnn_data_buffer(s.rnn_data[1]);
+    const cudnnFilterDescriptor_t w = s.filter(in);
+    auto bw = filter_buffer(w);
+    if (!x.buffer || !y.buffer || !bw) return;
+    size_t w_bytes = 0, work = 0, reserve = 0;
+    cudnnGetFilterSizeInBytes(w, &w_bytes);
+    if (std::max(x.rows, y.rows) * static_cast<int64_t>(w_bytes) > kMaxRnnWork) return;
+    // The v8 query's sizes; where it refuses (a descriptor set by the v6 setter has no inputSize of its
+    // own), the largest the harness allocates, which the calls must take as large enough or refuse.
+    if (cudnnGetRNNTempSpaceSizes(s.handle, s.rnn, training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE,
+                                  s.rnn_data[0], &work, &reserve) != CUDNN_STATUS_SUCCESS)
+        work = reserve = kMaxWorkBytes;
+    if (work > kMaxWorkBytes || reserve > kMaxWorkBytes) return;
+    Buffer workspace(work), reserve_space(reserve);
+    const cudnnTensorDescriptor_t h = s.tensor(in), c = s.tensor(in);
+    const uint8_t given = in.u8();
+    std::unique_ptr<Buffer> states[8];
+    for (int i = 0; i < 8; ++i) states[i] = (given >> i) & 1 ? tensor_buffer(i % 2 ? c : h) : nullptr;
+    auto state = [&](int i) { return states[i] ? states[i]->get() : nullptr; };
+    Buffer reserved(16);
+    void *attention = in.u8() % 16 == 0 ? reserved.get() : nullptr;
+    const cudnnRNNDataDescriptor_t xd = s.rnn_data[0], yd = s.rnn_data[1];
+    if (!training) {
+        cudnnRNNForwardInferenceEx(s.handle, s.rnn, xd, x.buffer->get(), h, state(0), c, state(1), w, bw->get(), yd,
+                                   y.buffer->get(), h, state(2), c, state(3), nullptr, attention, nullptr, nullptr,
+                                   nullptr, nullptr, nullptr, nullptr, workspace.get(), work);
+        return;
+    }
+    if (cudnnRNNForwardTrainingEx(s.handle, s.rnn, xd, x.buffer->get(), h, state(0), c, state(1), w, bw->get(), yd,
+                                  y.buffer->get(), h, state(2), c, state(3), nullptr, attention, nullptr, nullptr,
+                                  nullptr, nullptr, nullptr, nullptr, workspace.get(), work, reserve_space.get(),
+                                  reserve) != CUDNN_STATUS_SUCCESS)
+        return;
+    RnnData dx = rnn_data_buffer(xd), dy = rnn_data_buffer(yd);
+    if (cudnnRNNBackwardDataEx(s.handle, s.rnn, yd, y.buffer->get(), yd, dy.buffer->get(), nullptr, nullptr, h,
+                               state(4), c, state(5), w, bw->get(), h, state(0), c, state(1), xd, dx.buffer->get(), h,
+                               state(6), c, state(7), nullptr, nullptr, workspace.get(), work, reserve_space.get(),
+                               reserve) != CUDNN_STATUS_SUCCESS)
+        return;
+    auto dw = filter_buffer(w);
+    cudnnRNNBackwardWeightsEx(s.handle, s.rnn, xd, x.buffer->get(), h, state(0), yd, y.buffer->get(), workspace.get(),
+                              work, w, dw->get(), reserve_space.get(), reserve);
+}
+
+void ctc_set(State &s, Bytes &in) {
+    const cudnnDataType_t type = data_type(in);
+    switch (in.u8() % 4) {
+        case 0: cudnnSetCTCLossDescriptor(s.ctc, type); break;
+        case 1: {
+            const auto norm = in.pick<cudnnLossNormalizationMode_t>(2);
+            cudnnSetCTCLossDescriptorEx(s.ctc, type, norm, in.pick<cudnnNanPropagation_t>(2));
+            break;
+        }
+        case 2: {
+            const auto norm = in.pick<cudnnLossNormalizationMode_t>(2);
+            const auto grad = in.pick<cudnnNanPropagation_t>(2);
+            cudnnSetCTCLossDescriptor_v8(s.ctc, type, norm, grad, in.integer());
+            break;
+        }
+        default: {
+            cudnnDataType_t got_type;
+            cudnnLossNormalizationMode_t norm;
+            cudnnNanPropagation_t grad;
+            int max_label = 0;
+            cudnnGetCTCLossDescriptor_v8(s.ctc, &got_type, &norm, &grad, &max_label);
+            break;
+        }
+    }
+}
+
+// CTC loss (the host-array call or _v8) with label and input lengths from the input, one per sequence
+// of probsDesc, and the labels those lengths (each clamped to 0 ... 256, the most the calls take) add
+// up to; gradients given or NULL; the workspace the query gives.
+void ctc_loss(State &s, Bytes &in) {
+    const cudnnTensorDescriptor_t probs = s.tensor(in), gradients = s.tensor(in);
+    auto bp = tensor_buffer(probs), bg = tensor_buffer(gradients);
+    if (!bp) return;
+    cudnnDataType_t type;
+    int nb = 0, dims[8], strides[8];
+    cudnnGetTensorNdDescriptor(probs, 8, &type, &nb, dims, strides);
+    const int sequences = nb == 3 ? dims[1] : 1;
+    if (sequences > 256) return;  // the calls read one length of each array per sequence
+    std::vector<int> label_lengths(static_cast<size_t>(sequences)), input_lengths(label_lengths.size());
+    size_t label_count = 0;
+    for (int n = 0; n < sequences; ++n) {
+        label_lengths[n] = in.integer();
+        input_lengths[n] = in.u8() % 4 ? dims[0] : in.integer();
+        label_count += static_cast<size_t>(std::min(std::max(label_lengths[n], 0), 256));
+    }
+    // Exactly as many labels as the lengths add up to (one when none, so that the array is not NULL).
+    std::unique_ptr<int[]> labels(new int[label_count ? label_count : 1]());
+    const int classes = nb == 3 ? dims[2] : 2;
+    for (size_t i = 0; i < label_count; ++i) {
+        const uint8_t tag = in.u8();
+        labels[i] = tag < 240 ? 1 + tag % std::max(classes - 1, 1) : in.integer();
+    }
+    Buffer costs(static_cast<size_t>(sequences) * sizeof(float));
+    const auto algo = in.pick<cudnnCTCLossAlgo_t>(2);
+    const bool v8 = in.u8() % 2;
+    void *g = bg && in.u8() % 4 ? bg->get() : nullptr;
+    size_t work = 0;
+    const cudnnStatus_t status =
+        v8 ? cudnnGetCTCLossWorkspaceSize_v8(s.handle, algo, s.ctc, probs, gradients, &work)
+           : cudnnGetCTCLossWorkspaceSize(s.handle, probs, gradients, labels.get(), label_lengths.data(),
+                                          input_lengths.data(), algo, s.ctc, &work);
+    if (status != CUDNN_STATUS_SUCCESS || work > kMaxWorkBytes) return;
+    Buffer workspace(work);
+    if (v8) {
+        cudnnCTCLoss_v8(s.handle, algo, s.ctc, probs, bp->get(), labels.get(), label_lengths.data(),
+                        input_lengths.data(), costs.get(), gradients, g, work, workspace.get());
+    } else {
+        cudnnCTCLoss(s.handle, probs, bp->get(), labels.get(), label_lengths.data(), input_lengths.data(), costs.get(),
+                     gradients, g, algo, s.ctc, workspace.get(), work);
+    }
+}
+
 void step(State &s, Bytes &in) {
     // Scaling factors of either width: the library reads a double for double data, a float otherwise.
     // Each lies in 8 bytes, so that reading the other width (the caller's mistake, which no library
@@ -190,7 +636,7 @@ void step(State &s, Bytes &in) {
     const void *one = in.u8() % 2 ? static_cast<const void *>(&one_d) : &one_f;
     const void *zero = in.u8() % 2 ? static_cast<const void *>(&zero_d) : &zero_f;
     int a[9], b[9], c[9];
-    switch (in.u8() % 32) {
+    switch (in.u8() % 48) {
         case 0: {
             auto t = s.tensor(in);
             const cudnnDataType_t type = data_type(in);
@@ -540,6 +986,16 @@ void step(State &s, Bytes &in) {
             }
             break;
         }
+        case 32: rnn_set(s, in); break;
+        case 33: rnn_data_set(s, in); break;
+        case 34: rnn_queries(s, in); break;
+        case 35: rnn_v8(s, in); break;
+        case 36: rnn_steps_set(s, in); break;
+        case 37: rnn_legacy_queries(s, in); break;
+        case 38: rnn_legacy(s, in); break;
+        case 39: rnn_legacy_ex(s, in); break;
+        case 40: ctc_set(s, in); break;
+        case 41: ctc_loss(s, in); break;
         default: {
             // A descriptor's whole life in one step: create, set, use in a query, destroy.
             cudnnTensorDescriptor_t t = nullptr;

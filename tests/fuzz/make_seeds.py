@@ -28,6 +28,46 @@ def conv2d(pad, stride, dilation=1, mode=1, dtype=FLOAT, groups=1, math=0):
     return step(3, 2, pad, pad, stride, stride, dilation, dilation, mode, dtype, groups, math)
 
 
+def i(value):
+    """The byte Bytes::integer() reads as `value` (0 to 39)."""
+    assert 0 <= value < 40
+    return value if value <= 8 else 200 + value
+
+
+def tensor3d(index, d0, d1, d2, dtype=FLOAT):
+    """A packed 3-d tensor through cudnnSetTensorNdDescriptor (step 0)."""
+    return step(0, index, dtype, 3, i(d0), i(d1), i(d2), i(d1 * d2), i(d2), 1)
+
+
+LSTM, GRU = 2, 3
+
+
+def rnn_v8(cell, bias, bidirectional, skip_input, input_size, hidden, proj, layers, padded=1):
+    """cudnnSetRNNDescriptor_v8 (step 32, what 0): STANDARD, float data and math, no dropout."""
+    return step(32, 0, 0, cell, bias, bidirectional, skip_input, FLOAT, FLOAT, 0, i(input_size), i(hidden), i(proj),
+                i(layers), 0, padded)
+
+
+def rnn_data(index, layout, max_seq, lengths, vector, dtype=FLOAT):
+    """cudnnSetRNNDataDescriptor (step 33): each length tag keeps the last length (0) or takes one off (130)."""
+    tags, last = [], max_seq
+    for length in lengths:
+        assert length in (last, last - 1)
+        tags.append(0 if length == last else 130)
+        last = length
+    return step(33, index, dtype, layout, i(max_seq), i(len(lengths)), i(vector), *tags, 1)
+
+
+def rnn_steps(index, batches, width, dtype=FLOAT):
+    """The legacy step descriptors (step 36): {batch_t, width, 1} for each t."""
+    tags, last = [], batches[0]
+    for batch in batches:
+        assert batch in (last, last - 1)
+        tags.append(0 if batch == last else 130)
+        last = batch
+    return step(36, index, len(batches) - 1, dtype, i(width), i(batches[0]), *tags)
+
+
 def pool2d(window, pad, stride, mode=0, nan=0):
     return step(4, 2, window, window, pad, pad, stride, stride, mode, nan)
 
@@ -63,6 +103,34 @@ SEEDS = {
     + step(29, 0, 1, 0, 1, 1, 1) + step(29, 0, 1, 0, 1, 0, 1),
     "double_convolution": tensor4d(0, 1, 2, 4, 4, DOUBLE, wide=1) + tensor4d(1, 1, 2, 4, 4, DOUBLE, wide=1)
     + filter4d(0, 2, 2, 3, 3, DOUBLE) + conv2d(1, 1, dtype=DOUBLE) + step(13, 0, 1, 0, 0, 0, wide=1),
+    # LSTM with the recurrent projection (input 3, hidden 4, proj 3, 2 layers), x and y 3 steps x 2 sequences
+    # (lengths 3, 2; padding fill given); hx, cx {2, 2, 3} / {2, 2, 4}. Weight params of layer 1's
+    # projection, inference with every state, then training, backward data and backward weights (ADD).
+    "rnn_v8_lstm_projection": rnn_v8(LSTM, 2, 0, 0, 3, 4, 3, 2) + rnn_data(0, 0, 3, [3, 2], 3)
+    + rnn_data(1, 0, 3, [3, 2], 3) + tensor3d(2, 2, 2, 3) + tensor3d(3, 2, 2, 4) + step(34, 1, 0, 1, 8, 0, 1)
+    + step(35, 0, 0, 2, 3, 0x0F, 1) + step(35, 1, 2, 3, 0xFF, 1, 0),
+    # A bidirectional GRU with skip input and the input bias only (input = hidden = 4), packed layout.
+    "rnn_v8_gru_bidirectional": rnn_v8(GRU, 1, 1, 1, 4, 4, 4, 1) + rnn_data(0, 1, 3, [3, 2], 4)
+    + rnn_data(1, 1, 3, [3, 2], 8) + tensor3d(2, 2, 2, 4) + step(34, 0, 0, 0, 3, 0, 1)
+    + step(35, 1, 2, 2, 0x55, 1, 1),
+    # The legacy API: a v6 LSTM (hidden 4, 1 layer), steps x {2,3,1} {2,3,1} {1,3,1} and y of width 4, w a
+    # {36, 4, 1} filter (144 floats: cudnnGetRNNParamsSize); the sizes and a LinLayer matrix, inference,
+    # then training, backward data and backward weights.
+    "rnn_legacy_lstm": step(32, 1, i(4), 1, 0, 0, 0, LSTM, 0, FLOAT) + rnn_steps(0, [2, 2, 1], 3)
+    + rnn_steps(1, [2, 2, 1], 4) + tensor3d(2, 1, 2, 4) + tensor3d(3, 1, 2, 4)
+    + step(2, 0, FLOAT, NCHW, 3, i(36), 4, 1) + step(37, 2, FLOAT, 0, 0, 5, 1) + step(38, 2, 0, 0, 2, 3, 0x0F)
+    + step(38, 2, 1, 0, 2, 3, 0xFF),
+    # The Ex calls on the same network with RNN data descriptors (3 steps, lengths 3, 2).
+    "rnn_legacy_ex": step(32, 1, i(4), 1, 0, 0, 0, LSTM, 0, FLOAT) + rnn_data(0, 0, 3, [3, 2], 3)
+    + rnn_data(1, 0, 3, [3, 2], 4) + tensor3d(2, 1, 2, 4) + tensor3d(3, 1, 2, 4)
+    + step(2, 0, FLOAT, NCHW, 3, i(36), 4, 1) + step(39, 0, 0, 2, 3, 0x0F, 1) + step(39, 1, 0, 2, 3, 0xFF, 1),
+    # CTC loss over probs [5, 2, 4] (softmax normalisation): labels {1, 2} and {2, 2}, every input length 5,
+    # with gradients; the host-array call.
+    "ctc_loss": tensor3d(0, 5, 2, 4) + tensor3d(1, 5, 2, 4) + step(40, FLOAT, 1, 1, 0)
+    + step(41, 0, 1, 2, 1, 2, 1, 0, 1, 1, 1, 0, 0, 1),
+    # The same through cudnnCTCLoss_v8, the descriptor's maxLabelLength 4.
+    "ctc_loss_v8": tensor3d(0, 5, 2, 4) + tensor3d(1, 5, 2, 4) + step(40, FLOAT, 2, 1, 0, 4)
+    + step(41, 0, 1, 2, 1, 2, 1, 0, 1, 1, 1, 0, 1, 1),
 }
 
 

@@ -1,8 +1,11 @@
 // RNN problems: the weight-space and reserve layouts, data offsets, and the problem string both ways.
 #include "ops/rnn/problem.hpp"
 
+#include "core/checked_math.hpp"
 #include "core/data_type.hpp"
 #include "ops/common/problem_tensors.hpp"
+
+#include <algorithm>
 
 namespace librednn {
 
@@ -81,13 +84,23 @@ bool bias_present(const RnnNetwork &net, int id) {
     }
 }
 
-// Elements of the matrices of pseudo-layers 0 ... pseudo_layer - 1.
-int64_t matrices_before(const RnnNetwork &net, int pseudo_layer) {
+// Elements of the matrices of one pseudo-layer.
+int64_t pseudo_layer_matrices(const RnnNetwork &net, int pseudo_layer) {
     int64_t total = 0;
-    for (int l = 0; l < pseudo_layer; ++l) {
-        for (int id = 0; id < net.lin_layer_ids(); ++id) total += matrix_shape(net, l, id).elements();
-    }
+    for (int id = 0; id < net.lin_layer_ids(); ++id)
+        total = saturating_add(total, matrix_shape(net, pseudo_layer, id).elements());
     return total;
+}
+
+// Elements of the matrices of pseudo-layers 0 ... pseudo_layer - 1, saturating at INT64_MAX. Only the
+// first layer's pseudo-layers differ (their input); the later ones are alike, so the count is a product,
+// not a walk over numLayers (which may be 2^30).
+int64_t matrices_before(const RnnNetwork &net, int pseudo_layer) {
+    const int first = std::min(pseudo_layer, net.directions());
+    const int64_t later = pseudo_layer - first;
+    const int64_t before_later = saturating_mul(first, pseudo_layer_matrices(net, 0));
+    if (later == 0) return before_later;
+    return saturating_add(before_later, saturating_mul(later, pseudo_layer_matrices(net, net.directions())));
 }
 
 // Bias vectors a pseudo-layer has.
@@ -118,12 +131,13 @@ RnnWeightEntry rnn_bias_entry(const RnnNetwork &net, int pseudo_layer, int id) {
 }
 
 int64_t rnn_weight_elements(const RnnNetwork &net) {
-    return matrices_before(net, net.pseudo_layers()) +
-           static_cast<int64_t>(net.pseudo_layers()) * biases_per_pseudo_layer(net) * net.hidden_size;
+    const int64_t biases = saturating_mul(int64_t{net.pseudo_layers()} * biases_per_pseudo_layer(net), net.hidden_size);
+    return saturating_add(matrices_before(net, net.pseudo_layers()), biases);
 }
 
 size_t rnn_weight_space_bytes(const RnnNetwork &net) {
-    return static_cast<size_t>(rnn_weight_elements(net)) * data_type_size(net.data_type);
+    return static_cast<size_t>(
+        saturating_mul(rnn_weight_elements(net), static_cast<int64_t>(data_type_size(net.data_type))));
 }
 
 cudnnDataType_t rnn_compute_type(const RnnNetwork &net) {

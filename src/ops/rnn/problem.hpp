@@ -66,6 +66,7 @@ struct RnnWeightEntry {
 // then every bias vector in the same order. Each matrix row-major [rows][cols]; nothing padded.
 RnnWeightEntry rnn_matrix_entry(const RnnNetwork &net, int pseudo_layer, int lin_layer_id);
 RnnWeightEntry rnn_bias_entry(const RnnNetwork &net, int pseudo_layer, int lin_layer_id);
+// Both saturate at INT64_MAX (validate_rnn_network refuses such a network).
 int64_t rnn_weight_elements(const RnnNetwork &net);
 size_t rnn_weight_space_bytes(const RnnNetwork &net);
 

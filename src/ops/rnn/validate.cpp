@@ -3,7 +3,36 @@
 
 #include "ops/common/type_rules.hpp"
 
+#include <algorithm>
+#include <climits>
+
 namespace librednn {
+
+Status validate_rnn_network(const RnnNetwork &net) {
+    const int directions = net.bidirectional ? 2 : 1;
+    if (net.layers > INT_MAX / directions)
+        return fail(CUDNN_STATUS_BAD_PARAM, "numLayers is %d: with %d directions the pseudo-layers pass INT_MAX",
+                    net.layers, directions);
+    if (net.proj_size > INT_MAX / directions)
+        return fail(CUDNN_STATUS_BAD_PARAM, "projSize is %d: with %d directions the output vector passes INT_MAX",
+                    net.proj_size, directions);
+    // The largest matrices: the input ones (hiddenSize x the widest layer input), the recurrent ones and
+    // the projection (hiddenSize x projSize).
+    const int64_t widest_input = std::max<int64_t>(net.input_size, int64_t{net.proj_size} * directions);
+    const int64_t largest = int64_t{net.hidden_size} * std::max<int64_t>(widest_input, net.proj_size);
+    if (largest > INT_MAX)
+        return fail(CUDNN_STATUS_NOT_SUPPORTED,
+                    "a weight matrix of hiddenSize %d x %lld has %lld elements, more than the int strides of the "
+                    "tensor describing it hold (cuDNN's 2 Giga-element limit, %d)",
+                    net.hidden_size, static_cast<long long>(largest / net.hidden_size), static_cast<long long>(largest),
+                    INT_MAX);
+    if (rnn_weight_space_bytes(net) >= static_cast<size_t>(INT64_MAX))
+        return fail(CUDNN_STATUS_NOT_SUPPORTED,
+                    "the weights of %d layers of hiddenSize %d need 2^63 bytes or more (numLayers, hiddenSize "
+                    "and inputSize too large)",
+                    net.layers, net.hidden_size);
+    return CUDNN_STATUS_SUCCESS;
+}
 
 Status validate_rnn(const RnnProblem &p) {
     const RnnNetwork &net = p.net;
