@@ -96,6 +96,8 @@ TEST(GemmSimt, MatchesDoubleProductOnEveryKernelsShapes) {
         {64, 2048, 1024, true, true, true, false, true},   // 16 x 64 tiles, k split over blocks
         {64, 1000, 4100, true, false, false, true, true},  // the same, a ragged last part
         {30, 70, 50, true, true, true, true, true},        // room to split, k too short to
+        {1, 1024, 4096, true, false, true, true, true},    // a lane per column, k split over blocks
+        {6, 100, 3001, false, false, false, false, true},  // the same, a ragged last part
     };
     for (const Shape &s : shapes) {
         check<float>(s, rng);

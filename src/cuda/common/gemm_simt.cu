@@ -149,26 +149,33 @@ __global__ void __launch_bounds__(kThreads) gemm_skinny_kernel(const __grid_cons
 }
 
 // The same few rows against a B whose rows are contiguous in j (B(l, j) = b[l * b_row + j]): a block per 32
-// columns, a lane per column, its 8 warps splitting k; the warps' sums add in warp order (deterministic).
+// columns and part of k, a lane per column, its 8 warps splitting the part; the warps' sums add in warp
+// order. With `partials`, block (x, y) writes part y's sums to partials[y][m][n] for the parts kernel.
 template <class C>
-__global__ void __launch_bounds__(kThreads) gemm_skinny_rows_kernel(const __grid_constant__ GemmOperands<C> g) {
+__global__ void __launch_bounds__(kThreads)
+    gemm_skinny_rows_kernel(const __grid_constant__ GemmOperands<C> g, int64_t k_part, C *partials) {
     constexpr int kWarps = kThreads / 32;
     static_assert(kSkinnyRows <= kWarps, "warp i writes row i");
     __shared__ C partial[kWarps][kSkinnyRows][32];
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t n = static_cast<int64_t>(blockIdx.x) * 32 + lane;
-    const int64_t slice = (g.k + kWarps - 1) / kWarps;
-    const int64_t k_begin = warp * slice, k_end = k_begin + slice < g.k ? k_begin + slice : g.k;
+    const int64_t part_begin = blockIdx.y * k_part;
+    const int64_t part_end = part_begin + k_part < g.k ? part_begin + k_part : g.k;
+    const int64_t slice = (part_end - part_begin + kWarps - 1) / kWarps;
+    const int64_t k_begin = part_begin + warp * slice;
+    const int64_t k_end = k_begin + slice < part_end ? k_begin + slice : part_end;
     C acc[kSkinnyRows];
 #pragma unroll
     for (int i = 0; i < kSkinnyRows; ++i) acc[i] = C(0);
-    if (n < g.n)
+    if (n < g.n) {
+#pragma unroll 4
         for (int64_t k = k_begin; k < k_end; ++k) {
             const C b = g.b[k * g.b_row + n];
 #pragma unroll
             for (int i = 0; i < kSkinnyRows; ++i)
                 if (i < g.m) acc[i] += g.a[i * g.a_row + k * g.a_col] * b;
         }
+    }
 #pragma unroll
     for (int i = 0; i < kSkinnyRows; ++i) partial[warp][i][lane] = acc[i];
     __syncthreads();
@@ -176,6 +183,10 @@ __global__ void __launch_bounds__(kThreads) gemm_skinny_rows_kernel(const __grid
     C v = C(0);
 #pragma unroll
     for (int w = 0; w < kWarps; ++w) v += partial[w][warp][lane];
+    if (partials) {
+        partials[(blockIdx.y * g.m + warp) * g.n + n] = v;
+        return;
+    }
     if (g.bias) v += g.bias[n];
     C *out = g.c + warp * g.c_row + n;
     *out = g.accumulate ? *out + v : v;
@@ -222,8 +233,21 @@ Status gemm_simt(cudaStream_t stream, const GemmOperands<C> &operands) {
         return check_launch("gemm_skinny_kernel");
     }
     if (g.m <= kSkinnyRows && g.b_col == 1) {
-        gemm_skinny_rows_kernel<C><<<static_cast<unsigned>((g.n + 31) / 32), kThreads, 0, stream>>>(g);
-        return check_launch("gemm_skinny_rows_kernel");
+        // Few column blocks and a long k: split k over blocks too, when the caller gave room for the parts.
+        const int64_t column_blocks = (g.n + 31) / 32, wanted = 4 * current_device_limits().sm_count;
+        int64_t parts = 1;
+        if (g.scratch && column_blocks < wanted)
+            parts = std::max<int64_t>(1, std::min<int64_t>({(wanted + column_blocks - 1) / column_blocks, g.k / 256,
+                                                            kGemmMaxSplit, g.scratch_elements / (g.m * g.n)}));
+        const int64_t k_part = std::max<int64_t>(1, (g.k + parts - 1) / parts);
+        parts = std::max<int64_t>(1, (g.k + k_part - 1) / k_part);
+        const dim3 grid(static_cast<unsigned>(column_blocks), static_cast<unsigned>(parts));
+        gemm_skinny_rows_kernel<C><<<grid, kThreads, 0, stream>>>(g, k_part, parts > 1 ? g.scratch : nullptr);
+        LIBREDNN_CHECK(check_launch("gemm_skinny_rows_kernel"));
+        if (parts == 1) return CUDNN_STATUS_SUCCESS;
+        gemm_sum_parts_kernel<C>
+            <<<grid_size(g.m * g.n, 1, kThreads), kThreads, 0, stream>>>(g, g.scratch, static_cast<int>(parts));
+        return check_launch("gemm_sum_parts_kernel");
     }
     // The largest tiles that still give every SM two of them; 16-row tiles for a recurrence step's few rows.
     const int64_t blocks_wanted = 2 * current_device_limits().sm_count;
