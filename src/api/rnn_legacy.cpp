@@ -59,6 +59,7 @@ Status rnn_legacy_forward_of(const cudnnRNNStruct *rnn, bool training, const Rnn
     b.cx = p.has_cx ? a.cx : nullptr;
     b.cy = p.has_cy ? a.cy : nullptr;
     b.weights = a.w;
+    LIBREDNN_CHECK(rnn_dropout_states_of(*rnn, p, &b.dropout_states));
     *problem = p;
     *buffers = b;
     return CUDNN_STATUS_SUCCESS;

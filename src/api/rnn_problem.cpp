@@ -80,6 +80,11 @@ Status finish_problem(const cudnnRNNStruct &rnn, bool training, const RnnStates 
     p->training = training;
     if (rnn.dropout != nullptr && rnn.dropout->is_set) p->dropout = rnn.dropout->probability;
     p->clipping = rnn.clip_mode != CUDNN_RNN_CLIP_NONE && p->net.cell == CUDNN_LSTM;
+    if (p->clipping) {
+        p->lclip = rnn.lclip;
+        p->rclip = rnn.rclip;
+        p->clip_propagate_nan = rnn.clip_nan_opt == CUDNN_PROPAGATE_NAN;
+    }
     const bool lstm = p->net.cell == CUDNN_LSTM;
     p->has_hx = states.has_hx;
     p->has_hy = states.has_hy;
@@ -150,6 +155,19 @@ Status rnn_forward_problem_of(const cudnnRNNStruct *rnn, cudnnForwardMode_t mode
     if (x == nullptr) return fail(CUDNN_STATUS_BAD_PARAM, "xDesc is NULL");
     LIBREDNN_CHECK(require_rnn_data_set(*x, "xDesc"));
     return data_problem_of(*rnn, net, mode == CUDNN_FWD_MODE_TRAINING, *x, y, states, problem);
+}
+
+Status rnn_dropout_states_of(const cudnnRNNStruct &rnn, const RnnProblem &problem, void **states) {
+    *states = nullptr;
+    if (!problem.dropout_between_layers()) return CUDNN_STATUS_SUCCESS;
+    if (rnn.dropout->states == nullptr)
+        return fail(
+            CUDNN_STATUS_BAD_PARAM,
+            "the RNN descriptor's dropout descriptor has probability %g but no states (cudnnSetDropoutDescriptor "
+            "was called with states NULL); dropout between layers in training draws from them",
+            static_cast<double>(problem.dropout));
+    *states = rnn.dropout->states;
+    return CUDNN_STATUS_SUCCESS;
 }
 
 Status rnn_legacy_network_of(const cudnnRNNStruct *rnn, int input_size, cudnnDataType_t data_type, const char *what,

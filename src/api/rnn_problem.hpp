@@ -30,6 +30,11 @@ struct RnnStates {
 Status rnn_forward_problem_of(const cudnnRNNStruct *rnn, cudnnForwardMode_t mode, const cudnnRNNDataStruct *x,
                               const cudnnRNNDataStruct *y, const RnnStates &states, RnnProblem *problem);
 
+// The dropout states a training forward of `problem` draws its mask from (RnnBuffers::dropout_states):
+// the RNN descriptor's dropout descriptor's, NULL when the problem has no dropout between layers.
+// BAD_PARAM when it has and the dropout descriptor has no states (set with states NULL).
+Status rnn_dropout_states_of(const cudnnRNNStruct &rnn, const RnnProblem &problem, void **states);
+
 // ---- The legacy API ------------------------------------------------------------------------------------
 
 // The network for a legacy call whose input vectors are `input_size` wide and of `data_type`: a descriptor

@@ -1,6 +1,7 @@
 // The reference RNN: every cell, layer, direction and step written out, in double.
 #include "reference/rnn.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -33,8 +34,8 @@ Vector plus(Vector a, const Vector &bias) {
 }  // namespace
 
 Status rnn_forward(const RnnConfig &cfg, const RnnWeights &w, int max_seq_length, const std::vector<int> &lengths,
-                   const Vector &x, const Vector &hx, const Vector &cx, double fill, Vector *y, Vector *hy,
-                   Vector *cy) {
+                   const Vector &x, const Vector &hx, const Vector &cx, double fill, Vector *y, Vector *hy, Vector *cy,
+                   const Vector &dropout) {
     const int dirs = cfg.bidirectional ? 2 : 1, pseudo_layers = cfg.layers * dirs, g = gate_count(cfg.cell);
     const int H = cfg.hidden_size, P = cfg.proj_size, N = static_cast<int>(lengths.size()), T = max_seq_length;
     const bool lstm = cfg.cell == CUDNN_LSTM;
@@ -48,6 +49,9 @@ Status rnn_forward(const RnnConfig &cfg, const RnnWeights &w, int max_seq_length
     if (w.matrices.size() != static_cast<size_t>(pseudo_layers) || w.biases.size() != w.matrices.size())
         return fail(CUDNN_STATUS_BAD_PARAM, "weights for %zu pseudo-layers, expected %d", w.matrices.size(),
                     pseudo_layers);
+    if (!dropout.empty() && dropout.size() != count(cfg.layers - 1, T, N * P * dirs))
+        return fail(CUDNN_STATUS_BAD_PARAM, "dropout holds %zu factors, expected (layers - 1) x T x N x Y",
+                    dropout.size());
 
     Vector input = x;
     int input_size = cfg.input_size;
@@ -90,6 +94,12 @@ Status rnn_forward(const RnnConfig &cfg, const RnnWeights &w, int max_seq_length
                             const double ig = sigmoid(wx[0][i] + rh[0][i]), fg = sigmoid(wx[1][i] + rh[1][i]);
                             const double gg = std::tanh(wx[2][i] + rh[2][i]), og = sigmoid(wx[3][i] + rh[3][i]);
                             c[i] = fg * c[i] + ig * gg;
+                            if (cfg.clip) {
+                                if (std::isnan(c[i]))
+                                    c[i] = cfg.clip_propagate_nan ? c[i] : cfg.lclip;
+                                else
+                                    c[i] = std::min(std::max(c[i], cfg.lclip), cfg.rclip);
+                            }
                             next[i] = og * std::tanh(c[i]);
                         } else {
                             const double r = sigmoid(wx[0][i] + rh[0][i]), z = sigmoid(wx[1][i] + rh[1][i]);
@@ -108,6 +118,9 @@ Status rnn_forward(const RnnConfig &cfg, const RnnWeights &w, int max_seq_length
         }
         input = output;
         input_size = P * dirs;
+        if (!dropout.empty() && layer + 1 < cfg.layers)
+            for (size_t e = 0; e < input.size(); ++e)
+                input[e] *= dropout[static_cast<size_t>(layer) * input.size() + e];
     }
     *y = output;
     return CUDNN_STATUS_SUCCESS;

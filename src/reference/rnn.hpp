@@ -13,6 +13,10 @@
 // Layer l + 1 reads layer l's outputs, the two directions concatenated [forward | backward]. y holds the
 // last layer's outputs; hy, cy each pseudo-layer's state after its sequence's last step (hx, cx for an
 // empty sequence). y beyond a sequence's length holds `fill`.
+// LSTM cell clipping: after each update c' = min(max(c', lclip), rclip), and a NaN c' stays NaN with
+// clip_propagate_nan, else becomes lclip. Dropout between layers: layer l + 1 reads layer l's output
+// times dropout[l][t][n][i] (the caller's factors: 0 or 1 / (1 - p)); the last layer's output is not
+// dropped.
 #pragma once
 
 #include "core/status.hpp"
@@ -32,6 +36,9 @@ struct RnnConfig {
     int proj_size = 1;  // hidden_size: no projection
     bool skip_input = false;
     cudnnRNNBiasMode_t bias_mode = CUDNN_RNN_DOUBLE_BIAS;
+    bool clip = false;  // LSTM cell clipping
+    double lclip = 0.0, rclip = 0.0;
+    bool clip_propagate_nan = false;
 };
 
 // matrices[pseudo_layer][linLayerID] row-major (rows x cols), biases[pseudo_layer][linLayerID]; an
@@ -43,11 +50,12 @@ struct RnnWeights {
 };
 
 // x: [maxSeqLength][batch][input_size]; hx, cx: [pseudo-layers][batch][proj_size or hidden_size], or
-// empty for zeros. Outputs: y [maxSeqLength][batch][proj_size * directions], hy, cy like hx, cx.
+// empty for zeros. dropout: [layers - 1][maxSeqLength][batch][proj_size * directions], or empty for
+// none. Outputs: y [maxSeqLength][batch][proj_size * directions], hy, cy like hx, cx.
 // CUDNN_STATUS_BAD_PARAM (reason recorded) when a size disagrees; then nothing is written.
 Status rnn_forward(const RnnConfig &config, const RnnWeights &weights, int max_seq_length,
                    const std::vector<int> &seq_lengths, const std::vector<double> &x, const std::vector<double> &hx,
                    const std::vector<double> &cx, double fill, std::vector<double> *y, std::vector<double> *hy,
-                   std::vector<double> *cy);
+                   std::vector<double> *cy, const std::vector<double> &dropout = {});
 
 }  // namespace librednn::reference

@@ -3,8 +3,10 @@
 // skip input, the four bias modes, the LSTM projection, the three layouts, unequal sequence lengths (0
 // included), hx, cx, dhy, dcy, dhx, dcx each present or NULL. The loss is sum(dy . y) + sum(dhy . hy) +
 // sum(dcy . cy), so its derivatives are what the backward passes return; dy's padding holds NaN, so a
-// read of it shows. Then float and half against a double run of the same values, ADD against SET, the
-// rejections. The same tests run on the CUDA backend.
+// read of it shows. With dropout between layers and LSTM cell clipping too: the loss is then that of a
+// training forward whose dropout states are reset before each call, so every forward draws the same mask.
+// Then float and half against a double run of the same values, ADD against SET, the rejections. The same
+// tests run on the CUDA backend.
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
 #include "ops/rnn/problem.hpp"
@@ -21,6 +23,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 
 namespace {
 
@@ -126,7 +129,8 @@ public:
     Case(const RnnProblem &p, const Optional &o)
         : p_(p),
           o_(o),
-          desc_(p.net),
+          dropout_(p.dropout > 0 ? std::make_unique<RnnDropout>(handle_, p.dropout, 7) : nullptr),
+          desc_(p, dropout_ ? static_cast<cudnnDropoutDescriptor_t>(*dropout_) : nullptr),
           x_desc_(p, p.net.input_size),
           y_desc_(p, p.y_size()),
           h_desc_(p, p.net.proj_size),
@@ -137,7 +141,8 @@ public:
     }
     cudnnStatus_t sizes_status() const { return status_; }
 
-    // The loss of the forward pass (inference) with these inputs.
+    // The loss of the forward pass (inference; training, with the first call's mask, when dropout between
+    // layers is on) with these inputs.
     double loss(const Inputs &in) {
         const cudnnDataType_t type = p_.net.data_type;
         DeviceBuffer x(bytes_of(in.x, type)), w(bytes_of(in.w, type)), hx(bytes_of(in.hx, type)),
@@ -147,11 +152,16 @@ public:
             hy(bytes_of(std::vector<double>(h_count(), 0.0), type)),
             cy(bytes_of(std::vector<double>(c_count(), 0.0), type));
         DeviceBuffer work(std::vector<uint8_t>(work_bytes_ + 1));
-        EXPECT_EQ(cudnnRNNForward(handle_, desc_, CUDNN_FWD_MODE_INFERENCE, p_.seq_lengths.data(), x_desc_, x.get(),
-                                  y_desc_, y.get(), h_desc_, o_.hx ? hx.get() : nullptr, o_.dhy ? hy.get() : nullptr,
-                                  c_desc_, o_.cx ? cx.get() : nullptr, o_.dcy ? cy.get() : nullptr, weight_bytes_,
-                                  w.get(), work_bytes_, work.get(), 0, nullptr),
-                  CUDNN_STATUS_SUCCESS)
+        const bool dropped = p_.dropout_between_layers();
+        DeviceBuffer reserve(std::vector<uint8_t>(dropped ? reserve_bytes_ + 1 : 1));
+        if (dropped) dropout_->reset(handle_);
+        EXPECT_EQ(
+            cudnnRNNForward(handle_, desc_, dropped ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE,
+                            p_.seq_lengths.data(), x_desc_, x.get(), y_desc_, y.get(), h_desc_,
+                            o_.hx ? hx.get() : nullptr, o_.dhy ? hy.get() : nullptr, c_desc_,
+                            o_.cx ? cx.get() : nullptr, o_.dcy ? cy.get() : nullptr, weight_bytes_, w.get(),
+                            work_bytes_, work.get(), dropped ? reserve_bytes_ : 0, dropped ? reserve.get() : nullptr),
+            CUDNN_STATUS_SUCCESS)
             << last_failure_reason();
         double sum = 0;
         const std::vector<double> yv = doubles_of(y.download(), type, static_cast<size_t>(ys));
@@ -191,6 +201,7 @@ public:
             dw(bytes_of(dw_start ? *dw_start : std::vector<double>(in.w.size(), nan), type));
         DeviceBuffer work(std::vector<uint8_t>(work_bytes_ + 1, 0xff)),
             reserve(std::vector<uint8_t>(reserve_bytes_ + 1, 0xff));
+        if (dropout_) dropout_->reset(handle_);
         Gradients g;
         EXPECT_EQ(
             cudnnRNNForward(handle_, desc_, CUDNN_FWD_MODE_TRAINING, p_.seq_lengths.data(), x_desc_, x.get(), y_desc_,
@@ -224,6 +235,7 @@ private:
     RnnProblem p_;
     Optional o_;
     Handle handle_;
+    std::unique_ptr<RnnDropout> dropout_;
     RnnDescriptor desc_;
     DataDescriptor x_desc_, y_desc_;
     StateDescriptor h_desc_, c_desc_;
@@ -315,6 +327,26 @@ TEST(RnnBackward, MatchesCentralDifferencesForEachCellDirectionAndLayout) {
                     const bool lstm = cell == CUDNN_LSTM;
                     check_gradients(rng, p, {true, lstm, true, lstm, true, lstm});
                 }
+}
+
+// Dropout between layers (2 or 3 layers, every cell) and LSTM cell clipping (every other trial, bounds that
+// clip often): the gradient reaching a lower layer goes through the forward's mask, and stops at a clipped c.
+TEST(RnnBackward, MatchesCentralDifferencesWithDropoutAndClipping) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    const cudnnRNNMode_t cells[] = {CUDNN_LSTM, CUDNN_RNN_TANH, CUDNN_LSTM, CUDNN_GRU, CUDNN_LSTM, CUDNN_RNN_RELU};
+    for (int trial = 0; trial < 12; ++trial) {
+        RnnProblem p = random_problem(rng, CUDNN_DATA_DOUBLE);
+        p.net.cell = cells[trial % 6];
+        if (p.net.cell != CUDNN_LSTM) p.net.proj_size = p.net.hidden_size;
+        p.net.layers = trial < 10 ? 2 : 3;
+        p.dropout = trial % 4 == 2 ? 0.0f : rng.pick<float>({0.3f, 0.6f});  // 2, 6, 10: clipping alone
+        if (p.net.cell == CUDNN_LSTM) {
+            p.clipping = true;
+            p.lclip = -rng.uniform(0.05, 0.3);
+            p.rclip = rng.uniform(0.05, 0.3);
+        }
+        check_gradients(rng, p, random_optional(rng, p.net));
+    }
 }
 
 // float and half against a double run of the same (rounded) values. The bound: each step's gradient is

@@ -1,10 +1,11 @@
 // cudnnRNNForward (the v8 API) against the reference on random networks: every cell, one and two
 // directions, 1 to 3 layers, linear and skip input, the four bias modes, the LSTM projection, the three
 // data layouts, per-sequence lengths (0 included), padding fill, hx/cx/hy/cy present or NULL,
-// inference and training, float, double and half. Weights go in through cudnnGetRNNWeightParams, whose
-// layout is checked on its own (every matrix and bias once, no overlap, inside the weight space); the
-// rest of the weight space and x's padding hold NaN, so a read of either shows. Then the rejections and
-// the problem string. The same tests run on the CUDA backend.
+// inference and training, float, double and half, dropout between layers (the mask read back from the
+// reserve space must be the documented draw; the reference applies it) and LSTM cell clipping. Weights go
+// in through cudnnGetRNNWeightParams, whose layout is checked on its own (every matrix and bias once, no
+// overlap, inside the weight space); the rest of the weight space and x's padding hold NaN, so a read of
+// either shows. Then the rejections and the problem string. The same tests run on the CUDA backend.
 #include "reference/rnn.hpp"
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace {
 
@@ -80,10 +82,18 @@ RnnProblem random_problem(Random &rng) {
     p.has_hy = rng.coin();
     p.has_cx = n.cell == CUDNN_LSTM && rng.coin();
     p.has_cy = n.cell == CUDNN_LSTM && rng.coin();
+    if (rng.integer(0, 2) == 0) p.dropout = rng.pick<float>({0.25f, 0.5f, 0.75f});
+    if (n.cell == CUDNN_LSTM && rng.coin()) {
+        p.clipping = true;
+        p.lclip = -rng.uniform(0.05, 0.6);
+        p.rclip = rng.uniform(0.05, 0.6);
+        p.clip_propagate_nan = rng.coin();
+    }
     return p;
 }
 
-reference::RnnConfig config_of(const RnnNetwork &n) {
+reference::RnnConfig config_of(const RnnProblem &p) {
+    const RnnNetwork &n = p.net;
     reference::RnnConfig c;
     c.cell = n.cell;
     c.bidirectional = n.bidirectional;
@@ -93,6 +103,10 @@ reference::RnnConfig config_of(const RnnNetwork &n) {
     c.proj_size = n.proj_size;
     c.skip_input = n.skip_input;
     c.bias_mode = n.bias_mode;
+    c.clip = p.clipping;
+    c.lclip = p.lclip;
+    c.rclip = p.rclip;
+    c.clip_propagate_nan = p.clip_propagate_nan;
     return c;
 }
 
@@ -146,7 +160,8 @@ std::vector<uint8_t> random_weight_space(Random &rng, const RnnProblem &p, cudnn
 
 // The bound of docs/NUMERICS.md ("RNN"): the error of one step's pre-activations (a sum of
 // width + projSize + 2 terms, then the activation and the cell's element-wise steps), carried through
-// the time steps by at most 1 + K ||R|| per step and into the next layer by ||W||.
+// the time steps by at most 1 + K ||R|| per step and into the next layer by ||W||. Dropout between layers
+// scales the next layer's input, and its error, by at most 1 / (1 - p); clipping c only shrinks both.
 double forward_error_bound(const RnnProblem &p, const reference::RnnWeights &w) {
     const RnnNetwork &n = p.net;
     const bool in_double = n.data_type == CUDNN_DATA_DOUBLE;
@@ -163,7 +178,7 @@ double forward_error_bound(const RnnProblem &p, const reference::RnnWeights &w) 
         }
         return most;
     };
-    double input_magnitude = 1.0, input_error = 0.0;
+    double input_magnitude = 1.0, input_error = 0.0, worst = 0.0;
     for (int layer = 0; layer < n.layers; ++layer) {
         double layer_error = 0, layer_magnitude = 0;
         for (int dir = 0; dir < n.directions(); ++dir) {
@@ -191,10 +206,13 @@ double forward_error_bound(const RnnProblem &p, const reference::RnnWeights &w) 
             layer_error = std::max(layer_error, e);
             layer_magnitude = std::max(layer_magnitude, h);
         }
-        input_error = layer_error;
-        input_magnitude = layer_magnitude;
+        // (p = 1 drops every element: the next layer's input is exactly 0.)
+        const double dropout_scale = !p.dropout_between_layers() ? 1.0 : p.dropout < 1 ? 1.0 / (1.0 - p.dropout) : 0.0;
+        worst = std::max(worst, layer_error);  // hy and cy of every layer
+        input_error = layer_error * dropout_scale;
+        input_magnitude = layer_magnitude * dropout_scale;
     }
-    return input_error;
+    return worst;
 }
 
 std::vector<uint8_t> nan_bytes(int64_t elements, cudnnDataType_t type) {
@@ -235,7 +253,11 @@ void check_forward(Random &rng, const RnnProblem &p) {
     const RnnNetwork &n = p.net;
     const cudnnDataType_t type = n.data_type;
     Handle handle;
-    RnnDescriptor desc(p);
+    // Dropout in the descriptor whatever the mode: inference ignores it.
+    std::unique_ptr<RnnDropout> dropout;
+    if (p.dropout > 0) dropout = std::make_unique<RnnDropout>(handle, p.dropout, rng.integer(0, 1 << 20));
+    const DropoutState before = dropout ? dropout->state() : DropoutState{};
+    RnnDescriptor desc(p, dropout ? static_cast<cudnnDropoutDescriptor_t>(*dropout) : nullptr);
     reference::RnnWeights weights;
     const std::vector<uint8_t> space = random_weight_space(rng, p, desc, &weights);
     DataDescriptor x_desc(p, n.input_size), y_desc(p, p.y_size(), true);
@@ -275,8 +297,21 @@ void check_forward(Random &rng, const RnnProblem &p) {
               CUDNN_STATUS_SUCCESS)
         << last_failure_reason();
 
+    // The dropout factors: the documented draw for the states' call before this one, in the reserve space
+    // after the gradients' part; the call is counted (by training forwards with dropout between layers only).
+    const std::vector<double> factors = documented_dropout_factors(p, before.key, before.calls);
+    if (dropout) EXPECT_EQ(dropout->state().calls, before.calls + (p.dropout_between_layers() ? 1 : 0));
+    if (!factors.empty()) {
+        const std::vector<uint8_t> reserved = reserve.download();
+        const cudnnDataType_t compute = rnn_compute_type(n);
+        const int64_t start = rnn_reserve_dropout_start(p);
+        for (size_t e = 0; e < factors.size(); ++e)
+            ASSERT_EQ(load_scalar(reserved.data(), compute, start + static_cast<int64_t>(e)), factors[e])
+                << "dropout factor " << e << " (layer, t, n, i in row-major order) is not the documented draw";
+    }
     std::vector<double> y, hy, cy;
-    ASSERT_EQ(reference::rnn_forward(config_of(n), weights, T, p.seq_lengths, x, hx, cx, p.padding_fill, &y, &hy, &cy),
+    ASSERT_EQ(reference::rnn_forward(config_of(p), weights, T, p.seq_lengths, x, hx, cx, p.padding_fill, &y, &hy, &cy,
+                                     factors),
               CUDNN_STATUS_SUCCESS)
         << last_failure_reason();
     const double error = forward_error_bound(p, weights);
@@ -330,6 +365,126 @@ TEST(Rnn, ForwardMatchesReferenceForEachCellDirectionAndInputMode) {
                 p.has_cx = p.has_cy = cell == CUDNN_LSTM;
                 check_forward(rng, p);
             }
+}
+
+// Dropout between layers and LSTM cell clipping in training, on networks of 2 or 3 layers: the mask read back
+// from the reserve space is the documented draw, and y, hy, cy match the reference given that mask.
+TEST(Rnn, TrainingWithDropoutAndClippingMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 24; ++trial) {
+        RnnProblem p = random_problem(rng);
+        p.training = true;
+        p.net.layers = static_cast<int>(rng.integer(2, 3));
+        p.dropout = rng.pick<float>({0.2f, 0.5f, 0.8f, 1.0f});
+        if (trial % 2 == 0) {
+            p.net.cell = CUDNN_LSTM;
+            p.clipping = true;
+            p.lclip = -rng.uniform(0.05, 0.4);
+            p.rclip = rng.uniform(0.05, 0.4);
+            p.has_cx = p.has_cy = true;
+        }
+        check_forward(rng, p);
+    }
+}
+
+// Each training forward counts one call in the dropout states and draws the next call's mask; inference
+// and a one-layer network leave the states alone.
+TEST(Rnn, EachTrainingForwardDrawsTheNextDropoutCall) {
+    Handle handle;
+    RnnProblem p;
+    p.net.cell = CUDNN_GRU;
+    p.net.input_size = 3;
+    p.net.hidden_size = p.net.proj_size = 4;
+    p.net.layers = 3;
+    p.max_seq_length = 3;
+    p.batch_size = 2;
+    p.seq_lengths = {3, 2};
+    p.training = true;
+    p.dropout = 0.5f;
+    RnnDropout dropout(handle, p.dropout, 42);
+    RnnDescriptor desc(p, dropout);
+    DataDescriptor x_desc(p, 3), y_desc(p, 4);
+    size_t weight_bytes = 0, work_bytes = 0, reserve_bytes = 0;
+    ASSERT_EQ(cudnnGetRNNWeightSpaceSize(handle, desc, &weight_bytes), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnGetRNNTempSpaceSizes(handle, desc, CUDNN_FWD_MODE_TRAINING, x_desc, &work_bytes, &reserve_bytes),
+              CUDNN_STATUS_SUCCESS);
+    const auto zeros = [](size_t bytes) { return std::vector<uint8_t>(bytes + 4, 0); };
+    DeviceBuffer x(zeros(256)), y(zeros(256)), w(zeros(weight_bytes)), work(zeros(work_bytes)),
+        reserve(zeros(reserve_bytes));
+    const DropoutState seeded = make_dropout_state(42);
+    const uint32_t *key = seeded.key;
+    auto forward = [&](cudnnForwardMode_t mode) {
+        ASSERT_EQ(cudnnRNNForward(handle, desc, mode, p.seq_lengths.data(), x_desc, x.get(), y_desc, y.get(), nullptr,
+                                  nullptr, nullptr, nullptr, nullptr, nullptr, weight_bytes, w.get(), work_bytes,
+                                  work.get(), reserve_bytes, reserve.get()),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+    };
+    auto mask = [&]() {
+        const std::vector<uint8_t> bytes = reserve.download();
+        std::vector<double> factors;
+        for (int64_t e = rnn_reserve_dropout_start(p); e < rnn_reserve_elements(p); ++e)
+            factors.push_back(load_scalar(bytes.data(), CUDNN_DATA_FLOAT, e));
+        return factors;
+    };
+    forward(CUDNN_FWD_MODE_TRAINING);
+    EXPECT_EQ(dropout.state().calls, 1u);
+    EXPECT_EQ(mask(), documented_dropout_factors(p, key, 0));
+    forward(CUDNN_FWD_MODE_INFERENCE);
+    EXPECT_EQ(dropout.state().calls, 1u);
+    forward(CUDNN_FWD_MODE_TRAINING);
+    EXPECT_EQ(dropout.state().calls, 2u);
+    EXPECT_EQ(mask(), documented_dropout_factors(p, key, 1));
+    EXPECT_NE(documented_dropout_factors(p, key, 0), documented_dropout_factors(p, key, 1));
+}
+
+// A NaN cell state stays NaN with CUDNN_PROPAGATE_NAN and becomes lclip with CUDNN_NOT_PROPAGATE_NAN: x
+// holds NaN at sequence 0's last step, so its new c is NaN there, and cy shows what clipping made of it
+// (sequence 1 is clipped as usual).
+TEST(Rnn, ClipNanOptionDecidesTheCellState) {
+    for (bool propagate : {false, true}) {
+        SCOPED_TRACE(propagate ? "CUDNN_PROPAGATE_NAN" : "CUDNN_NOT_PROPAGATE_NAN");
+        Handle handle;
+        RnnProblem p;
+        p.net.cell = CUDNN_LSTM;
+        p.net.input_size = 2;
+        p.net.hidden_size = p.net.proj_size = 3;
+        p.max_seq_length = 2;
+        p.batch_size = 2;
+        p.seq_lengths = {2, 2};
+        p.clipping = true;
+        p.lclip = -0.25;
+        p.rclip = 0.5;
+        p.clip_propagate_nan = propagate;
+        p.has_cy = true;
+        RnnDescriptor desc(p);
+        DataDescriptor x_desc(p, 2), y_desc(p, 3);
+        StateDescriptor c_desc(p, 3);
+        size_t weight_bytes = 0, work_bytes = 0, reserve_bytes = 0;
+        ASSERT_EQ(cudnnGetRNNWeightSpaceSize(handle, desc, &weight_bytes), CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(
+            cudnnGetRNNTempSpaceSizes(handle, desc, CUDNN_FWD_MODE_INFERENCE, x_desc, &work_bytes, &reserve_bytes),
+            CUDNN_STATUS_SUCCESS);
+        // Weights of 1 make every gate's input large: c leaves [lclip, rclip] where it is not NaN.
+        std::vector<float> weights(weight_bytes / sizeof(float), 1.0f);
+        std::vector<float> x_values = {1.0f, 1.0f, 1.0f, 1.0f, std::numeric_limits<float>::quiet_NaN(),
+                                       1.0f, 1.0f, 1.0f};
+        DeviceBuffer x(bytes_of(x_values)), y(std::vector<uint8_t>(64, 0)), w(bytes_of(weights)),
+            cy(std::vector<uint8_t>(sizeof(float) * 6, 0)), work(std::vector<uint8_t>(work_bytes + 4, 0));
+        ASSERT_EQ(cudnnRNNForward(handle, desc, CUDNN_FWD_MODE_INFERENCE, p.seq_lengths.data(), x_desc, x.get(), y_desc,
+                                  y.get(), c_desc, nullptr, nullptr, c_desc, nullptr, cy.get(), weight_bytes, w.get(),
+                                  work_bytes, work.get(), 0, nullptr),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+        const std::vector<float> got = values_of<float>(cy.download());
+        for (int i = 0; i < 3; ++i) {
+            if (propagate)
+                EXPECT_TRUE(std::isnan(got[i])) << "cy[0][" << i << "] is " << got[i];
+            else
+                EXPECT_EQ(got[i], -0.25f) << "cy[0][" << i << "]";
+            EXPECT_EQ(got[3 + i], 0.5f) << "cy[1][" << i << "]";
+        }
+    }
 }
 
 // Every matrix and bias is addressed once, none overlaps another, all lie inside the weight space, and
@@ -565,7 +720,28 @@ TEST(RnnProblemString, RoundTrips) {
         std::string error;
         ASSERT_TRUE(parse_rnn_problem(text, &back, &error)) << text.to_string() << ": " << error;
         EXPECT_EQ(to_problem_string(back).to_string(), text.to_string());
+        EXPECT_EQ(back.clipping, p.clipping);
+        EXPECT_EQ(back.lclip, p.lclip);
+        EXPECT_EQ(back.rclip, p.rclip);
+        EXPECT_EQ(back.clip_propagate_nan, p.clip_propagate_nan);
+        EXPECT_EQ(back.dropout, p.dropout);
     }
+}
+
+TEST(RnnProblemString, ClipKeysParseAndRejectBadValues) {
+    const auto parse = [](const char *text, RnnProblem *p, std::string *error) {
+        ProblemString string;
+        return ProblemString::parse(text, &string, error) && parse_rnn_problem(string, p, error);
+    };
+    RnnProblem p;
+    std::string error;
+    ASSERT_TRUE(parse("op=rnn cell=lstm clip=yes lclip=-0.5 rclip=0.25 clip_nan=propagate", &p, &error)) << error;
+    EXPECT_TRUE(p.clipping);
+    EXPECT_EQ(p.lclip, -0.5);
+    EXPECT_EQ(p.rclip, 0.25);
+    EXPECT_TRUE(p.clip_propagate_nan);
+    EXPECT_FALSE(parse("op=rnn clip=yes lclip=1 rclip=0", &p, &error));
+    EXPECT_FALSE(parse("op=rnn clip=yes clip_nan=sometimes", &p, &error));
 }
 
 }  // namespace

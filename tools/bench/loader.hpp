@@ -90,6 +90,7 @@ namespace librednn::bench {
     X(cudnnCreateRNNDescriptor)                           \
     X(cudnnDestroyRNNDescriptor)                          \
     X(cudnnSetRNNDescriptor_v8)                           \
+    X(cudnnRNNSetClip_v8)                                 \
     X(cudnnBuildRNNDynamic)                               \
     X(cudnnCreateRNNDataDescriptor)                       \
     X(cudnnDestroyRNNDataDescriptor)                      \

@@ -92,6 +92,7 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNForward(cudnnHandle_t handle, cudnnRNNDescript
         buffers.cy = problem.has_cy ? cy : nullptr;
         buffers.weights = weightSpace;
         buffers.reserve = problem.training ? reserveSpace : nullptr;
+        LIBREDNN_CHECK(librednn::api::rnn_dropout_states_of(*rnnDesc, problem, &buffers.dropout_states));
         return solver->run(context, problem, buffers);
     });
 }

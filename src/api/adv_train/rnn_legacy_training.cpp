@@ -288,6 +288,7 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNForwardTrainingEx(
         buffers.cx = problem.has_cx ? cx : nullptr;
         buffers.cy = problem.has_cy ? cy : nullptr;
         buffers.weights = w;
+        LIBREDNN_CHECK(librednn::api::rnn_dropout_states_of(*rnnDesc, problem, &buffers.dropout_states));
         return librednn::api::run_rnn(
             *handle, problem, buffers,
             spaces_of(workSpace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes));

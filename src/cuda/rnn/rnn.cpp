@@ -5,12 +5,7 @@
 
 namespace librednn::cuda {
 
-const char *rnn_unsupported_reason(const RnnProblem &problem) {
-    if (problem.training && problem.dropout > 0.0f && problem.net.layers > 1)
-        return "dropout between layers in training is not implemented on CUDA yet";
-    if (problem.clipping) return "LSTM cell clipping is not implemented on CUDA yet";
-    return nullptr;
-}
+const char *rnn_unsupported_reason(const RnnProblem &) { return nullptr; }
 
 size_t rnn_workspace_bytes(const RnnProblem &problem) { return rnn_cuda_workspace(problem).bytes; }
 

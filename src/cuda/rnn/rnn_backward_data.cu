@@ -4,7 +4,9 @@
 // the reserve space (a kernel; the GRU's R_h h + b_Rh is recomputed by a product first), and R^T times
 // the recurrent gate gradients is the previous h's (a product). After the last step, W^T times every
 // step's input gate gradients is the layer input's gradient, in one product. The gate gradients stay in
-// the reserve space for the backward weights pass.
+// the reserve space for the backward weights pass. Dropout between layers multiplies the gradient reaching a
+// layer's output from the layer above by the forward's factors; LSTM cell clipping stops the gradient at a
+// clipped c.
 #include "cuda/common/gemm_simt.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
@@ -39,6 +41,8 @@ template <class T, class C>
 struct CellBackward {
     const int *lengths;
     int N, H, P, cell, dir, s, projection;
+    int clip;  // LSTM cell clipping: the gradient stops at a c on a bound
+    C lclip, rclip;
     int64_t spn;
     BackwardState at;
     C *state;
@@ -122,7 +126,9 @@ __global__ void __launch_bounds__(kRnnBlock) cell_backward_kernel(const __grid_c
                     c_prev = a.cx ? to_compute<C>(a.cx[static_cast<int64_t>(n) * H + i]) : C(0);
                 }
                 C &dc = st[a.at.dc + i];
-                const C dct = dc + dfull * out_gate * (C(1) - tc * tc);
+                const C c = saved[4 * H + i];
+                const C dct =
+                    a.clip && (c == a.lclip || c == a.rclip) ? C(0) : dc + dfull * out_gate * (C(1) - tc * tc);
                 gw[i] = dct * cell * in_gate * (C(1) - in_gate);
                 gw[H + i] = dct * c_prev * forget * (C(1) - forget);
                 gw[2 * H + i] = dct * in_gate * (C(1) - cell * cell);
@@ -231,6 +237,7 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             CellBackward<T, C> cell{};
             cell.lengths = at.lengths, cell.N = N, cell.H = H, cell.P = P, cell.cell = static_cast<int>(net.cell);
             cell.dir = dir, cell.projection = net.projection() ? 1 : 0, cell.spn = spn, cell.at = state;
+            cell.clip = p.clipping ? 1 : 0, cell.lclip = static_cast<C>(p.lclip), cell.rclip = static_cast<C>(p.rclip);
             cell.state = at.state, cell.dout = dout, cell.out_row = Y;
             cell.outputs = reserve + outputs_start + steps * Y * layer;
             cell.saved = reserve + pl * steps * forward_block, cell.saved_row = forward_block;
@@ -300,6 +307,12 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                     <<<rnn_grid(steps * H), kRnnBlock, 0, stream>>>(grads, gradient_block, steps, H, g, dir > 0, din);
                 LIBREDNN_CHECK(check_launch("skip_input_gradient_kernel"));
             }
+        }
+        if (layer > 0 && p.dropout_between_layers()) {
+            // Through the forward's dropout of the layer below's output.
+            const C *factors = reserve + rnn_reserve_dropout_start(p) + steps * Y * (layer - 1);
+            rnn_apply_dropout_kernel<C><<<rnn_grid(steps * Y), kRnnBlock, 0, stream>>>(din, factors, steps * Y, din);
+            LIBREDNN_CHECK(check_launch("rnn_apply_dropout_kernel"));
         }
         std::swap(dout, din);  // this layer's input gradient is the output gradient of the layer below
     }

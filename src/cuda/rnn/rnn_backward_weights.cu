@@ -1,7 +1,8 @@
 // The CUDA RNN backward weights pass (cudnnRNNBackwardWeights_v8; cuda/rnn/rnn.hpp). Every gradient is one
 // product over all time steps of the gate gradients backward data left in the reserve space: W's with the
 // layer inputs, R's with each step's previous h (gathered first), P's with the unprojected h, and each
-// bias's with a column of ones. Sums go to the workspace in the compute type, then add into (or replace)
+// bias's with a column of ones (a layer above the first reads its input through the forward's dropout
+// factors). Sums go to the workspace in the compute type, then add into (or replace)
 // the caller's gradients.
 #include "cuda/common/gemm_simt.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
@@ -74,6 +75,14 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         const int width = places.width;
         const C *grads = gradients + pl * steps * gradient_block;
         const C *input = layer == 0 ? at.sequence_a : reserve + outputs_start + steps * Y * (layer - 1);
+        if (layer > 0 && p.dropout_between_layers()) {
+            // The layer's input as the forward gave it: the output below times its dropout factors.
+            const C *factors = reserve + rnn_reserve_dropout_start(p) + steps * Y * (layer - 1);
+            rnn_apply_dropout_kernel<C>
+                <<<rnn_grid(steps * Y), kRnnBlock, 0, stream>>>(input, factors, steps * Y, at.sequence_b);
+            LIBREDNN_CHECK(check_launch("rnn_apply_dropout_kernel"));
+            input = at.sequence_b;
+        }
         const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
         gather_all_previous_h_kernel<T, C><<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(
             at.lengths, N, steps, P, dir, reserve + outputs_start + steps * Y * layer, Y, hx, at.gates);

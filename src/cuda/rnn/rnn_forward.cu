@@ -2,12 +2,16 @@
 // every step in one product, then the recurrence one step at a time over the whole batch: R h + b_R (a
 // product), the cell (a kernel), and with the recurrent projection P h (a product) and a kernel that
 // takes the new h. Training keeps the gate activations, cell states, unprojected h and layer outputs in
-// the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp).
+// the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp); with dropout between layers,
+// a kernel draws each layer's factors (ops/rnn/dropout_mask.hpp) and multiplies the next layer's input by them.
 #include "cuda/common/gemm_simt.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
+#include "ops/dropout/problem.hpp"
+#include "ops/rnn/dropout_mask.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace librednn::cuda {
 
@@ -31,6 +35,8 @@ template <class C>
 struct CellForward {
     const int *lengths;
     int N, H, P, cell, dir, s, projection;
+    int clip, clip_propagate_nan;  // LSTM cell clipping into [lclip, rclip]
+    C lclip, rclip;
     int64_t spn;  // state elements per sequence
     ForwardState at;
     const C *gates;  // [T][N][gates * hidden]: W x + b_W
@@ -80,6 +86,7 @@ __global__ void __launch_bounds__(kRnnBlock) cell_forward_kernel(const __grid_co
                 const C out_gate = sigmoid(gx[3 * H + i] + pre[3 * H + i]);
                 C &c = st[a.at.c + i];
                 c = forget * c + in_gate * cell;
+                if (a.clip) c = c != c ? (a.clip_propagate_nan ? c : a.lclip) : fmin(fmax(c, a.lclip), a.rclip);
                 h = out_gate * math_tanh(c);
                 if (saved)
                     saved[i] = in_gate, saved[H + i] = forget, saved[2 * H + i] = cell, saved[3 * H + i] = out_gate,
@@ -132,6 +139,29 @@ __global__ void __launch_bounds__(kRnnBlock)
         out[e] = in[row * H + j % H] + (bias ? bias[j] : C(0));
     }
 }
+
+// Layer `layer`'s dropout: its factors (0, or `scale` where kept) into the reserve space, and the next layer's
+// input, the output times them.
+template <class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    dropout_between_layers_kernel(const DropoutState *states, uint64_t threshold, C scale, int layer, int T, int N,
+                                  int Y, const C *out, C *factors, C *next_input) {
+    const uint32_t key[2] = {states->key[0], states->key[1]};
+    const uint64_t call = states->calls;
+    const int64_t total = static_cast<int64_t>(T) * N * Y;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t row = e / Y;
+        const int t = static_cast<int>(row / N), n = static_cast<int>(row % N), i = static_cast<int>(e % Y);
+        const bool kept = rnn_dropout_kept(key, call, threshold, rnn_dropout_element(layer, t, n, i, T, N, Y));
+        const C factor = kept ? scale : C(0);
+        factors[e] = factor;
+        next_input[e] = out[e] * factor;
+    }
+}
+
+// Counts the training forward as one dropout call, after every dropout kernel has read the call number.
+__global__ void count_rnn_dropout_call(DropoutState *states) { states->calls += 1; }
 
 template <class T, class C>
 Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace) {
@@ -198,6 +228,8 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             CellForward<C> cell{};
             cell.lengths = at.lengths, cell.N = N, cell.H = H, cell.P = P;
             cell.cell = static_cast<int>(net.cell), cell.dir = dir, cell.projection = net.projection() ? 1 : 0;
+            cell.clip = p.clipping ? 1 : 0, cell.clip_propagate_nan = p.clip_propagate_nan ? 1 : 0;
+            cell.lclip = static_cast<C>(p.lclip), cell.rclip = static_cast<C>(p.rclip);
             cell.spn = spn, cell.at = state, cell.gates = at.gates, cell.state = at.state;
             cell.out = out, cell.out_row = Y;
             cell.saved = p.training ? reserve + pl * steps * forward_block : nullptr;
@@ -238,6 +270,19 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             }
         }
         in = out;
+        if (p.dropout_between_layers() && layer + 1 < net.layers) {
+            const C scale = std::is_same<C, double>::value ? static_cast<C>(dropout_scale_double(p.dropout))
+                                                           : static_cast<C>(dropout_scale_float(p.dropout));
+            dropout_between_layers_kernel<C><<<rnn_grid(steps * Y), kRnnBlock, 0, stream>>>(
+                static_cast<const DropoutState *>(b.dropout_states), dropout_threshold(p.dropout), scale, layer,
+                p.max_seq_length, N, Y, out, reserve + rnn_reserve_dropout_start(p) + steps * Y * layer, at.sequence_b);
+            LIBREDNN_CHECK(check_launch("dropout_between_layers_kernel"));
+            in = at.sequence_b;
+        }
+    }
+    if (p.dropout_between_layers()) {
+        count_rnn_dropout_call<<<1, 1, 0, stream>>>(static_cast<DropoutState *>(b.dropout_states));
+        LIBREDNN_CHECK(check_launch("count_rnn_dropout_call"));
     }
     rnn_store_sequences_kernel<T, C><<<rnn_grid(steps * Y), kRnnBlock, 0, stream>>>(
         out, Y, at.rows, at.lengths, N, steps, Y, static_cast<C>(p.padding_fill), static_cast<T *>(b.y));

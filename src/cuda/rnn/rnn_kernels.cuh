@@ -81,4 +81,14 @@ __global__ void __launch_bounds__(kRnnBlock)
         to[e] = from_compute<T>(from[(e / width) * stride + e % width]);
 }
 
+// out[e] = in[e] * factors[e] (in place when out is in): a layer output's gradient, or a layer input, through
+// the dropout factors the training forward left in the reserve space.
+template <class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    rnn_apply_dropout_kernel(const C *in, const C *factors, int64_t count, C *out) {
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x)
+        out[e] = in[e] * factors[e];
+}
+
 }  // namespace librednn::cuda

@@ -50,6 +50,22 @@ void rnn_load_sequences(const RnnProblem &p, const void *data, int width, C *den
         }
 }
 
+// LSTM cell clipping (RnnProblem::clipping) of a new c, in the compute type: into [lclip, rclip], a NaN
+// to lclip unless the problem propagates it.
+template <class C>
+C rnn_clip_cell(const RnnProblem &p, C c) {
+    if (!p.clipping) return c;
+    if (c != c) return p.clip_propagate_nan ? c : C(p.lclip);
+    return std::min(std::max(c, C(p.lclip)), C(p.rclip));
+}
+
+// Whether the gradient stops at a clipped c: it lies on a bound (LibreDNN counts a c that lands on a bound
+// unclipped as clipped too; the reserve space keeps only the clipped value).
+template <class C>
+bool rnn_cell_clipped(const RnnProblem &p, C c) {
+    return p.clipping && (c == C(p.lclip) || c == C(p.rclip));
+}
+
 Status host_rnn_backward(const ExecutionContext &context, const RnnProblem &problem, const RnnBuffers &buffers);
 
 }  // namespace librednn

@@ -4,7 +4,9 @@
 // forward left in the reserve space; it writes them to the reserve space's gradients' part, where
 // backward weights reads them (nothing passes between the two calls but the reserve space). Backward
 // weights then sums, for each weight row over the threads, the gate gradients times the layer input,
-// the previous step's h or the unprojected h.
+// the previous step's h or the unprojected h. With dropout between layers, the gradient reaching a
+// layer's output from the layer above and the input backward weights multiplies by are the forward's
+// (the dropout factors of the reserve space); with LSTM cell clipping, the gradient stops at a clipped c.
 #include "host/common/host_element.hpp"
 #include "host/common/parallel.hpp"
 #include "host/rnn/internal.hpp"
@@ -51,7 +53,14 @@ public:
                     for (int64_t n = begin; n < end; ++n) recur_back(pl, layer, dir, static_cast<int>(n), width);
                 });
             }
-            if (layer > 0) std::memcpy(output_, input_, static_cast<size_t>(steps_ * Y) * sizeof(C));
+            if (layer > 0) {
+                if (p_.dropout_between_layers()) {
+                    const C *factors = dropout_factors(layer - 1);
+                    for (int64_t e = 0; e < steps_ * Y; ++e) output_[e] = input_[e] * factors[e];
+                } else {
+                    std::memcpy(output_, input_, static_cast<size_t>(steps_ * Y) * sizeof(C));
+                }
+            }
         }
         store_dx();
     }
@@ -65,6 +74,12 @@ public:
             const int layer = pl / net_.directions(), dir = pl % net_.directions();
             const int width = net_.layer_input_size(pl);
             const C *in = layer == 0 ? input_ : reserve_ + output_start(layer - 1);
+            if (layer > 0 && p_.dropout_between_layers()) {
+                // The layer's input as the forward gave it: the output below times its dropout factors.
+                const C *factors = dropout_factors(layer - 1);
+                for (int64_t e = 0; e < steps_ * width; ++e) output_[e] = in[e] * factors[e];
+                in = output_;
+            }
             // Rows: g*H input-side rows, g*H recurrent-side rows, P projection rows.
             const int rows = 2 * g * H + (net_.projection() ? P : 0);
             host::parallel_for(rows, 1, [&](int64_t begin, int64_t end, int) {
@@ -83,6 +98,9 @@ private:
     int length(int n) const { return p_.seq_lengths[static_cast<size_t>(n)]; }
     int64_t output_start(int layer) const {
         return steps_ * forward_block_ * net_.pseudo_layers() + steps_ * p_.y_size() * layer;
+    }
+    const C *dropout_factors(int layer) const {
+        return reserve_ + rnn_reserve_dropout_start(p_) + steps_ * p_.y_size() * layer;
     }
     const C *saved(int pl, int64_t row) const {
         return reserve_ + (static_cast<int64_t>(pl) * steps_ + row) * forward_block_;
@@ -169,7 +187,7 @@ private:
                         const C in_gate = a[i], forget = a[H + i], cell = a[2 * H + i], out_gate = a[3 * H + i];
                         const C c = a[4 * H + i], tc = std::tanh(c);
                         const C cp = c_prev ? c_prev[i] : cx ? E::load(cx[state_row * H + i]) : C(0);
-                        const C dct = dc[i] + dfull[i] * out_gate * (C(1) - tc * tc);
+                        const C dct = rnn_cell_clipped(p_, c) ? C(0) : dc[i] + dfull[i] * out_gate * (C(1) - tc * tc);
                         gw[i] = dct * cell * in_gate * (C(1) - in_gate);
                         gw[H + i] = dct * cp * forget * (C(1) - forget);
                         gw[2 * H + i] = dct * in_gate * (C(1) - cell * cell);

@@ -3,15 +3,20 @@
 // data moves into a dense [T][N][width] buffer. Each layer and direction first computes W x + b_W for
 // every valid (t, n) at once, rows over the threads, then runs the recurrence with the sequences over
 // the threads. Training keeps the gate activations, cell states and layer outputs in the reserve space
-// (its layout: ops/rnn/problem.hpp).
+// (its layout: ops/rnn/problem.hpp), and with dropout between layers the factors the next layer's input
+// was multiplied by (drawn as ops/rnn/dropout_mask.hpp says; the call is counted in the states).
 #include "host/common/host_element.hpp"
 #include "host/common/parallel.hpp"
 #include "host/rnn/internal.hpp"
 #include "host/rnn/solvers.hpp"
+#include "ops/dropout/problem.hpp"
+#include "ops/rnn/dropout_mask.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace librednn {
@@ -53,7 +58,16 @@ public:
         per_pseudo_layer_ = rnn_reserve_forward_block(net_);
     }
 
-    void run() {
+    Status run() {
+        DropoutState dropout{};
+        if (p_.dropout_between_layers()) {
+            std::memcpy(&dropout, b_.dropout_states, sizeof dropout);
+            if (dropout.magic != kDropoutStateMagic || dropout.version != kDropoutStateVersion)
+                return fail(CUDNN_STATUS_BAD_PARAM,
+                            "the RNN descriptor's dropout states were not initialised by cudnnSetDropoutDescriptor "
+                            "(magic %08x, version %u)",
+                            dropout.magic, dropout.version);
+        }
         rnn_load_weights<T>(net_, b_.weights, weights_);
         rnn_load_sequences<T>(p_, b_.x, net_.input_size, input_, false);
         int width = net_.input_size;
@@ -68,17 +82,47 @@ public:
             }
             if (layer + 1 < net_.layers) {
                 width = p_.y_size();
-                std::memcpy(input_, out, static_cast<size_t>(steps_ * width) * sizeof(C));
+                if (p_.dropout_between_layers())
+                    drop(layer, dropout, out);
+                else
+                    std::memcpy(input_, out, static_cast<size_t>(steps_ * width) * sizeof(C));
             } else {
                 store_y(out);
             }
         }
+        if (p_.dropout_between_layers()) {
+            // Count the call, as cudnnDropoutForward does: the next training forward draws a fresh mask.
+            dropout.calls += 1;
+            std::memcpy(static_cast<uint8_t *>(b_.dropout_states) + offsetof(DropoutState, calls), &dropout.calls,
+                        sizeof dropout.calls);
+        }
+        return CUDNN_STATUS_SUCCESS;
     }
 
 private:
     int length(int n) const { return p_.seq_lengths[static_cast<size_t>(n)]; }
     int64_t reserve_output_start(int layer) const {
         return steps_ * per_pseudo_layer_ * net_.pseudo_layers() + steps_ * p_.y_size() * layer;
+    }
+
+    // The next layer's input: layer `layer`'s output times its dropout factors, which go to the reserve space.
+    void drop(int layer, const DropoutState &dropout, const C *out) {
+        const int steps = p_.max_seq_length, N = p_.batch_size, Y = p_.y_size();
+        const C scale = std::is_same<C, double>::value ? static_cast<C>(dropout_scale_double(p_.dropout))
+                                                       : static_cast<C>(dropout_scale_float(p_.dropout));
+        const uint64_t threshold = dropout_threshold(p_.dropout);
+        C *factors = reserve_ + rnn_reserve_dropout_start(p_) + steps_ * Y * layer;
+        host::parallel_for(steps_, 64, [&](int64_t begin, int64_t end, int) {
+            for (int64_t row = begin; row < end; ++row) {
+                const int t = static_cast<int>(row / N), n = static_cast<int>(row % N);
+                for (int i = 0; i < Y; ++i) {
+                    const uint64_t e = rnn_dropout_element(layer, t, n, i, steps, N, Y);
+                    const C factor = rnn_dropout_kept(dropout.key, dropout.calls, threshold, e) ? scale : C(0);
+                    factors[row * Y + i] = factor;
+                    input_[row * Y + i] = out[row * Y + i] * factor;
+                }
+            }
+        });
     }
 
     // gx[t][n] = W x + b_W for every valid (t, n): gates * hidden values per row.
@@ -140,7 +184,7 @@ private:
                         const C in_gate = sigmoid(gx[i] + pre[i]), forget = sigmoid(gx[H + i] + pre[H + i]);
                         const C cell = std::tanh(gx[2 * H + i] + pre[2 * H + i]);
                         const C out_gate = sigmoid(gx[3 * H + i] + pre[3 * H + i]);
-                        c[i] = forget * c[i] + in_gate * cell;
+                        c[i] = rnn_clip_cell(p_, forget * c[i] + in_gate * cell);
                         full[i] = out_gate * std::tanh(c[i]);
                         if (saved)
                             saved[i] = in_gate, saved[H + i] = forget, saved[2 * H + i] = cell,
@@ -206,12 +250,7 @@ public:
     const char *name() const override { return "host_rnn"; }
     SolverId id() const override { return SolverId::host_rnn; }
     Backend backend() const override { return Backend::host; }
-    Applicability applicable(const RnnProblem &p) const override {
-        if (p.training && p.dropout > 0.0f && p.net.layers > 1)
-            return Applicability::no("dropout between layers in training is not implemented on the host yet");
-        if (p.clipping) return Applicability::no("LSTM cell clipping is not implemented on the host yet");
-        return Applicability::yes();
-    }
+    Applicability applicable(const RnnProblem &) const override { return Applicability::yes(); }
     size_t workspace_bytes(const RnnProblem &p) const override {
         const RnnHostWorkspace w = rnn_host_workspace(p);
         const size_t element = p.net.data_type == CUDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
@@ -219,11 +258,12 @@ public:
     }
     Status run(const ExecutionContext &context, const RnnProblem &problem, const RnnBuffers &buffers) const override {
         if (problem.direction != RnnDirection::forward) return host_rnn_backward(context, problem, buffers);
+        Status status = CUDNN_STATUS_SUCCESS;
         host::with_floating_point_type(problem.net.data_type, [&](auto tag) {
             using T = typename decltype(tag)::type;
-            Forward<T>(problem, buffers, context.workspace).run();
+            status = Forward<T>(problem, buffers, context.workspace).run();
         });
-        return CUDNN_STATUS_SUCCESS;
+        return status;
     }
 };
 

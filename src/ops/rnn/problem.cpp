@@ -189,9 +189,15 @@ int64_t rnn_reserve_gradient_start(const RnnProblem &p) {
            (rnn_reserve_forward_block(net) * net.pseudo_layers() + static_cast<int64_t>(p.y_size()) * net.layers);
 }
 
-int64_t rnn_reserve_elements(const RnnProblem &p) {
+int64_t rnn_reserve_dropout_start(const RnnProblem &p) {
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
     return rnn_reserve_gradient_start(p) + steps * rnn_reserve_gradient_block(p.net) * p.net.pseudo_layers();
+}
+
+int64_t rnn_reserve_elements(const RnnProblem &p) {
+    const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
+    const int64_t masks = p.dropout_between_layers() ? steps * p.y_size() * (p.net.layers - 1) : 0;
+    return rnn_reserve_dropout_start(p) + masks;
 }
 
 size_t rnn_reserve_bytes(const RnnProblem &p) {
@@ -227,7 +233,12 @@ ProblemString to_problem_string(const RnnProblem &p) {
     out.set("fill", p.padding_fill);
     out.set("train", p.training ? "yes" : "no");
     if (p.dropout != 0.0f) out.set("dropout", static_cast<double>(p.dropout));
-    if (p.clipping) out.set("clip", "yes");
+    if (p.clipping) {
+        out.set("clip", "yes");
+        out.set("lclip", p.lclip);
+        out.set("rclip", p.rclip);
+        out.set("clip_nan", p.clip_propagate_nan ? "propagate" : "not_propagate");
+    }
     out.set("hx", p.has_hx ? "yes" : "no");
     out.set("cx", p.has_cx ? "yes" : "no");
     out.set("hy", p.has_hy ? "yes" : "no");
@@ -319,6 +330,18 @@ bool parse_rnn_problem(const ProblemString &text, RnnProblem *problem, std::stri
         !read_yes_no(text, "hx", &p.has_hx, error) || !read_yes_no(text, "cx", &p.has_cx, error) ||
         !read_yes_no(text, "hy", &p.has_hy, error) || !read_yes_no(text, "cy", &p.has_cy, error))
         return false;
+    if (!text.get_double("lclip", &p.lclip, 0.0, error) || !text.get_double("rclip", &p.rclip, 0.0, error) ||
+        !text.get("clip_nan", &value, "not_propagate", error))
+        return false;
+    if (value != "propagate" && value != "not_propagate") {
+        *error = "clip_nan=" + value + " must be propagate or not_propagate";
+        return false;
+    }
+    p.clip_propagate_nan = value == "propagate";
+    if (!(p.lclip <= p.rclip)) {
+        *error = "lclip must not exceed rclip";
+        return false;
+    }
     if (!reject_unread_keys(text, error)) return false;
     *problem = p;
     return true;

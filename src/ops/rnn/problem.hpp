@@ -79,8 +79,12 @@ struct RnnProblem {
     RnnDirection direction = RnnDirection::forward;
     RnnNetwork net;
     bool training = false;  // CUDNN_FWD_MODE_TRAINING: fills the reserve space
-    float dropout = 0.0f;   // between layers, in training only
-    bool clipping = false;  // LSTM cell clipping (cudnnRNNSetClip_v8) is on
+    float dropout = 0.0f;   // between layers, in training only (dropout_between_layers)
+    // LSTM cell clipping (cudnnRNNSetClip_v8, CUDNN_RNN_CLIP_MINMAX): after each update c is clipped to
+    // [lclip, rclip]; a NaN stays NaN with clip_propagate_nan, else it becomes lclip.
+    bool clipping = false;
+    double lclip = 0.0, rclip = 0.0;
+    bool clip_propagate_nan = false;
     cudnnRNNDataLayout_t layout = CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED;
     int max_seq_length = 1;
     int batch_size = 1;
@@ -89,6 +93,9 @@ struct RnnProblem {
     bool has_hx = false, has_cx = false, has_hy = false, has_cy = false;
 
     int y_size() const { return net.proj_size * net.directions(); }
+    // Whether a training forward drops elements of each layer's output before the next layer reads it
+    // (and the backward passes apply the same mask): training, a probability above 0, two or more layers.
+    bool dropout_between_layers() const { return training && dropout > 0.0f && net.layers > 1; }
     bool operator==(const RnnProblem &other) const;
 };
 
@@ -103,6 +110,9 @@ struct RnnBuffers {
     void *cy = nullptr;
     const void *weights = nullptr;
     void *reserve = nullptr;  // training only
+    // The dropout descriptor's states (a DropoutState in the backend's memory): a training forward with
+    // dropout between layers draws its mask from them and counts one call in them.
+    void *dropout_states = nullptr;
     // The backward passes'. dhy, dcy, dhx, dcx may be NULL (zero gradient in, gradient not written).
     const void *dy = nullptr;
     void *dx = nullptr;
@@ -126,8 +136,11 @@ int64_t rnn_data_elements(const RnnProblem &p, int vector_size);
 // hidden); per layer, its output [T][N][projSize * directions]; then, per pseudo-layer, [T][N] blocks of
 // the gradients backward_data leaves for backward_weights (rnn_reserve_gradient_start): the gradient of
 // each gate's W x + b_W (gates * hidden), of each gate's R h + b_R (gates * hidden; they differ only in
-// the GRU's h gate, by the factor r) and, with the projection, of the projected h (projSize). Positions
-// beyond a sequence's length are not written.
+// the GRU's h gate, by the factor r) and, with the projection, of the projected h (projSize); last, with
+// dropout between layers, per layer but the last, [T][N][projSize * directions] dropout factors (the
+// layer output's element is multiplied by it before the next layer reads it: 1 / (1 - p) in the compute
+// type where kept, 0 where dropped; rnn_dropout_element says which). Positions beyond a sequence's
+// length are not written, except the dropout factors, which are written for every (t, n).
 int64_t rnn_reserve_elements(const RnnProblem &p);
 size_t rnn_reserve_bytes(const RnnProblem &p);
 // Elements of one (t, n) block of the forward's part, and of the gradients' part, per pseudo-layer.
@@ -135,6 +148,8 @@ int64_t rnn_reserve_forward_block(const RnnNetwork &net);
 int64_t rnn_reserve_gradient_block(const RnnNetwork &net);
 // Where the gradients' part begins, in elements.
 int64_t rnn_reserve_gradient_start(const RnnProblem &p);
+// Where the dropout factors begin, in elements (== rnn_reserve_elements without dropout between layers).
+int64_t rnn_reserve_dropout_start(const RnnProblem &p);
 // float for half and float data, double for double data.
 cudnnDataType_t rnn_compute_type(const RnnNetwork &net);
 

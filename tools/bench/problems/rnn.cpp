@@ -112,10 +112,6 @@ public:
         const Library &library = *context_.library;
         const RnnProblem &q = p_.problem;
         const RnnNetwork &net = q.net;
-        if (q.clipping)
-            return Outcome::unsupported(
-                "the bench does not run LSTM cell clipping (clip=yes): the problem string "
-                "carries no bounds");
         // Dropout between layers needs the generator's states; without dropout none are allocated.
         BENCH_TRY(create(library, &dropout_));
         size_t state_bytes = 0;
@@ -134,6 +130,10 @@ public:
                              net.skip_input ? CUDNN_SKIP_INPUT : CUDNN_LINEAR_INPUT, net.data_type, net.math_prec,
                              net.math_type, net.input_size, net.hidden_size, net.proj_size, net.layers, dropout_.get(),
                              aux_flags));
+        if (q.clipping)
+            BENCH_TRY(BENCH_CALL(library, cudnnRNNSetClip_v8, rnn_.get(), CUDNN_RNN_CLIP_MINMAX,
+                                 q.clip_propagate_nan ? CUDNN_PROPAGATE_NAN : CUDNN_NOT_PROPAGATE_NAN, q.lclip,
+                                 q.rclip));
         BENCH_TRY(make_data(net.input_size, nullptr, &x_desc_));
         uint64_t fill = 0;  // the padding fill in the data type, as cudnnSetRNNDataDescriptor reads it
         encode(net.data_type, &q.padding_fill, 1, &fill);
