@@ -300,7 +300,9 @@ void check_forward(Random &rng, const RnnProblem &p) {
     // The dropout factors: the documented draw for the states' call before this one, in the reserve space
     // after the gradients' part; the call is counted (by training forwards with dropout between layers only).
     const std::vector<double> factors = documented_dropout_factors(p, before.key, before.calls);
-    if (dropout) EXPECT_EQ(dropout->state().calls, before.calls + (p.dropout_between_layers() ? 1 : 0));
+    if (dropout) {
+        EXPECT_EQ(dropout->state().calls, before.calls + (p.dropout_between_layers() ? 1 : 0));
+    }
     if (!factors.empty()) {
         const std::vector<uint8_t> reserved = reserve.download();
         const cudnnDataType_t compute = rnn_compute_type(n);
@@ -478,10 +480,11 @@ TEST(Rnn, ClipNanOptionDecidesTheCellState) {
             << last_failure_reason();
         const std::vector<float> got = values_of<float>(cy.download());
         for (int i = 0; i < 3; ++i) {
-            if (propagate)
+            if (propagate) {
                 EXPECT_TRUE(std::isnan(got[i])) << "cy[0][" << i << "] is " << got[i];
-            else
+            } else {
                 EXPECT_EQ(got[i], -0.25f) << "cy[0][" << i << "]";
+            }
             EXPECT_EQ(got[3 + i], 0.5f) << "cy[1][" << i << "]";
         }
     }

@@ -34,12 +34,13 @@ public:
     // The problem's network and clipping (the dropout probability is the dropout descriptor's).
     explicit RnnDescriptor(const RnnProblem &p, cudnnDropoutDescriptor_t dropout = nullptr)
         : RnnDescriptor(p.net, dropout) {
-        if (p.clipping)
+        if (p.clipping) {
             EXPECT_EQ(cudnnRNNSetClip_v8(desc_, CUDNN_RNN_CLIP_MINMAX,
                                          p.clip_propagate_nan ? CUDNN_PROPAGATE_NAN : CUDNN_NOT_PROPAGATE_NAN, p.lclip,
                                          p.rclip),
                       CUDNN_STATUS_SUCCESS)
                 << last_failure_reason();
+        }
     }
     ~RnnDescriptor() { cudnnDestroyRNNDescriptor(desc_); }
     RnnDescriptor(const RnnDescriptor &) = delete;
