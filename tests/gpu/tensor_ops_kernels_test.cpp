@@ -1194,6 +1194,9 @@ void run_reduce_case(Random &rng, const ReduceCase &rc, cudaStream_t stream, std
     }
     ASSERT_EQ(cudaMalloc(&indices, static_cast<size_t>(c_count) * 4), cudaSuccess);
     ASSERT_EQ(cudaMemset(indices, 0xff, static_cast<size_t>(c_count) * 4), cudaSuccess);
+    // The memset runs on the legacy stream, which the kernels' non-blocking stream does not wait for: a late
+    // poison could overwrite the indices (seen on the H200 under ctest -j4).
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     const std::string problem = "reduce op " + std::to_string(rc.op) + (rc.propagate ? " propagate" : "") +
                                 (rc.indices ? " indices" : "") + " alpha " + std::to_string(rc.alpha) + " beta " +
                                 std::to_string(rc.beta) + " workspace " + std::to_string(workspace_bytes) + " a " +
@@ -1986,6 +1989,7 @@ std::vector<double> check_reduce_path(Random &rng, const ReducePathCase &pc,
     }
     EXPECT_EQ(cudaMalloc(&indices, static_cast<size_t>(c_count) * 4), cudaSuccess);
     EXPECT_EQ(cudaMemset(indices, 0xff, static_cast<size_t>(c_count) * 4), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the poison lands before the kernels' stream runs
     const std::string problem = "reduce op " + std::to_string(pc.op) + (pc.propagate ? " propagate" : "") +
                                 (pc.indices ? " indices" : "") + " alpha " + std::to_string(alpha) + " beta " +
                                 std::to_string(beta) + " workspace " + std::to_string(workspace_bytes) + " of " +
