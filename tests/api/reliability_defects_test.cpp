@@ -242,6 +242,31 @@ TEST(ReliabilityDefect, RnnWeightSpaceOfHugeLayerCountsIsAProductNotAWalk) {
 // tests/fuzz/corpus/api/regression-rnn-weight-space-overflow: inputSize, hiddenSize and projSize of 2^30
 // overflowed the weight-space sum (UBSan: signed overflow in src/ops/rnn/problem.cpp). A
 // matrix beyond a tensor descriptor's int strides, or a weight space of 2^63 bytes or more, is refused.
+// Found reading the fuzz fix above: with a weight space that fits, the [T][N] reserve and work spaces of
+// many wide layers could pass 2^63 bytes and wrap cudnnGetRNNTempSpaceSizes' answer. They are refused.
+TEST(ReliabilityDefect, RnnTempSpaceBeyondInt64IsRefusedWithoutWrapping) {
+    Handle h;
+    cudnnRNNDescriptor_t rnn = nullptr;
+    cudnnRNNDataDescriptor_t x = nullptr;
+    ASSERT_EQ(cudnnCreateRNNDescriptor(&rnn), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateRNNDataDescriptor(&x), CUDNN_STATUS_SUCCESS);
+    // 2^24 layers of hiddenSize 2^15: about 2^59 bytes of weights, accepted; 2^20 steps of a reserve row of
+    // about 2^41 values are not.
+    ASSERT_EQ(set_lstm(rnn, CUDNN_UNIDIRECTIONAL, 1, 1 << 15, 1 << 24), CUDNN_STATUS_SUCCESS);
+    size_t bytes = 0;
+    ASSERT_EQ(cudnnGetRNNWeightSpaceSize(h.handle, rnn, &bytes), CUDNN_STATUS_SUCCESS);
+    const int lengths[1] = {1 << 20};
+    ASSERT_EQ(cudnnSetRNNDataDescriptor(x, CUDNN_DATA_FLOAT, CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED, 1 << 20, 1, 1,
+                                        lengths, nullptr),
+              CUDNN_STATUS_SUCCESS);
+    size_t work = 0, reserve = 0;
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnGetRNNTempSpaceSizes(h.handle, rnn, CUDNN_FWD_MODE_TRAINING, x, &work, &reserve),
+                    "cudnnGetRNNTempSpaceSizes", "need more than 2^60 bytes");
+    cudnnDestroyRNNDataDescriptor(x);
+    cudnnDestroyRNNDescriptor(rnn);
+}
+
 TEST(ReliabilityDefect, RnnWeightSpaceBeyondInt64IsRefusedWithoutOverflow) {
     Handle h;
     cudnnRNNDescriptor_t rnn = nullptr;

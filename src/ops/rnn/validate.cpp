@@ -1,6 +1,7 @@
 // The RNN rules.
 #include "ops/rnn/validate.hpp"
 
+#include "core/checked_math.hpp"
 #include "ops/common/type_rules.hpp"
 
 #include <algorithm>
@@ -61,6 +62,19 @@ Status validate_rnn(const RnnProblem &p) {
                     net.proj_size, net.hidden_size);
     if (!(p.dropout >= 0.0f && p.dropout <= 1.0f))
         return fail(CUDNN_STATUS_BAD_PARAM, "the dropout probability is %g", static_cast<double>(p.dropout));
+    // Every work and reserve buffer is [T][N] rows of at most this many values (the reserve's blocks of
+    // every pseudo-layer, two layer outputs, the widest layer input, W x + b_W), in 8-byte values at most:
+    // beyond 2^60 bytes their sizes would wrap.
+    const int64_t gates_hidden = int64_t{net.gates()} * net.hidden_size, y_size = p.y_size();
+    int64_t row = saturating_mul(rnn_reserve_forward_block(net) + rnn_reserve_gradient_block(net), net.pseudo_layers());
+    row = saturating_add(row, saturating_mul(2 * y_size, net.layers));
+    row = saturating_add(row, std::max<int64_t>(net.input_size, y_size) + gates_hidden);
+    const int64_t values = saturating_mul(saturating_mul(p.max_seq_length, p.batch_size), row);
+    if (values > (int64_t{1} << 57))
+        return fail(CUDNN_STATUS_NOT_SUPPORTED,
+                    "maxSeqLength %d x batchSize %d steps of %lld values each (the reserve and work space of %d "
+                    "pseudo-layers of hiddenSize %d) need more than 2^60 bytes",
+                    p.max_seq_length, p.batch_size, static_cast<long long>(row), net.pseudo_layers(), net.hidden_size);
     return CUDNN_STATUS_SUCCESS;
 }
 
