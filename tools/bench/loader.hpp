@@ -64,6 +64,11 @@ namespace librednn::bench {
     X(cudnnDestroyPoolingDescriptor)                      \
     X(cudnnPoolingForward)                                \
     X(cudnnPoolingBackward)                               \
+    X(cudnnCreateLRNDescriptor)                           \
+    X(cudnnSetLRNDescriptor)                              \
+    X(cudnnDestroyLRNDescriptor)                          \
+    X(cudnnLRNCrossChannelForward)                        \
+    X(cudnnLRNCrossChannelBackward)                       \
     X(cudnnCreateOpTensorDescriptor)                      \
     X(cudnnSetOpTensorDescriptor)                         \
     X(cudnnDestroyOpTensorDescriptor)                     \

@@ -18,6 +18,7 @@ const OpFamily kFamilies[] = {
     {"act", parse_activation},
     {"softmax", parse_softmax},
     {"pool", parse_pooling},
+    {"lrn", parse_lrn},
     {"op_tensor", parse_op_tensor},
     {"add_tensor", parse_add_tensor},
     {"transform", parse_transform},

@@ -1,6 +1,6 @@
 // A cross-channel LRN problem (cudnnLRNCrossChannelForward / Backward) as a value, with its buffers and
 // its problem string ("op=lrn dir=fwd dtype=half dims=... lrn_n=5 lrn_alpha=0.0001 lrn_beta=0.75
-// lrn_k=2 alpha=1 beta=0", LibreDNN's: the bench does not run LRN yet).
+// lrn_k=2 alpha=1 beta=0", which librednn-bench runs).
 //
 // x, y, dy, dx [N, C, spatial...]. Channel c's window is c - floor((n - 1) / 2) ... c + n - 1 -
 // floor((n - 1) / 2), clipped to the channels; s_c = k + lrn_alpha / n * sum x^2 over it and
