@@ -61,6 +61,8 @@ const char *const kOneOfEachOp[] = {
     "op=reduce reduce_op=norm2 dtype=bfloat16 ctype=float n=4 c=8 h=4 w=4 cdims=4x1x1x1 alpha=0.5 beta=1",
     "op=reduce reduce_op=avg dtype=double dims=4096x32000x1x1 cdims=4096x1x1x1",
     "op=copy dtype=half dims=2x3x4x5",
+    "op=ctc_loss dtype=float dims=50x4x29 probsstrides=116x29x1 gradstrides=116x29x1 norm=softmax nan=not_propagate "
+    "algo=det max_label=12 label_lengths=12x7x0x9 input_lengths=50x50x31x44",
     "op=copy n=2 c=3 h=4 w=5",
     "op=set_tensor dtype=half layout=nhwc dims=2x3x4x5 value=0.1",
     "op=set_tensor dtype=int8 n=2 c=3 h=4 w=5 value=-7",
@@ -427,9 +429,9 @@ TEST(BenchProblem, RejectsReductionsSetsAndTransformsThatDoNotMakeAnOperation) {
 }
 
 TEST(BenchProblem, KnownOpsAreTheDocumentedOnes) {
-    EXPECT_EQ(known_ops(),
-              (std::vector<std::string>{"conv", "bn", "act", "softmax", "pool", "lrn", "op_tensor", "add_tensor",
-                                        "transform", "reduce", "set_tensor", "scale_tensor", "copy", "rnn"}));
+    EXPECT_EQ(known_ops(), (std::vector<std::string>{"conv", "bn", "act", "softmax", "pool", "lrn", "op_tensor",
+                                                     "add_tensor", "transform", "reduce", "set_tensor", "scale_tensor",
+                                                     "copy", "rnn", "ctc_loss"}));
 }
 
 }  // namespace

@@ -69,6 +69,11 @@ namespace librednn::bench {
     X(cudnnDestroyLRNDescriptor)                          \
     X(cudnnLRNCrossChannelForward)                        \
     X(cudnnLRNCrossChannelBackward)                       \
+    X(cudnnCreateCTCLossDescriptor)                       \
+    X(cudnnSetCTCLossDescriptorEx)                        \
+    X(cudnnDestroyCTCLossDescriptor)                      \
+    X(cudnnGetCTCLossWorkspaceSize)                       \
+    X(cudnnCTCLoss)                                       \
     X(cudnnCreateOpTensorDescriptor)                      \
     X(cudnnSetOpTensorDescriptor)                         \
     X(cudnnDestroyOpTensorDescriptor)                     \

@@ -28,6 +28,7 @@ const OpFamily kFamilies[] = {
     {"add", parse_add_tensor},  // the name for cudnnAddTensor; prints as add_tensor
     {"copy", parse_copy},       // not a cuDNN call: the run's own copy ceiling
     {"rnn", parse_rnn},
+    {"ctc_loss", parse_ctc_loss},
 };
 
 std::string op_list() {

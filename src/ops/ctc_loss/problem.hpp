@@ -1,6 +1,6 @@
 // A CTC loss problem (cudnnCTCLoss, cudnnCTCLoss_v8) as a value, with its buffers, its workspace and its
-// problem string ("op=ctc_loss dtype=float dims=50x8x29 norm=softmax ...", LibreDNN's: the bench does not
-// run CTC yet). docs/CTC.md says what cuDNN 8.9 computes and how LibreDNN read it.
+// problem string ("op=ctc_loss dtype=float dims=50x8x29 norm=softmax ...", which librednn-bench runs for
+// cudnnCTCLoss). docs/CTC.md says what cuDNN 8.9 computes and how LibreDNN read it.
 //
 // probs is [T, N, A]: T time steps, N sequences, A classes, class 0 the blank. Sequence n has
 // inputLengths[n] steps and the label labels[o_n .. o_n + labelLengths[n]), o_n the sum of the lengths

@@ -13,6 +13,7 @@ Outcome create(const Library &library, ConvolutionDescriptor *descriptor) { retu
 Outcome create(const Library &library, ActivationDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(Activation); }
 Outcome create(const Library &library, PoolingDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(Pooling); }
 Outcome create(const Library &library, LrnDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(LRN); }
+Outcome create(const Library &library, CtcLossDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(CTCLoss); }
 Outcome create(const Library &library, OpTensorDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(OpTensor); }
 Outcome create(const Library &library, ReduceTensorDescriptor *descriptor) {
     return LIBREDNN_BENCH_CREATE(ReduceTensor);

@@ -25,6 +25,8 @@ ParseResult parse_scale_tensor(const ProblemString &, const ProblemDefaults &, s
                                std::string *);
 // RNNs through the v8 API: LibreDNN's RNN problem strings, plus dir=step (a whole training step).
 ParseResult parse_rnn(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
+// CTC loss through cudnnCTCLoss (lengths in host memory): LibreDNN's CTC problem strings.
+ParseResult parse_ctc_loss(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 // The bench's own device-to-device copy (no library call): the run's copy ceiling.
 ParseResult parse_copy(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 
