@@ -69,6 +69,8 @@ namespace librednn::bench {
     X(cudnnDestroyLRNDescriptor)                          \
     X(cudnnLRNCrossChannelForward)                        \
     X(cudnnLRNCrossChannelBackward)                       \
+    X(cudnnDivisiveNormalizationForward)                  \
+    X(cudnnDivisiveNormalizationBackward)                 \
     X(cudnnCreateCTCLossDescriptor)                       \
     X(cudnnSetCTCLossDescriptorEx)                        \
     X(cudnnDestroyCTCLossDescriptor)                      \

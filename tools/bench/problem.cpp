@@ -19,6 +19,7 @@ const OpFamily kFamilies[] = {
     {"softmax", parse_softmax},
     {"pool", parse_pooling},
     {"lrn", parse_lrn},
+    {"divnorm", parse_divnorm},
     {"op_tensor", parse_op_tensor},
     {"add_tensor", parse_add_tensor},
     {"transform", parse_transform},

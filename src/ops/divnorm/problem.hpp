@@ -1,6 +1,6 @@
 // A divisive normalisation problem (cudnnDivisiveNormalizationForward / Backward) as a value, with its
 // buffers and its problem string ("op=divnorm dir=fwd dtype=float dims=... lrn_n=5 lrn_alpha=0.0001
-// lrn_beta=0.75 lrn_k=2 alpha=1 beta=0", LibreDNN's: the bench does not run it yet).
+// lrn_beta=0.75 lrn_k=2 alpha=1 beta=0", which librednn-bench runs).
 //
 // x, means, temp, temp2 (and backward dy) share xDesc; y, or backward dx and dMeans (dXdMeansDesc),
 // have x's dims and type. With d spatial dims (2 or 3) and c = lrn_alpha / n^d,
