@@ -42,6 +42,7 @@ const std::vector<std::string> kEveryOp = {
     "--problem", "op=rnn dir=bwd_weights cell=gru input=4 hidden=6 seq=3 batch=2 hx=yes",
     "--problem", "op=lrn dir=bwd n=2 c=8 h=4 w=4 lrn_n=3",
     "--problem", "op=divnorm dir=bwd n=2 c=8 h=4 w=4 lrn_n=3",
+    "--problem", "op=spatial_tf stage=sampler dir=bwd dims=2x3x4x4 xdims=2x3x6x5",
     "--problem", "op=ctc_loss dtype=float dims=6x2x5 norm=softmax max_label=3 label_lengths=3x2 input_lengths=6x4",
 };
 
@@ -77,7 +78,7 @@ TEST(BenchHostRun, LibreDNNRunsOrDeclinesEveryOpCleanlyAndTheRunExitsZero) {
         EXPECT_NE((*it)[1], "failed") << json;
         ++ran_or_declined;
     }
-    EXPECT_EQ(ran_or_declined, 19) << json;
+    EXPECT_EQ(ran_or_declined, 20) << json;
     // A declined problem names the call and the status, or the function the library lacks.
     const std::regex unsupported("\"status\": \"unsupported\", \"message\": \"([^\"]*)\"");
     const std::regex reason(
@@ -86,7 +87,7 @@ TEST(BenchHostRun, LibreDNNRunsOrDeclinesEveryOpCleanlyAndTheRunExitsZero) {
     for (auto it = std::sregex_iterator(json.begin(), json.end(), unsupported); it != std::sregex_iterator(); ++it)
         EXPECT_TRUE(std::regex_match((*it)[1].str(), reason)) << (*it)[1];
     const std::string csv = read_file(dir.file("r.csv"));
-    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 20) << csv;  // header + 19 problems
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 21) << csv;  // header + 20 problems
 }
 
 // Dispatch log -> bench -> same problem: every problem string LibreDNN logs while the bench runs parses

@@ -49,6 +49,9 @@ const char *const kOneOfEachOp[] = {
     "op=divnorm dir=bwd dtype=float dims=2x16x7x7 xstrides=784x49x7x1 dxstrides=784x49x7x1 lrn_n=5 "
     "lrn_alpha=0.0001 lrn_beta=0.75 lrn_k=2 alpha=1 beta=0 dmeans=none",
     "op=divnorm dir=fwd n=2 c=8 h=5 w=5 means=none",
+    "op=spatial_tf stage=grid dir=bwd dtype=float dims=8x3x32x32",
+    "op=spatial_tf stage=sampler dir=fwd dtype=half dims=8x3x32x32 xdims=8x3x64x64 xstrides=12288x1x192x3 "
+    "ystrides=3072x1024x32x1 alpha=1 beta=0",
     "op=op_tensor tensor_op=mul bdims=1x3x1x1 n=2 c=3 h=4 w=5 alpha1=2 alpha2=0.5 beta=1",
     "op=op_tensor tensor_op=sqrt dtype=double compute=double n=2 c=3 h=4 w=5",
     "op=add adims=1x3x1x1 n=2 c=3 h=4 w=5",
@@ -433,8 +436,8 @@ TEST(BenchProblem, RejectsReductionsSetsAndTransformsThatDoNotMakeAnOperation) {
 
 TEST(BenchProblem, KnownOpsAreTheDocumentedOnes) {
     EXPECT_EQ(known_ops(), (std::vector<std::string>{"conv", "bn", "act", "softmax", "pool", "lrn", "divnorm",
-                                                     "op_tensor", "add_tensor", "transform", "reduce", "set_tensor",
-                                                     "scale_tensor", "copy", "rnn", "ctc_loss"}));
+                                                     "spatial_tf", "op_tensor", "add_tensor", "transform", "reduce",
+                                                     "set_tensor", "scale_tensor", "copy", "rnn", "ctc_loss"}));
 }
 
 }  // namespace

@@ -71,6 +71,13 @@ namespace librednn::bench {
     X(cudnnLRNCrossChannelBackward)                       \
     X(cudnnDivisiveNormalizationForward)                  \
     X(cudnnDivisiveNormalizationBackward)                 \
+    X(cudnnCreateSpatialTransformerDescriptor)            \
+    X(cudnnSetSpatialTransformerNdDescriptor)             \
+    X(cudnnDestroySpatialTransformerDescriptor)           \
+    X(cudnnSpatialTfGridGeneratorForward)                 \
+    X(cudnnSpatialTfGridGeneratorBackward)                \
+    X(cudnnSpatialTfSamplerForward)                       \
+    X(cudnnSpatialTfSamplerBackward)                      \
     X(cudnnCreateCTCLossDescriptor)                       \
     X(cudnnSetCTCLossDescriptorEx)                        \
     X(cudnnDestroyCTCLossDescriptor)                      \

@@ -20,6 +20,7 @@ const OpFamily kFamilies[] = {
     {"pool", parse_pooling},
     {"lrn", parse_lrn},
     {"divnorm", parse_divnorm},
+    {"spatial_tf", parse_spatial_tf},
     {"op_tensor", parse_op_tensor},
     {"add_tensor", parse_add_tensor},
     {"transform", parse_transform},

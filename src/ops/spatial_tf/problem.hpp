@@ -1,7 +1,7 @@
 // A spatial transformer problem (cudnnSpatialTfGridGeneratorForward / Backward,
 // cudnnSpatialTfSamplerForward / Backward) as a value, with its buffers and its problem string
 // ("op=spatial_tf stage=sampler dir=fwd dtype=float dims=2x3x8x8 xdims=2x3x5x7 xstrides=... ystrides=...
-// alpha=1 beta=0", LibreDNN's: the bench does not run spatial transformers yet).
+// alpha=1 beta=0", which librednn-bench runs).
 //
 // The descriptor gives the data type of everything and the output dims N, C, H, W. theta is N x 2 x 3
 // and the grid N x H x W x 2, both packed; the sampler reads x [N, C, Hin, Win] and writes y

@@ -14,6 +14,9 @@ Outcome create(const Library &library, ActivationDescriptor *descriptor) { retur
 Outcome create(const Library &library, PoolingDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(Pooling); }
 Outcome create(const Library &library, LrnDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(LRN); }
 Outcome create(const Library &library, CtcLossDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(CTCLoss); }
+Outcome create(const Library &library, SpatialTransformerDescriptor *descriptor) {
+    return LIBREDNN_BENCH_CREATE(SpatialTransformer);
+}
 Outcome create(const Library &library, OpTensorDescriptor *descriptor) { return LIBREDNN_BENCH_CREATE(OpTensor); }
 Outcome create(const Library &library, ReduceTensorDescriptor *descriptor) {
     return LIBREDNN_BENCH_CREATE(ReduceTensor);

@@ -17,6 +17,7 @@ ParseResult parse_softmax(const ProblemString &, const ProblemDefaults &, std::u
 ParseResult parse_pooling(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 ParseResult parse_lrn(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 ParseResult parse_divnorm(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
+ParseResult parse_spatial_tf(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 ParseResult parse_op_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 ParseResult parse_add_tensor(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
 ParseResult parse_transform(const ProblemString &, const ProblemDefaults &, std::unique_ptr<Problem> *, std::string *);
