@@ -491,10 +491,15 @@ bool parse_library_grammar(const ProblemString &text, const ProblemDefaults &def
     if (!text.has("dtype")) library_text.set("dtype", defaults.dtype);
     if (!text.has("layout")) library_text.set("layout", defaults.layout);
     if (!text.has("math")) library_text.set("math", defaults.math);
+    // The bench's default compute type (int32 for int8 data, as cuDNN requires), not LibreDNN's parser's.
+    cudnnDataType_t dtype = CUDNN_DATA_FLOAT;
+    std::string dtype_name, ignored;
+    library_text.get("dtype", &dtype_name, &ignored);
+    if (!text.has("compute") && data_type_from_short_name(dtype_name, &dtype))
+        library_text.set("compute", data_type_short_name(compute_type_for(scalar_type(dtype))));
     if (!text.has("dims") && !text.has("n")) library_text.set("n", static_cast<long long>(defaults.n));
     params->algo = defaults.algo;
     if (text.has("algo")) {
-        std::string ignored;
         text.get("algo", &params->algo, &ignored);
     } else {
         library_text.set("algo", params->algo);
