@@ -21,6 +21,7 @@ const TypeInfo kTypes[] = {
     {CUDNN_DATA_FLOAT, "float", 4, false}, {CUDNN_DATA_DOUBLE, "double", 8, false},
     {CUDNN_DATA_HALF, "half", 2, false},   {CUDNN_DATA_BFLOAT16, "bfloat16", 2, false},
     {CUDNN_DATA_INT8, "int8", 1, true},    {CUDNN_DATA_INT32, "int32", 4, true},
+    {CUDNN_DATA_UINT8, "uint8", 1, true},
 };
 
 const TypeInfo *find(cudnnDataType_t type) {
@@ -95,6 +96,11 @@ void encode(cudnnDataType_t type, const double *values, size_t count, void *out)
             for (size_t i = 0; i < count; ++i) p[i] = static_cast<int8_t>(saturate_round(values[i], -128, 127));
             break;
         }
+        case CUDNN_DATA_UINT8: {
+            auto *p = static_cast<uint8_t *>(out);
+            for (size_t i = 0; i < count; ++i) p[i] = static_cast<uint8_t>(saturate_round(values[i], 0, 255));
+            break;
+        }
         case CUDNN_DATA_INT32: {
             auto *p = static_cast<int32_t *>(out);
             for (size_t i = 0; i < count; ++i)
@@ -125,6 +131,11 @@ void decode(cudnnDataType_t type, const void *in, size_t count, double *values) 
         }
         case CUDNN_DATA_INT8: {
             auto *p = static_cast<const int8_t *>(in);
+            for (size_t i = 0; i < count; ++i) values[i] = p[i];
+            break;
+        }
+        case CUDNN_DATA_UINT8: {
+            auto *p = static_cast<const uint8_t *>(in);
             for (size_t i = 0; i < count; ++i) values[i] = p[i];
             break;
         }

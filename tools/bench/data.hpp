@@ -11,7 +11,7 @@
 
 namespace librednn::bench {
 
-// "float", "double", "half", "bfloat16", "int8", "int32" (LibreDNN's dispatch log spells them alike).
+// "float", "double", "half", "bfloat16", "int8", "int32", "uint8" (LibreDNN's dispatch log spells them alike).
 bool parse_data_type(const std::string &name, cudnnDataType_t *type);
 const char *data_type_name(cudnnDataType_t type);
 size_t data_type_size(cudnnDataType_t type);

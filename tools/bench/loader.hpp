@@ -26,9 +26,11 @@ namespace librednn::bench {
     X(cudnnDestroyTensorDescriptor)                       \
     X(cudnnCreateFilterDescriptor)                        \
     X(cudnnSetFilter4dDescriptor)                         \
+    X(cudnnSetFilterNdDescriptor)                         \
     X(cudnnDestroyFilterDescriptor)                       \
     X(cudnnCreateConvolutionDescriptor)                   \
     X(cudnnSetConvolution2dDescriptor)                    \
+    X(cudnnSetConvolutionNdDescriptor)                    \
     X(cudnnSetConvolutionGroupCount)                      \
     X(cudnnSetConvolutionMathType)                        \
     X(cudnnDestroyConvolutionDescriptor)                  \
@@ -37,6 +39,7 @@ namespace librednn::bench {
     X(cudnnFindConvolutionForwardAlgorithmEx)             \
     X(cudnnGetConvolutionForwardWorkspaceSize)            \
     X(cudnnConvolutionForward)                            \
+    X(cudnnConvolutionBiasActivationForward)              \
     X(cudnnGetConvolutionBackwardDataAlgorithmMaxCount)   \
     X(cudnnGetConvolutionBackwardDataAlgorithm_v7)        \
     X(cudnnFindConvolutionBackwardDataAlgorithmEx)        \
@@ -102,6 +105,7 @@ namespace librednn::bench {
     X(cudnnGetReductionWorkspaceSize)                     \
     X(cudnnReduceTensor)                                  \
     X(cudnnSetTensorNdDescriptor)                         \
+    X(cudnnSetTensorNdDescriptorEx)                       \
     X(cudnnCreateDropoutDescriptor)                       \
     X(cudnnDestroyDropoutDescriptor)                      \
     X(cudnnDropoutGetStatesSize)                          \
