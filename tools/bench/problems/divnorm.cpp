@@ -4,6 +4,7 @@
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
 #include "problems/keys.hpp"
+#include "problems/lrn_keys.hpp"
 
 namespace librednn::bench {
 
@@ -13,8 +14,7 @@ struct DivnormParams {
     bool backward = false;
     TensorOperand x, y, dx;  // y forward, dx (and dMeans) backward; all of x's extents
     bool means = true, dmeans = true;
-    int64_t n = 5;
-    double lrn_alpha = 1e-4, lrn_beta = 0.75, lrn_k = 2.0;
+    LrnKeys lrn;
     double alpha = 1, beta = 0;
 };
 
@@ -26,9 +26,7 @@ public:
         const Library &library = *context_.library;
         BENCH_TRY(make_tensor(library, p_.x, &x_desc_));
         BENCH_TRY(make_tensor(library, p_.backward ? p_.dx : p_.y, &out_desc_));
-        BENCH_TRY(create(library, &lrn_));
-        return BENCH_CALL(library, cudnnSetLRNDescriptor, lrn_.get(), static_cast<unsigned>(p_.n), p_.lrn_alpha,
-                          p_.lrn_beta, p_.lrn_k);
+        return p_.lrn.set(library, &lrn_);
     }
 
     // tensors: forward x means temp temp2 y; backward x means dy temp temp2 dx dmeans (means and dmeans
@@ -69,10 +67,7 @@ public:
         write_main_tensor(&text, p_.x);
         write_operand(&text, "x", p_.x, p_.x);
         write_operand(&text, p_.backward ? "dx" : "y", p_.backward ? p_.dx : p_.y, p_.x);
-        text.set("lrn_n", static_cast<long long>(p_.n));
-        text.set("lrn_alpha", p_.lrn_alpha);
-        text.set("lrn_beta", p_.lrn_beta);
-        text.set("lrn_k", p_.lrn_k);
+        p_.lrn.write(&text);
         text.set("alpha", p_.alpha);
         text.set("beta", p_.beta);
         if (!p_.means) text.set("means", "none");
@@ -125,11 +120,7 @@ ParseResult parse_divnorm(const ProblemString &text, const ProblemDefaults &defa
         p.dx = keys.operand("dx", main, defaults.layout);
     else
         p.y = keys.operand("y", main, defaults.layout);
-    p.n = keys.integer("lrn_n", 5, 1);
-    if (!keys.failed() && p.n > 16) keys.fail("lrn_n must be 1 to 16, got " + std::to_string(p.n));
-    p.lrn_alpha = keys.number("lrn_alpha", 1e-4);
-    p.lrn_beta = keys.number("lrn_beta", 0.75);
-    p.lrn_k = keys.number("lrn_k", 2.0);
+    p.lrn.read(keys);
     p.alpha = keys.number("alpha", 1);
     p.beta = keys.number("beta", 0);
     p.means = keys.choice("means", {"given", "none"}, "given") == "given";

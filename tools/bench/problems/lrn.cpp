@@ -3,6 +3,7 @@
 #include "problems/descriptors.hpp"
 #include "problems/families.hpp"
 #include "problems/keys.hpp"
+#include "problems/lrn_keys.hpp"
 
 namespace librednn::bench {
 
@@ -11,8 +12,7 @@ namespace {
 struct LrnParams {
     bool backward = false;
     TensorOperand x, y, dy, dx;  // all of x's extents
-    int64_t n = 5;
-    double lrn_alpha = 1e-4, lrn_beta = 0.75, lrn_k = 2.0;
+    LrnKeys lrn;
     double alpha = 1, beta = 0;
 };
 
@@ -28,9 +28,7 @@ public:
             BENCH_TRY(make_tensor(library, p_.dy, &dy_desc_));
             BENCH_TRY(make_tensor(library, p_.dx, &dx_desc_));
         }
-        BENCH_TRY(create(library, &lrn_));
-        return BENCH_CALL(library, cudnnSetLRNDescriptor, lrn_.get(), static_cast<unsigned>(p_.n), p_.lrn_alpha,
-                          p_.lrn_beta, p_.lrn_k);
+        return p_.lrn.set(library, &lrn_);
     }
 
     // Backward takes y, which must be forward(x) (tensors: y dy x dx).
@@ -75,10 +73,7 @@ public:
             write_operand(&text, "dy", p_.dy, p_.x);
             write_operand(&text, "dx", p_.dx, p_.x);
         }
-        text.set("lrn_n", static_cast<long long>(p_.n));
-        text.set("lrn_alpha", p_.lrn_alpha);
-        text.set("lrn_beta", p_.lrn_beta);
-        text.set("lrn_k", p_.lrn_k);
+        p_.lrn.write(&text);
         text.set("alpha", p_.alpha);
         text.set("beta", p_.beta);
         return text;
@@ -123,12 +118,7 @@ ParseResult parse_lrn(const ProblemString &text, const ProblemDefaults &defaults
         p.dy = keys.operand("dy", main, defaults.layout);
         p.dx = keys.operand("dx", main, defaults.layout);
     }
-    // cuDNN's CUDNN_LRN_MIN_N ... CUDNN_LRN_MAX_N.
-    p.n = keys.integer("lrn_n", 5, 1);
-    if (!keys.failed() && p.n > 16) keys.fail("lrn_n must be 1 to 16, got " + std::to_string(p.n));
-    p.lrn_alpha = keys.number("lrn_alpha", 1e-4);
-    p.lrn_beta = keys.number("lrn_beta", 0.75);
-    p.lrn_k = keys.number("lrn_k", 2.0);
+    p.lrn.read(keys);
     p.alpha = keys.number("alpha", 1);
     p.beta = keys.number("beta", 0);
     if (keys.present("in_place"))
