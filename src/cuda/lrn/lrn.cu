@@ -9,12 +9,17 @@ namespace librednn::cuda {
 
 namespace {
 
-constexpr int kBlock = 256;
+constexpr int kBlock = 128;
+// A ring of the last kRing channels' values per thread, in shared memory ([slot][thread]: a warp's
+// lanes hit distinct banks). A window spans at most CUDNN_LRN_MAX_N = 16 channels, so 16 slots hold every
+// value a step still needs (the slot a step writes held a channel that left every window it feeds).
+constexpr int kRing = 16;
+static_assert(CUDNN_LRN_MAX_N <= kRing, "an LRN window must fit the ring");
 
 struct LrnArgs {
     DeviceLayout pillars;  // over N and the spatial dims; operands: the result, x, dy
     int64_t pillar_count;
-    int channels, behind, ahead, backward;
+    int channels, behind, ahead;
     int64_t out_c, x_c, dy_c;  // strides along C
     ScalarType type;
     double scale, lrn_beta, lrn_k, alpha, beta;  // scale = lrn_alpha / n
@@ -25,46 +30,84 @@ struct LrnArgs {
 __device__ __forceinline__ float power(float base, float exponent) { return powf(base, exponent); }
 __device__ __forceinline__ double power(double base, double exponent) { return pow(base, exponent); }
 
-// s at channel c of the pillar at x offset `base`: k + alpha / n * the window's sum of squares.
+// The sum of ring[w] over the window's channels first ... last (each taken afresh, at most 16 terms).
 template <class C>
-__device__ C scale_at(const LrnArgs &a, int64_t base, int c) {
-    const int first = max(c - a.behind, 0), last = min(c + a.ahead, a.channels - 1);
-    C squares = C(0);
-    for (int w = first; w <= last; ++w) {
-        const C v = load_as<C>(a.x, a.type, base + w * a.x_c);
-        squares += v * v;
-    }
-    return static_cast<C>(a.lrn_k) + static_cast<C>(a.scale) * squares;
+__device__ __forceinline__ C window_sum(const C (*ring)[kBlock], int first, int last) {
+    C sum = C(0);
+    for (int w = first; w <= last; ++w) sum += ring[w & (kRing - 1)][threadIdx.x];
+    return sum;
 }
 
 template <class C>
-__global__ void __launch_bounds__(kBlock) lrn_kernel(const __grid_constant__ LrnArgs a) {
-    const C alpha = static_cast<C>(a.alpha), beta = static_cast<C>(a.beta), lrn_beta = static_cast<C>(a.lrn_beta);
-    const C factor = C(2) * static_cast<C>(a.scale) * lrn_beta;
+__device__ __forceinline__ void store_result(const LrnArgs &a, int64_t at, C value) {
+    value *= static_cast<C>(a.alpha);
+    if (a.beta != 0.0) value += static_cast<C>(a.beta) * load_as<C>(a.out, a.type, at);
+    store_as<C>(a.out, a.type, at, value);
+}
+
+// Forward: a thread per pillar walks its channels once; x_{j + ahead}^2 enters the ring as channel j's
+// output is formed, so each input is read from memory once (x_j again from the cache).
+template <class C>
+__global__ void __launch_bounds__(kBlock) lrn_forward_kernel(const __grid_constant__ LrnArgs a) {
+    __shared__ C squares[kRing][kBlock];
+    const C scale = static_cast<C>(a.scale), lrn_k = static_cast<C>(a.lrn_k), lrn_beta = static_cast<C>(a.lrn_beta);
     for (int64_t p = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < a.pillar_count;
          p += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         int64_t o[3];
         offsets_of<3>(a.pillars, p, o);
+        for (int i = 0; i < a.ahead && i < a.channels; ++i) {
+            const C v = load_as<C>(a.x, a.type, o[1] + i * a.x_c);
+            squares[i & (kRing - 1)][threadIdx.x] = v * v;
+        }
         for (int j = 0; j < a.channels; ++j) {
-            const C xj = load_as<C>(a.x, a.type, o[1] + j * a.x_c);
-            C value;
-            if (!a.backward) {
-                value = xj * power(scale_at<C>(a, o[1], j), -lrn_beta);
-            } else {
-                // The channels c whose window holds j: j - ahead ... j + behind.
-                const int first = max(j - a.ahead, 0), last = min(j + a.behind, a.channels - 1);
-                C sum = C(0);
-                for (int c = first; c <= last; ++c) {
-                    sum += load_as<C>(a.dy, a.type, o[2] + c * a.dy_c) * load_as<C>(a.x, a.type, o[1] + c * a.x_c) *
-                           power(scale_at<C>(a, o[1], c), -lrn_beta - C(1));
-                }
-                value = load_as<C>(a.dy, a.type, o[2] + j * a.dy_c) * power(scale_at<C>(a, o[1], j), -lrn_beta) -
-                        factor * xj * sum;
+            const int i = j + a.ahead;
+            if (i < a.channels) {
+                const C v = load_as<C>(a.x, a.type, o[1] + i * a.x_c);
+                squares[i & (kRing - 1)][threadIdx.x] = v * v;
             }
-            const int64_t at = o[0] + j * a.out_c;
-            value *= alpha;
-            if (a.beta != 0.0) value += beta * load_as<C>(a.out, a.type, at);
-            store_as<C>(a.out, a.type, at, value);
+            const C s = lrn_k + scale * window_sum<C>(squares, max(j - a.behind, 0), min(j + a.ahead, a.channels - 1));
+            store_result<C>(a, o[0] + j * a.out_c, load_as<C>(a.x, a.type, o[1] + j * a.x_c) * power(s, -lrn_beta));
+        }
+    }
+}
+
+// Backward: dx_j = dy_j s_j^-beta - 2 (alpha / n) beta x_j sum over the channels c whose window holds j
+// (j - ahead ... j + behind) of dy_c x_c s_c^(-beta - 1). Step i takes x_i^2 into the ring, forms s_c for
+// c = i - ahead (its window now complete) with one power, keeps t_c = dy_c x_c s_c^(-beta-1) and
+// s_c^-beta, and writes dx_j for j = c - behind (every t it needs now formed).
+template <class C>
+__global__ void __launch_bounds__(kBlock) lrn_backward_kernel(const __grid_constant__ LrnArgs a) {
+    __shared__ C squares[kRing][kBlock];
+    __shared__ C terms[kRing][kBlock];
+    __shared__ C powers[kRing][kBlock];
+    const C scale = static_cast<C>(a.scale), lrn_k = static_cast<C>(a.lrn_k), lrn_beta = static_cast<C>(a.lrn_beta);
+    const C factor = C(2) * scale * lrn_beta;
+    const int lag = a.behind + a.ahead;
+    for (int64_t p = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < a.pillar_count;
+         p += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        int64_t o[3];
+        offsets_of<3>(a.pillars, p, o);
+        for (int i = 0; i < a.channels + lag; ++i) {
+            if (i < a.channels) {
+                const C v = load_as<C>(a.x, a.type, o[1] + i * a.x_c);
+                squares[i & (kRing - 1)][threadIdx.x] = v * v;
+            }
+            const int c = i - a.ahead;
+            if (c >= 0 && c < a.channels) {
+                const C s =
+                    lrn_k + scale * window_sum<C>(squares, max(c - a.behind, 0), min(c + a.ahead, a.channels - 1));
+                const C q = power(s, -lrn_beta - C(1));
+                terms[c & (kRing - 1)][threadIdx.x] =
+                    load_as<C>(a.dy, a.type, o[2] + c * a.dy_c) * load_as<C>(a.x, a.type, o[1] + c * a.x_c) * q;
+                powers[c & (kRing - 1)][threadIdx.x] = q * s;
+            }
+            const int j = i - lag;
+            if (j >= 0) {
+                const C sum = window_sum<C>(terms, max(j - a.ahead, 0), min(j + a.behind, a.channels - 1));
+                const C value = load_as<C>(a.dy, a.type, o[2] + j * a.dy_c) * powers[j & (kRing - 1)][threadIdx.x] -
+                                factor * load_as<C>(a.x, a.type, o[1] + j * a.x_c) * sum;
+                store_result<C>(a, o[0] + j * a.out_c, value);
+            }
         }
     }
 }
@@ -104,7 +147,6 @@ Status lrn(cudaStream_t stream, const LrnProblem &p, const LrnBuffers &b) {
     a.channels = static_cast<int>(p.x.dims[1]);
     a.behind = p.behind();
     a.ahead = p.ahead();
-    a.backward = backward;
     a.out_c = out.strides[1];
     a.x_c = p.x.strides[1];
     a.dy_c = backward ? p.dy.strides[1] : 0;
@@ -120,11 +162,17 @@ Status lrn(cudaStream_t stream, const LrnProblem &p, const LrnBuffers &b) {
     if (a.pillar_count == 0) return CUDNN_STATUS_SUCCESS;
     const int grid = grid_size(a.pillar_count, kBlock, kBlock, 4);
     if (p.x.dtype == CUDNN_DATA_DOUBLE) {
-        lrn_kernel<double><<<grid, kBlock, 0, stream>>>(a);
+        if (backward) {
+            lrn_backward_kernel<double><<<grid, kBlock, 0, stream>>>(a);
+        } else {
+            lrn_forward_kernel<double><<<grid, kBlock, 0, stream>>>(a);
+        }
+    } else if (backward) {
+        lrn_backward_kernel<float><<<grid, kBlock, 0, stream>>>(a);
     } else {
-        lrn_kernel<float><<<grid, kBlock, 0, stream>>>(a);
+        lrn_forward_kernel<float><<<grid, kBlock, 0, stream>>>(a);
     }
-    return check_launch("lrn_kernel");
+    return check_launch(backward ? "lrn_backward_kernel" : "lrn_forward_kernel");
 }
 
 }  // namespace librednn::cuda

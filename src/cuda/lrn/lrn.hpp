@@ -1,8 +1,10 @@
 // LRN across channels on the GPU (the kernels behind cudnnLRNCrossChannelForward/Backward): any
 // strides, float, double, half and bfloat16 (computed in float, double for double). One thread per
-// pillar (an image's channels at one spatial position), walking its channels; every window sum is
-// taken afresh (at most 16 terms), never by a running add-and-subtract, so it errs like a short sum.
-// Deterministic. Not in place (the host backend is). Correct first; not yet tuned.
+// pillar (an image's channels at one spatial position), walking its channels once with the last 16
+// channels' squares (and, backward, their gradient terms) in a shared-memory ring: one power per
+// output, each input read from memory once. Every window sum is taken afresh from the ring (at most 16
+// terms), never by a running add-and-subtract, so it errs like a short sum. Deterministic. Not in place
+// (the host backend is).
 #pragma once
 
 #include "core/status.hpp"
