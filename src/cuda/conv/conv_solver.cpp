@@ -1,8 +1,10 @@
 // The CUDA convolution solvers: the general implicit GEMM (cuda/conv/implicit_gemm.hpp) under the
 // algorithm name of each direction it is: forward IMPLICIT_GEMM (the operands gathered as they load,
-// no index table, no workspace), backward data ALGO_1 and backward filter ALGO_1 (deterministic: the
-// filter gradient's split sums are added in a fixed order). The other algorithms have no CUDA solver
-// yet. Plus cudnnIm2Col's solver (cuda/conv/im2col.hpp).
+// no index table, no workspace) and IMPLICIT_PRECOMP_GEMM (the input offsets of every filter tap
+// precomputed in a table in the workspace, read as the tiles load), backward data ALGO_1 and backward
+// filter ALGO_1 (deterministic: the filter gradient's split sums are added in a fixed order). Forward
+// GEMM has its own file (forward_gemm.cpp). The other algorithms have no CUDA solver yet. Plus
+// cudnnIm2Col's solver (cuda/conv/im2col.hpp).
 #include "cuda/conv/conv_solver.hpp"
 
 #include "cuda/conv/im2col.hpp"
@@ -15,8 +17,9 @@ namespace {
 
 class CudaConvImplicitGemm final : public ConvSolver {
 public:
-    CudaConvImplicitGemm(ConvDirection direction, const char *name, SolverId id, int algorithm)
-        : direction_(direction), name_(name), id_(id), algorithm_(algorithm) {}
+    CudaConvImplicitGemm(ConvDirection direction, const char *name, SolverId id, int algorithm,
+                         cuda::ConvIndexing indexing = cuda::ConvIndexing::computed)
+        : direction_(direction), name_(name), id_(id), algorithm_(algorithm), indexing_(indexing) {}
 
     const char *name() const override { return name_; }
     SolverId id() const override { return id_; }
@@ -33,11 +36,12 @@ public:
     }
 
     size_t workspace_bytes(const ConvProblem &problem) const override {
-        return cuda::implicit_gemm_workspace_bytes(problem);
+        return cuda::implicit_gemm_workspace_bytes(problem, indexing_);
     }
 
     Status run(const ExecutionContext &context, const ConvProblem &problem, const ConvBuffers &buffers) const override {
-        return cuda::implicit_gemm(context.stream, problem, buffers, context.workspace, context.workspace_bytes);
+        return cuda::implicit_gemm(context.stream, problem, buffers, context.workspace, context.workspace_bytes,
+                                   indexing_);
     }
 
 private:
@@ -45,6 +49,7 @@ private:
     const char *name_;
     SolverId id_;
     int algorithm_;
+    cuda::ConvIndexing indexing_;
 };
 
 class CudaConvIm2Col final : public Im2ColSolver {
@@ -77,7 +82,12 @@ void register_cuda_conv_solvers(SolverRegistry &registry) {
     static const CudaConvImplicitGemm backward_filter(ConvDirection::backward_filter, "cuda_conv_bwd_filter_algo_1",
                                                       SolverId::cuda_conv_bwd_filter_algo_1,
                                                       CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1);
+    static const CudaConvImplicitGemm forward_precomp(
+        ConvDirection::forward, "cuda_conv_fwd_implicit_precomp_gemm", SolverId::cuda_conv_fwd_implicit_precomp_gemm,
+        CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, cuda::ConvIndexing::precomputed);
     registry.conv_forward.push_back(&forward);
+    registry.conv_forward.push_back(&forward_precomp);
+    registry.conv_forward.push_back(&cuda_conv_fwd_gemm_solver());
     registry.conv_backward_data.push_back(&backward_data);
     registry.conv_backward_filter.push_back(&backward_filter);
     static const CudaConvIm2Col im2col;

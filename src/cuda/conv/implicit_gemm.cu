@@ -23,6 +23,14 @@ constexpr int kDims = 3;  // spatial dims, padded in front with extents of 1
 
 enum class Dir : int { fwd, bwd_data, bwd_filter };
 
+// One filter tap as the forward's A loader reads it: the input displacement along each spatial dim
+// (filter position times dilation, mirrored for CUDNN_CONVOLUTION) and the element offset it makes.
+struct ConvTapEntry {
+    int at[kDims];
+    int unused;
+    int64_t delta;
+};
+
 struct ConvGemmArgs {
     int n, cg, kg, groups;
     int in[kDims], flt[kDims], out[kDims], pad[kDims], stride[kDims], dil[kDims];
@@ -46,6 +54,7 @@ struct ConvGemmArgs {
     const void *bias;
     ScalarType bias_type;
     int64_t bias_stride;
+    const ConvTapEntry *tap_table;  // forward IMPLICIT_PRECOMP_GEMM: each tap's offsets, precomputed
 };
 
 // --- what each math keeps in shared memory and accumulates in -----------------------------------------
@@ -136,6 +145,26 @@ __device__ __forceinline__ void split3(int linear, const int (&extents)[kDims], 
 // The filter coordinates tap `tap` reads the input through (mirrored for CUDNN_CONVOLUTION).
 __device__ __forceinline__ void position_tap(const ConvGemmArgs &a, int tap, int (&f)[kDims]) {
     split3(a.flip ? a.taps - 1 - tap : tap, a.flt, f);
+}
+
+// Tap `tap`'s displacements and offset: read from the precomputed table (IMPLICIT_PRECOMP_GEMM) or
+// worked out from the tap number (IMPLICIT_GEMM).
+__device__ __forceinline__ void tap_offsets(const ConvGemmArgs &a, int tap, int (&at)[kDims], int64_t &delta) {
+    if (a.tap_table != nullptr) {
+        const ConvTapEntry e = a.tap_table[tap];
+#pragma unroll
+        for (int d = 0; d < kDims; ++d) at[d] = e.at[d];
+        delta = e.delta;
+        return;
+    }
+    int f[kDims];
+    position_tap(a, tap, f);
+    delta = 0;
+#pragma unroll
+    for (int d = 0; d < kDims; ++d) {
+        at[d] = f[d] * a.dil[d];
+        delta += at[d] * a.xs[2 + d];
+    }
 }
 
 // Steps spatial coordinates `at` (row-major over `extents`) one position forward; true when it wrapped
@@ -238,32 +267,34 @@ struct RowLoader;
 template <class S, int Count>
 struct RowLoader<Dir::fwd, S, Count> {
     bool valid;
-    int64_t base;
+    int64_t base;  // the window's origin: x's offset of image n, group g, channel 0, position start
     int start[kDims];
     __device__ void init(const ConvGemmArgs &a, const DataPhase &, int g, int64_t m) {
         valid = m < a.M;
         const int n = valid ? static_cast<int>(m / a.out_size) : 0;
         int o[kDims];
         split3(valid ? static_cast<int>(m % a.out_size) : 0, a.out, o);
-        for (int d = 0; d < kDims; ++d) start[d] = o[d] * a.stride[d] - a.pad[d];
         base = n * a.xs[0] + static_cast<int64_t>(g) * a.cg * a.xs[1];
+        for (int d = 0; d < kDims; ++d) {
+            start[d] = o[d] * a.stride[d] - a.pad[d];
+            base += start[d] * a.xs[2 + d];
+        }
+    }
+    __device__ bool inside(const ConvGemmArgs &a, const int (&at)[kDims]) const {
+        bool in = true;
+#pragma unroll
+        for (int d = 0; d < kDims; ++d) in = in && start[d] + at[d] >= 0 && start[d] + at[d] < a.in[d];
+        return in;
     }
     __device__ void load(const ConvGemmArgs &a, const DataPhase &, int64_t k0, S (&out)[Count]) const {
         int c = static_cast<int>(k0 % a.cg), tap = static_cast<int>(k0 / a.cg);
-        int f[kDims];
-        position_tap(a, tap, f);
+        int at[kDims];
+        int64_t delta;
+        tap_offsets(a, tap, at, delta);
         if constexpr (kVectorRuns<S, Count>) {
             if (a.vec_a) {  // the run is Count channels of one tap, contiguous and aligned
-                int64_t offset = base + c;
-                bool inside = valid && k0 < a.K;
-#pragma unroll
-                for (int d = 0; d < kDims; ++d) {
-                    const int at = start[d] + f[d] * a.dil[d];
-                    inside = inside && at >= 0 && at < a.in[d];
-                    offset += at * a.xs[2 + d];
-                }
-                if (inside) {
-                    load_run<S, Count>(a.x, offset, out);
+                if (valid && k0 < a.K && inside(a, at)) {
+                    load_run<S, Count>(a.x, base + delta + c, out);
                 } else {
                     fill_zero(out);
                 }
@@ -273,21 +304,13 @@ struct RowLoader<Dir::fwd, S, Count> {
 #pragma unroll
         for (int i = 0; i < Count; ++i) {
             S value = zero_element<S>();
-            if (valid && k0 + i < a.K) {
-                int64_t offset = base + c * a.xs[1];
-                bool inside = true;
-#pragma unroll
-                for (int d = 0; d < kDims; ++d) {
-                    const int at = start[d] + f[d] * a.dil[d];
-                    inside = inside && at >= 0 && at < a.in[d];
-                    offset += at * a.xs[2 + d];
-                }
-                if (inside) value = load_element<S>(a.x, a.x_type, offset);
+            if (valid && k0 + i < a.K && inside(a, at)) {
+                value = load_element<S>(a.x, a.x_type, base + delta + c * a.xs[1]);
             }
             out[i] = value;
             if (++c == a.cg) {
                 c = 0;
-                position_tap(a, ++tap, f);
+                if (++tap < a.taps) tap_offsets(a, tap, at, delta);
             }
         }
     }
@@ -718,7 +741,22 @@ __global__ void __launch_bounds__(kThreads) conv_split_sum_kernel(const __grid_c
     }
 }
 
+// IMPLICIT_PRECOMP_GEMM's table: every tap's displacements and offset, worked out once per call.
+__global__ void fill_tap_table_kernel(const __grid_constant__ ConvGemmArgs a, ConvTapEntry *table) {
+    const int tap = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (tap >= a.taps) return;
+    ConvTapEntry e{};
+    tap_offsets(a, tap, e.at, e.delta);
+    table[tap] = e;
+}
+
 // --- planning -----------------------------------------------------------------------------------------
+
+size_t tap_table_bytes(const ConvProblem &p) {
+    int64_t taps = 1;
+    for (int d = 0; d < p.spatial_dims; ++d) taps *= p.w.dims[d + 2];
+    return (static_cast<size_t>(taps) * sizeof(ConvTapEntry) + 255) / 256 * 256;
+}
 
 int k_slice(ConvMath math) { return math == ConvMath::f64_fma ? 16 : 32; }
 
@@ -909,10 +947,13 @@ bool implicit_gemm_math(const ConvProblem &p, ConvMath *math, const char **reaso
     return true;
 }
 
-size_t implicit_gemm_workspace_bytes(const ConvProblem &problem) {
+size_t implicit_gemm_workspace_bytes(const ConvProblem &problem, ConvIndexing indexing) {
     ConvMath math = ConvMath::f32_fma;
     const char *reason = nullptr;
-    if (problem.direction != ConvDirection::backward_filter || !implicit_gemm_math(problem, &math, &reason)) return 0;
+    if (!implicit_gemm_math(problem, &math, &reason)) return 0;
+    if (problem.direction == ConvDirection::forward && indexing == ConvIndexing::precomputed)
+        return tap_table_bytes(problem);
+    if (problem.direction != ConvDirection::backward_filter) return 0;
     ConvGemmArgs a{};
     plan(problem, math, current_device_limits().sm_count, &a);
     if (a.splits <= 1) return 0;
@@ -920,11 +961,19 @@ size_t implicit_gemm_workspace_bytes(const ConvProblem &problem) {
 }
 
 Status implicit_gemm(cudaStream_t stream, const ConvProblem &p, const ConvBuffers &buffers, void *workspace,
-                     size_t workspace_bytes) {
+                     size_t workspace_bytes, ConvIndexing indexing) {
     ConvMath math = ConvMath::f32_fma;
     const char *reason = nullptr;
     if (!implicit_gemm_math(p, &math, &reason)) {
         return fail(CUDNN_STATUS_NOT_SUPPORTED, "the implicit GEMM %s", reason);
+    }
+    const bool precomputed = indexing == ConvIndexing::precomputed;
+    if (precomputed && p.direction != ConvDirection::forward) {
+        return fail(CUDNN_STATUS_NOT_SUPPORTED, "the implicit GEMM precomputes its tap table forward only");
+    }
+    if (precomputed && (workspace == nullptr || workspace_bytes < tap_table_bytes(p))) {
+        return fail(CUDNN_STATUS_BAD_PARAM, "IMPLICIT_PRECOMP_GEMM's tap table needs %zu bytes of workspace",
+                    tap_table_bytes(p));
     }
     ConvGemmArgs a{};
     plan(p, math, current_device_limits().sm_count, &a);
@@ -982,6 +1031,12 @@ Status implicit_gemm(cudaStream_t stream, const ConvProblem &p, const ConvBuffer
                         "the implicit GEMM's split filter gradient needs %zu bytes of workspace", needed);
         }
         a.partial = workspace;
+    }
+    if (precomputed) {
+        auto *table = static_cast<ConvTapEntry *>(workspace);
+        fill_tap_table_kernel<<<(a.taps + 127) / 128, 128, 0, stream>>>(a, table);
+        LIBREDNN_CHECK(check_launch("fill_tap_table_kernel"));
+        a.tap_table = table;
     }
     switch (p.direction) {
         case ConvDirection::forward:

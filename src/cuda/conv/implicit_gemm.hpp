@@ -28,11 +28,18 @@ const char *conv_math_name(ConvMath math);
 // (more than 3 spatial dims, vectorised int8 layouts, int8 outside the forward direction).
 bool implicit_gemm_math(const ConvProblem &problem, ConvMath *math, const char **reason);
 
-// The workspace it needs (the filter gradient's partial sums; 0 otherwise), on the current device.
-size_t implicit_gemm_workspace_bytes(const ConvProblem &problem);
+// How the forward finds the input element of each (output position, filter tap): worked out from the
+// tap number as the tiles load (IMPLICIT_GEMM, no workspace), or read from a table of every tap's
+// displacements and offset that a first kernel builds in the workspace (IMPLICIT_PRECOMP_GEMM). The
+// other directions always work it out.
+enum class ConvIndexing { computed, precomputed };
+
+// The workspace it needs (the filter gradient's partial sums, the forward's tap table; 0 otherwise), on
+// the current device.
+size_t implicit_gemm_workspace_bytes(const ConvProblem &problem, ConvIndexing indexing = ConvIndexing::computed);
 
 // Runs `problem` on `stream`: alpha, beta and the fused epilogue applied.
 Status implicit_gemm(cudaStream_t stream, const ConvProblem &problem, const ConvBuffers &buffers, void *workspace,
-                     size_t workspace_bytes);
+                     size_t workspace_bytes, ConvIndexing indexing = ConvIndexing::computed);
 
 }  // namespace librednn::cuda

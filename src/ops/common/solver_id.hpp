@@ -56,6 +56,8 @@ enum class SolverId : int {
     cuda_ctc_loss_deterministic = 1018,
     cuda_ctc_loss_non_deterministic = 1019,
     cuda_conv_im2col = 1020,
+    cuda_conv_fwd_implicit_precomp_gemm = 1026,
+    cuda_conv_fwd_gemm = 1027,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
