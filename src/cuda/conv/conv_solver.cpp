@@ -2,8 +2,10 @@
 // algorithm name of each direction it is: forward IMPLICIT_GEMM (the operands gathered as they load,
 // no index table, no workspace) and IMPLICIT_PRECOMP_GEMM (the input offsets of every filter tap
 // precomputed in a table in the workspace, read as the tiles load), backward data ALGO_1 and backward
-// filter ALGO_1 (deterministic: the filter gradient's split sums are added in a fixed order). Forward
-// GEMM has its own file (forward_gemm.cpp). The other algorithms have no CUDA solver yet. Plus
+// filter ALGO_1 (deterministic: the filter gradient's split sums are added in a fixed order). The
+// column-matrix solvers have files of their own: forward GEMM (forward_gemm.cpp), backward data ALGO_0
+// (backward_data_gemm.cpp) and backward filter ALGO_0 (backward_filter_gemm.cpp). The other algorithms
+// have no CUDA solver yet. Plus
 // cudnnIm2Col's solver (cuda/conv/im2col.hpp).
 #include "cuda/conv/conv_solver.hpp"
 
@@ -89,7 +91,9 @@ void register_cuda_conv_solvers(SolverRegistry &registry) {
     registry.conv_forward.push_back(&forward_precomp);
     registry.conv_forward.push_back(&cuda_conv_fwd_gemm_solver());
     registry.conv_backward_data.push_back(&backward_data);
+    registry.conv_backward_data.push_back(&cuda_conv_bwd_data_algo_0_solver());
     registry.conv_backward_filter.push_back(&backward_filter);
+    registry.conv_backward_filter.push_back(&cuda_conv_bwd_filter_algo_0_solver());
     static const CudaConvIm2Col im2col;
     registry.im2col.push_back(&im2col);
 }

@@ -1,10 +1,8 @@
-// CUDA convolution, forward GEMM: x's windows copied into the column matrix in the workspace
-// (cudnnIm2Col's kernel, cuda/conv/im2col.hpp), then one matrix product per group with the filter
-// (the implicit GEMM's kernel run as a 1x1 convolution of that matrix: its rows are the output positions,
-// its C x taps columns the channels, contiguous). The column matrix numbers each channel's taps together,
-// as a KCRS (NCHW) filter stores them, so the filter is read as it lies.
+// CUDA convolution, forward GEMM: x's windows copied into the column matrix in the workspace (cudnnIm2Col's
+// kernel, cuda/conv/im2col.hpp), then one matrix product per group with the filter (column_matrix.hpp: the
+// implicit GEMM's kernel run as a 1x1 convolution of that matrix). KCRS filters.
+#include "cuda/conv/column_matrix.hpp"
 #include "cuda/conv/conv_solver.hpp"
-
 #include "cuda/conv/im2col.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "ops/common/solver_id.hpp"
@@ -13,30 +11,8 @@ namespace librednn {
 
 namespace {
 
-// The column matrix as a tensor [N, C * taps, output spatial...], channels innermost (NHWC-packed).
-TensorGeometry column_geometry(const ConvProblem &p) {
-    int64_t dims[kMaxDims] = {p.batch(), im2col_columns(p)};
-    for (int d = 0; d < p.spatial_dims; ++d) dims[2 + d] = p.output_extent(d);
-    return packed_geometry(p.x.dtype, p.spatial_dims + 2, dims, PackedLayout::nhwc);
-}
-
-// The product the second step runs: a 1x1 convolution of the column matrix with the filter, per group.
-ConvProblem matrix_product(const ConvProblem &p) {
-    ConvProblem view = p;
-    view.x = column_geometry(p);
-    int64_t w_dims[kMaxDims] = {p.output_channels(), p.channels_per_group() * p.filter_size()};
-    for (int d = 0; d < p.spatial_dims; ++d) w_dims[2 + d] = 1;
-    view.w = packed_geometry(p.w.dtype, p.spatial_dims + 2, w_dims, PackedLayout::nchw);
-    view.filter_format = CUDNN_TENSOR_NCHW;
-    for (int d = 0; d < p.spatial_dims; ++d) view.pad[d] = 0, view.stride[d] = 1, view.dilation[d] = 1;
-    view.mode = CUDNN_CROSS_CORRELATION;  // the column matrix already reads CONVOLUTION's mirrored taps
-    return view;
-}
-
-size_t column_bytes(const ConvProblem &p) {
-    const size_t bytes = static_cast<size_t>(im2col_rows(p)) * im2col_columns(p) * data_type_size(p.x.dtype);
-    return (bytes + 255) / 256 * 256;
-}
+using cuda::column_bytes;
+using cuda::column_product;
 
 class CudaConvForwardGemm final : public ConvSolver {
 public:
@@ -48,29 +24,25 @@ public:
 
     Applicability applicable(const ConvProblem &problem) const override {
         if (problem.direction != ConvDirection::forward) return Applicability::no("solves forward convolutions");
-        if (problem.filter_format != CUDNN_TENSOR_NCHW) {
-            return Applicability::no(
-                "takes KCRS (NCHW) filters: the column matrix numbers each channel's taps "
-                "together");
-        }
+        if (const char *reason = cuda::column_matrix_unsupported_reason(problem)) return Applicability::no(reason);
         cuda::ConvMath math;
         const char *reason = nullptr;
         if (!cuda::implicit_gemm_math(problem, &math, &reason)) return Applicability::no(reason);
-        if (!cuda::implicit_gemm_math(matrix_product(problem), &math, &reason)) {
+        if (!cuda::implicit_gemm_math(column_product(problem, problem.x.dtype), &math, &reason)) {
             return Applicability::no_format("cannot multiply the column matrix: it %s", reason);
         }
         return Applicability::yes();
     }
 
     size_t workspace_bytes(const ConvProblem &problem) const override {
-        return column_bytes(problem) + cuda::implicit_gemm_workspace_bytes(matrix_product(problem));
+        return column_bytes(problem, problem.x.dtype) +
+               cuda::implicit_gemm_workspace_bytes(column_product(problem, problem.x.dtype));
     }
 
     Status run(const ExecutionContext &context, const ConvProblem &problem, const ConvBuffers &buffers) const override {
-        const size_t columns = column_bytes(problem);
-        if (context.workspace == nullptr || context.workspace_bytes < workspace_bytes(problem)) {
-            return fail(CUDNN_STATUS_BAD_PARAM, "GEMM's column matrix needs %zu bytes of workspace",
-                        workspace_bytes(problem));
+        const size_t needed = workspace_bytes(problem), columns = column_bytes(problem, problem.x.dtype);
+        if (context.workspace == nullptr || context.workspace_bytes < needed) {
+            return fail(CUDNN_STATUS_BAD_PARAM, "GEMM's column matrix needs %zu bytes of workspace", needed);
         }
         Im2ColBuffers unroll;
         unroll.x = buffers.x;
@@ -78,7 +50,7 @@ public:
         LIBREDNN_CHECK(cuda::im2col(context.stream, problem, unroll));
         ConvBuffers product = buffers;
         product.x = context.workspace;
-        return cuda::implicit_gemm(context.stream, matrix_product(problem), product,
+        return cuda::implicit_gemm(context.stream, column_product(problem, problem.x.dtype), product,
                                    static_cast<char *>(context.workspace) + columns, context.workspace_bytes - columns);
     }
 };

@@ -58,6 +58,8 @@ enum class SolverId : int {
     cuda_conv_im2col = 1020,
     cuda_conv_fwd_implicit_precomp_gemm = 1026,
     cuda_conv_fwd_gemm = 1027,
+    cuda_conv_bwd_data_algo_0 = 1028,
+    cuda_conv_bwd_filter_algo_0 = 1029,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
