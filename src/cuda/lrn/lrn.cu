@@ -5,6 +5,8 @@
 #include "cuda/common/launch_util.hpp"
 #include "cuda/common/strided_layout.hpp"
 
+#include <algorithm>
+
 namespace librednn::cuda {
 
 namespace {
@@ -112,6 +114,131 @@ __global__ void __launch_bounds__(kBlock) lrn_backward_kernel(const __grid_const
     }
 }
 
+// --- the tile kernel: a block stages whole pillars in shared memory -----------------------------------
+
+constexpr int kTileThreads = 256;
+constexpr size_t kTileSharedBytes = 48 * 1024;
+
+// Shared bytes one pillar needs: its offsets, then x (backward also dy, the terms and the powers).
+template <class C>
+size_t tile_bytes_per_pillar(int channels, bool backward) {
+    return 3 * sizeof(int64_t) + static_cast<size_t>(channels) * sizeof(C) * (backward ? 4 : 1);
+}
+
+// A block takes `tile` pillars at a time: loads their channels into shared memory in the order the memory
+// runs (channels innermost when x's channel stride is 1, NHWC; pillars innermost otherwise, NCHW), so that
+// loads and stores coalesce, then forms each output from the staged window, writing in the same order.
+// Backward in two passes: every (pillar, channel)'s term and power first, then the gradients.
+template <class C, bool Backward>
+__global__ void __launch_bounds__(kTileThreads)
+    lrn_tile_kernel(const __grid_constant__ LrnArgs a, int tile, int channels_inner) {
+    extern __shared__ __align__(16) unsigned char staged[];
+    const int channels = a.channels;
+    int64_t *offsets = reinterpret_cast<int64_t *>(staged);  // [3][tile]: the result, x, dy
+    C *xs = reinterpret_cast<C *>(offsets + 3 * tile);       // each [tile * channels]
+    C *dys = xs + static_cast<size_t>(tile) * channels;
+    C *terms = dys + static_cast<size_t>(tile) * channels;
+    C *powers = terms + static_cast<size_t>(tile) * channels;
+    const C scale = static_cast<C>(a.scale), lrn_k = static_cast<C>(a.lrn_k), lrn_beta = static_cast<C>(a.lrn_beta);
+    const C factor = C(2) * scale * lrn_beta;
+    for (int64_t first = static_cast<int64_t>(blockIdx.x) * tile; first < a.pillar_count;
+         first += static_cast<int64_t>(gridDim.x) * tile) {
+        const int count = static_cast<int>(min(static_cast<int64_t>(tile), a.pillar_count - first));
+        for (int p = threadIdx.x; p < count; p += blockDim.x) {
+            int64_t o[3];
+            offsets_of<3>(a.pillars, first + p, o);
+            offsets[p] = o[0];
+            offsets[tile + p] = o[1];
+            offsets[2 * tile + p] = o[2];
+        }
+        __syncthreads();
+        const int elements = count * channels;
+        // Element e as (pillar, channel) and its place in the staged arrays.
+        auto split = [&](int e, int &p, int &c) {
+            if (channels_inner) {
+                p = e / channels;
+                c = e - p * channels;
+            } else {
+                c = e / count;
+                p = e - c * count;
+            }
+        };
+        auto at = [&](int p, int c) { return channels_inner ? p * channels + c : c * tile + p; };
+        for (int e = threadIdx.x; e < elements; e += blockDim.x) {
+            int p, c;
+            split(e, p, c);
+            xs[at(p, c)] = load_as<C>(a.x, a.type, offsets[tile + p] + c * a.x_c);
+            if constexpr (Backward) dys[at(p, c)] = load_as<C>(a.dy, a.type, offsets[2 * tile + p] + c * a.dy_c);
+        }
+        __syncthreads();
+        // s at (p, c): k + alpha / n * the window's sum of squares, taken afresh.
+        auto scale_at = [&](int p, int c) {
+            C squares = C(0);
+            for (int w = max(c - a.behind, 0); w <= min(c + a.ahead, channels - 1); ++w) {
+                const C v = xs[at(p, w)];
+                squares += v * v;
+            }
+            return lrn_k + scale * squares;
+        };
+        if constexpr (!Backward) {
+            for (int e = threadIdx.x; e < elements; e += blockDim.x) {
+                int p, c;
+                split(e, p, c);
+                store_result<C>(a, offsets[p] + c * a.out_c, xs[at(p, c)] * power(scale_at(p, c), -lrn_beta));
+            }
+        } else {
+            for (int e = threadIdx.x; e < elements; e += blockDim.x) {
+                int p, c;
+                split(e, p, c);
+                const C s = scale_at(p, c), q = power(s, -lrn_beta - C(1));
+                terms[at(p, c)] = dys[at(p, c)] * xs[at(p, c)] * q;
+                powers[at(p, c)] = q * s;
+            }
+            __syncthreads();
+            for (int e = threadIdx.x; e < elements; e += blockDim.x) {
+                int p, c;
+                split(e, p, c);
+                C sum = C(0);  // over the channels whose window holds c
+                for (int w = max(c - a.ahead, 0); w <= min(c + a.behind, channels - 1); ++w) sum += terms[at(p, w)];
+                store_result<C>(a, offsets[p] + c * a.out_c,
+                                dys[at(p, c)] * powers[at(p, c)] - factor * xs[at(p, c)] * sum);
+            }
+        }
+        __syncthreads();  // the next tile overwrites what this one staged
+    }
+}
+
+// The tile kernel's pillars a block (0: the ring kernel serves `problem` better: too many channels for a
+// useful tile).
+template <class C>
+int tile_pillars(const LrnArgs &a, bool backward, bool channels_inner) {
+    const size_t fit = kTileSharedBytes / tile_bytes_per_pillar<C>(a.channels, backward);
+    const int tile = static_cast<int>(std::min<size_t>(fit, 128));
+    return tile >= (channels_inner ? 1 : 16) ? tile : 0;
+}
+
+template <class C>
+Status launch_lrn(cudaStream_t stream, const LrnArgs &a, bool backward) {
+    const bool channels_inner = a.x_c == 1;
+    if (const int tile = tile_pillars<C>(a, backward, channels_inner)) {
+        const size_t bytes = static_cast<size_t>(tile) * tile_bytes_per_pillar<C>(a.channels, backward);
+        const int grid = grid_size((a.pillar_count + tile - 1) / tile, 1, kTileThreads, 4);
+        if (backward) {
+            lrn_tile_kernel<C, true><<<grid, kTileThreads, bytes, stream>>>(a, tile, channels_inner ? 1 : 0);
+        } else {
+            lrn_tile_kernel<C, false><<<grid, kTileThreads, bytes, stream>>>(a, tile, channels_inner ? 1 : 0);
+        }
+        return check_launch("lrn_tile_kernel");
+    }
+    const int grid = grid_size(a.pillar_count, kBlock, kBlock, 4);
+    if (backward) {
+        lrn_backward_kernel<C><<<grid, kBlock, 0, stream>>>(a);
+    } else {
+        lrn_forward_kernel<C><<<grid, kBlock, 0, stream>>>(a);
+    }
+    return check_launch(backward ? "lrn_backward_kernel" : "lrn_forward_kernel");
+}
+
 }  // namespace
 
 const char *lrn_unsupported_reason(const LrnProblem &p) {
@@ -160,19 +287,8 @@ Status lrn(cudaStream_t stream, const LrnProblem &p, const LrnBuffers &b) {
     a.dy = b.dy;
     a.out = b.result;
     if (a.pillar_count == 0) return CUDNN_STATUS_SUCCESS;
-    const int grid = grid_size(a.pillar_count, kBlock, kBlock, 4);
-    if (p.x.dtype == CUDNN_DATA_DOUBLE) {
-        if (backward) {
-            lrn_backward_kernel<double><<<grid, kBlock, 0, stream>>>(a);
-        } else {
-            lrn_forward_kernel<double><<<grid, kBlock, 0, stream>>>(a);
-        }
-    } else if (backward) {
-        lrn_backward_kernel<float><<<grid, kBlock, 0, stream>>>(a);
-    } else {
-        lrn_forward_kernel<float><<<grid, kBlock, 0, stream>>>(a);
-    }
-    return check_launch(backward ? "lrn_backward_kernel" : "lrn_forward_kernel");
+    return p.x.dtype == CUDNN_DATA_DOUBLE ? launch_lrn<double>(stream, a, backward)
+                                          : launch_lrn<float>(stream, a, backward);
 }
 
 }  // namespace librednn::cuda
