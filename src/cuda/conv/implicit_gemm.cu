@@ -750,6 +750,108 @@ __global__ void fill_tap_table_kernel(const __grid_constant__ ConvGemmArgs a, Co
     table[tap] = e;
 }
 
+// --- products of one column ----------------------------------------------------------------------------
+
+// Depthwise problems (every group one input and one output channel) make each group's product a single
+// column: a tile would be one 64th full. Here the same implicit product runs one output per thread, the
+// sum over the taps taken directly (in float, double for double), its operands gathered as the tiles
+// would gather them (the forward reads IMPLICIT_PRECOMP_GEMM's tap table when there is one). Threads run
+// over (position, group) in the order the written tensor's memory runs, so that loads and stores coalesce.
+template <class Acc, Dir D>
+__global__ void __launch_bounds__(kThreads)
+    conv_single_column_kernel(const __grid_constant__ ConvGemmArgs a, int channels_inner) {
+    static_assert(D != Dir::bwd_filter, "the filter gradient's sums are long: they stay tiled");
+    const int positions = D == Dir::fwd ? a.out_size : a.in_size;
+    const int64_t rows = static_cast<int64_t>(a.n) * positions, total = rows * a.groups;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        int64_t m;
+        int g;
+        if (channels_inner) {
+            m = e / a.groups;
+            g = static_cast<int>(e - m * a.groups);
+        } else {
+            g = static_cast<int>(e / rows);
+            m = e - g * rows;
+        }
+        const int n = static_cast<int>(m / positions);
+        int o[kDims];
+        split3(static_cast<int>(m % positions), D == Dir::fwd ? a.out : a.in, o);
+        Acc sum = Acc(0);
+        if constexpr (D == Dir::fwd) {
+            int64_t base = n * a.xs[0] + static_cast<int64_t>(g) * a.xs[1];
+            int start[kDims];
+#pragma unroll
+            for (int d = 0; d < kDims; ++d) {
+                start[d] = o[d] * a.stride[d] - a.pad[d];
+                base += start[d] * a.xs[2 + d];
+            }
+            for (int tap = 0; tap < a.taps; ++tap) {
+                int at[kDims], t[kDims];
+                int64_t delta;
+                tap_offsets(a, tap, at, delta);
+                bool inside = true;
+#pragma unroll
+                for (int d = 0; d < kDims; ++d) inside = inside && start[d] + at[d] >= 0 && start[d] + at[d] < a.in[d];
+                if (!inside) continue;
+                split3(tap, a.flt, t);  // the filter as stored, paired with the position tap as the tiles pair them
+                const int64_t w_offset = g * a.ws[0] + t[0] * a.ws[2] + t[1] * a.ws[3] + t[2] * a.ws[4];
+                sum += load_as<Acc>(a.x, a.x_type, base + delta) * load_as<Acc>(a.w, a.w_type, w_offset);
+            }
+            write_output<Dir::fwd, Acc>(a, DataPhase{}, g, m, 0, sum);
+        } else {
+            // dx at input position o: every tap and the output position whose window puts that tap on o.
+            for (int tap = 0; tap < a.taps; ++tap) {
+                int f[kDims], t[kDims];
+                position_tap(a, tap, f);
+                bool reads = true;
+                int64_t dy_offset = n * a.ys[0] + static_cast<int64_t>(g) * a.ys[1];
+#pragma unroll
+                for (int d = 0; d < kDims; ++d) {
+                    const int from = o[d] + a.pad[d] - f[d] * a.dil[d];
+                    const int out = from / a.stride[d];
+                    reads = reads && from >= 0 && out * a.stride[d] == from && out < a.out[d];
+                    dy_offset += out * a.ys[2 + d];
+                }
+                if (!reads) continue;
+                split3(tap, a.flt, t);
+                const int64_t w_offset = g * a.ws[0] + t[0] * a.ws[2] + t[1] * a.ws[3] + t[2] * a.ws[4];
+                sum += load_as<Acc>(a.y, a.y_type, dy_offset) * load_as<Acc>(a.w, a.w_type, w_offset);
+            }
+            int64_t offset = n * a.xs[0] + static_cast<int64_t>(g) * a.xs[1];
+#pragma unroll
+            for (int d = 0; d < kDims; ++d) offset += o[d] * a.xs[2 + d];
+            Acc value = static_cast<Acc>(a.alpha) * sum;
+            if (a.beta != 0.0) value += static_cast<Acc>(a.beta) * load_as<Acc>(a.result, a.x_type, offset);
+            store_as<Acc>(a.result, a.x_type, offset, value);
+        }
+    }
+}
+
+// Whether `a` is a problem of one-column products the kernel above takes.
+bool single_column(const ConvGemmArgs &a, ConvMath math, ConvDirection direction) {
+    return a.cg == 1 && a.kg == 1 && math != ConvMath::i8_fma && direction != ConvDirection::backward_filter;
+}
+
+Status launch_single_column(cudaStream_t stream, ConvMath math, ConvDirection direction, const ConvGemmArgs &a) {
+    const bool forward = direction == ConvDirection::forward;
+    const int64_t total = static_cast<int64_t>(a.n) * (forward ? a.out_size : a.in_size) * a.groups;
+    const int grid = grid_size(total, kThreads, kThreads, 4);
+    const int inner = (forward ? a.ys[1] : a.xs[1]) == 1 ? 1 : 0;
+    if (math == ConvMath::f64_fma) {
+        if (forward) {
+            conv_single_column_kernel<double, Dir::fwd><<<grid, kThreads, 0, stream>>>(a, inner);
+        } else {
+            conv_single_column_kernel<double, Dir::bwd_data><<<grid, kThreads, 0, stream>>>(a, inner);
+        }
+    } else if (forward) {
+        conv_single_column_kernel<float, Dir::fwd><<<grid, kThreads, 0, stream>>>(a, inner);
+    } else {
+        conv_single_column_kernel<float, Dir::bwd_data><<<grid, kThreads, 0, stream>>>(a, inner);
+    }
+    return check_launch("conv_single_column_kernel");
+}
+
 // --- planning -----------------------------------------------------------------------------------------
 
 size_t tap_table_bytes(const ConvProblem &p) {
@@ -1038,6 +1140,7 @@ Status implicit_gemm(cudaStream_t stream, const ConvProblem &p, const ConvBuffer
         LIBREDNN_CHECK(check_launch("fill_tap_table_kernel"));
         a.tap_table = table;
     }
+    if (single_column(a, math, p.direction)) return launch_single_column(stream, math, p.direction, a);
     switch (p.direction) {
         case ConvDirection::forward:
             // The forward reads x and w; the direction-neutral names keep y for what it writes.
