@@ -288,9 +288,10 @@ struct RowLoader<Dir::fwd, S, Count> {
     }
     __device__ void load(const ConvGemmArgs &a, const DataPhase &, int64_t k0, S (&out)[Count]) const {
         int c = static_cast<int>(k0 % a.cg), tap = static_cast<int>(k0 / a.cg);
-        int at[kDims];
-        int64_t delta;
-        tap_offsets(a, tap, at, delta);
+        int at[kDims] = {};
+        int64_t delta = 0;
+        // A run starting past the last tap (k0 >= K) loads nothing; the tap table has no entry for it.
+        if (tap < a.taps) tap_offsets(a, tap, at, delta);
         if constexpr (kVectorRuns<S, Count>) {
             if (a.vec_a) {  // the run is Count channels of one tap, contiguous and aligned
                 if (valid && k0 < a.K && inside(a, at)) {
