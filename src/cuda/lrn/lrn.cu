@@ -164,7 +164,8 @@ __global__ void __launch_bounds__(kTileThreads)
             }
         };
         auto at = [&](int p, int c) { return channels_inner ? p * channels + c : c * tile + p; };
-        for (int e = threadIdx.x; e < elements; e += blockDim.x) {
+#pragma unroll 4
+        for (int e = threadIdx.x; e < elements; e += blockDim.x) {  // unrolled: several loads in flight
             int p, c;
             split(e, p, c);
             xs[at(p, c)] = load_as<C>(a.x, a.type, offsets[tile + p] + c * a.x_c);
@@ -210,11 +211,16 @@ __global__ void __launch_bounds__(kTileThreads)
 
 // The tile kernel's pillars a block (0: the ring kernel serves `problem` better: too many channels for a
 // useful tile).
+// Half the 48 KB where that holds a useful tile (twice the blocks an SM holds at once), else all of it.
 template <class C>
 int tile_pillars(const LrnArgs &a, bool backward, bool channels_inner) {
-    const size_t fit = kTileSharedBytes / tile_bytes_per_pillar<C>(a.channels, backward);
-    const int tile = static_cast<int>(std::min<size_t>(fit, 128));
-    return tile >= (channels_inner ? 1 : 16) ? tile : 0;
+    const int least = channels_inner ? 1 : 16;
+    for (size_t budget : {kTileSharedBytes / 2, kTileSharedBytes}) {
+        const size_t fit = budget / tile_bytes_per_pillar<C>(a.channels, backward);
+        const int tile = static_cast<int>(std::min<size_t>(fit, 128));
+        if (tile >= least) return tile;
+    }
+    return 0;
 }
 
 template <class C>
