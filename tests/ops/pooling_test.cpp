@@ -198,17 +198,20 @@ TEST(Pooling, NanInputsFollowTheNanOption) {
     }
 }
 
-TEST(Pooling, PackedNhwcMatchesReference) {
-    // 2-D, x and y (dy, dx) packed NHWC with whole 16-byte vectors of channels: the CUDA backend's vector
-    // kernels (the max backward through its argmax pass), every mode, NaNs sometimes, ResNet's 3x3/2 too.
+TEST(Pooling, PackedNhwcAndNchwMatchReference) {
+    // 2-D, x and y (dy, dx) packed NHWC with whole 16-byte vectors of channels, or packed NCHW with any
+    // channel count: the CUDA backend's packed kernels (the max backward through its argmax pass), every
+    // mode, NaNs sometimes, ResNet's 3x3/2 too.
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 80; ++trial) {
         const Direction direction = trial % 2 ? Direction::forward : Direction::backward;
+        const PackedLayout layout = trial % 4 < 2 ? PackedLayout::nhwc : PackedLayout::nchw;
         PoolingProblem p = random_problem(rng, direction);
         p.spatial_dims = 2;
         const cudnnDataType_t type =
             rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16});
-        std::vector<int64_t> x_dims = {rng.integer(1, 3), 8 * rng.integer(1, 3)};
+        std::vector<int64_t> x_dims = {rng.integer(1, 3),
+                                       layout == PackedLayout::nhwc ? 8 * rng.integer(1, 3) : rng.integer(1, 11)};
         for (int i = 0; i < 2; ++i) {
             p.window[i] = trial % 5 == 0 ? 3 : rng.integer(1, 5);
             p.stride[i] = trial % 5 == 0 ? 2 : rng.integer(1, 3);
@@ -217,8 +220,8 @@ TEST(Pooling, PackedNhwcMatchesReference) {
         }
         int64_t y_dims[kMaxDims];
         pooling_output_dims(p, x_dims.data(), y_dims);
-        p.x = packed_geometry(type, 4, x_dims.data(), PackedLayout::nhwc);
-        p.y = packed_geometry(type, 4, y_dims, PackedLayout::nhwc);
+        p.x = packed_geometry(type, 4, x_dims.data(), layout);
+        p.y = packed_geometry(type, 4, y_dims, layout);
         if (direction == Direction::backward) {
             p.dy = p.y;
             p.dx = p.x;

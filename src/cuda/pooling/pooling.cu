@@ -2,7 +2,7 @@
 // (so that neighbouring threads touch neighbouring addresses in NCHW and NHWC alike).
 #include "cuda/pooling/pooling.hpp"
 
-#include "cuda/pooling/pooling_nhwc.hpp"
+#include "cuda/pooling/pooling_packed.hpp"
 
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
@@ -187,7 +187,7 @@ const char *pooling_unsupported_reason(const PoolingProblem &p) {
 
 Status pooling(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &buffers) {
     if (const char *reason = pooling_unsupported_reason(p)) return fail(CUDNN_STATUS_NOT_SUPPORTED, "%s", reason);
-    if (pooling_nhwc_applicable(p, buffers)) return pooling_nhwc(stream, p, buffers);
+    if (pooling_packed_applicable(p, buffers)) return pooling_packed(stream, p, buffers);
     const bool forward = p.direction == Direction::forward;
     const TensorGeometry &out = p.result();
     PoolArgs a{};

@@ -3,7 +3,7 @@
 // bfloat16 (computed in float, double for double). The backward pass gathers: one thread per input
 // element sums what the windows covering it send back (the first maximum in window order, or an
 // average's share), so it needs no atomics and is deterministic. Packed NHWC in 2-D takes the vector
-// kernels of pooling_nhwc.hpp.
+// kernels of pooling_packed.hpp.
 #pragma once
 
 #include "core/status.hpp"

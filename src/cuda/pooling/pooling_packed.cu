@@ -1,5 +1,5 @@
-// The packed NHWC pooling kernels (pooling_nhwc.hpp).
-#include "cuda/pooling/pooling_nhwc.hpp"
+// The packed NHWC and NCHW pooling kernels (pooling_packed.hpp).
+#include "cuda/pooling/pooling_packed.hpp"
 
 #include "core/cuda_failure.hpp"
 #include "core/data_type.hpp"
@@ -14,6 +14,13 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kMaxArgmaxPositions = 255;  // a window position fits a byte; 255 marks "none"
 constexpr uint8_t kNone = 255;
+
+// kLanes consecutive elements one thread moves as one access: a 16-byte vector of channels (NHWC), or
+// one element (NCHW, seen as NHWC with one channel and N x C images).
+template <class T, int Lanes>
+struct alignas(sizeof(T) * Lanes) LaneVector {
+    T lane[Lanes];
+};
 
 struct NhwcArgs {
     int in_h, in_w, out_h, out_w;
@@ -51,11 +58,11 @@ __device__ __forceinline__ bool take_max(float v, bool propagate, bool &found, f
 }
 
 // Forward (and the backward max's first pass, which keeps only the argmax): one thread per output vector.
-template <class T, bool kArgmaxOnly>
+template <class T, int kLanes, bool kArgmaxOnly>
 __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__ NhwcArgs a) {
-    constexpr int kLanes = Vector16<T>::kLanes;
-    const auto *x = static_cast<const Vector16<T> *>(a.x);
-    auto *y = static_cast<Vector16<T> *>(a.result);
+    using V = LaneVector<T, kLanes>;
+    const auto *x = static_cast<const V *>(a.x);
+    auto *y = static_cast<V *>(a.result);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         const int64_t cv = v % a.vectors_per_position, position = v / a.vectors_per_position;
@@ -73,7 +80,7 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
         const int64_t image = n * a.in_h;
         for (int h = h0; h < h1; ++h) {
             for (int w = w0; w < w1; ++w) {
-                const Vector16<T> in = x[((image + h) * a.in_w + w) * a.vectors_per_position + cv];
+                const V in = x[((image + h) * a.in_w + w) * a.vectors_per_position + cv];
                 const int index = (h - (oh * a.stride_h - a.pad_h)) * a.window_w + (w - (ow * a.stride_w - a.pad_w));
 #pragma unroll
                 for (int l = 0; l < kLanes; ++l) {
@@ -95,7 +102,7 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
         const int count = (h1 - h0) * (w1 - w0);
         const float divisor = a.include_padding ? static_cast<float>(a.window_h) * static_cast<float>(a.window_w)
                                                 : static_cast<float>(count);
-        Vector16<T> result;
+        V result;
         if (a.beta != 0.0f) result = y[v];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) {
@@ -110,11 +117,11 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
 
 // Backward: one thread per input vector gathers from the outputs whose windows cover it, in the generic
 // kernel's order: the share of an average, or dy where the output's first maximum is this position.
-template <class T>
+template <class T, int kLanes>
 __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant__ NhwcArgs a) {
-    constexpr int kLanes = Vector16<T>::kLanes;
-    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
-    auto *dx = static_cast<Vector16<T> *>(a.result);
+    using V = LaneVector<T, kLanes>;
+    const auto *dy = static_cast<const V *>(a.dy);
+    auto *dx = static_cast<V *>(a.result);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         const int64_t cv = v % a.vectors_per_position, position = v / a.vectors_per_position;
@@ -136,7 +143,7 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant_
         for (int oh = first_h; oh <= last_h; ++oh) {
             for (int ow = first_w; ow <= last_w; ++ow) {
                 const int64_t o = ((n * a.out_h + oh) * a.out_w + ow) * a.vectors_per_position + cv;
-                const Vector16<T> g = dy[o];
+                const V g = dy[o];
                 if (a.max) {
                     const int index =
                         (qh - (oh * a.stride_h - a.pad_h)) * a.window_w + (qw - (ow * a.stride_w - a.pad_w));
@@ -156,7 +163,7 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant_
                 }
             }
         }
-        Vector16<T> result;
+        V result;
         if (a.beta != 0.0f) result = dx[v];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) {
@@ -179,9 +186,21 @@ bool packed_nhwc(const TensorGeometry &g) {
            (g.dims[0] == 1 || g.strides[0] == c * w * h);
 }
 
-template <class T>
+bool packed_nchw(const TensorGeometry &g) {
+    if (g.nb_dims != 4 || g.vector() != 1) return false;
+    const int64_t c = g.dims[1], h = g.dims[2], w = g.dims[3];
+    return (w == 1 || g.strides[3] == 1) && (h == 1 || g.strides[2] == w) && (c == 1 || g.strides[1] == h * w) &&
+           (g.dims[0] == 1 || g.strides[0] == c * h * w);
+}
+
+bool all_packed(const PoolingProblem &p, bool (*packed)(const TensorGeometry &)) {
+    if (!packed(p.x) || !packed(p.y)) return false;
+    return p.direction == Direction::forward || (packed(p.dy) && packed(p.dx));
+}
+
+// kLanes channels a vector over NHWC; 1 over NCHW, whose N x C planes are the images of a one-channel NHWC.
+template <class T, int kLanes>
 Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
-    constexpr int kLanes = Vector16<T>::kLanes;
     const bool forward = p.direction == Direction::forward;
     NhwcArgs a{};
     a.in_h = static_cast<int>(p.x.dims[2]);
@@ -194,7 +213,7 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     a.pad_w = static_cast<int>(p.pad[1]);
     a.stride_h = static_cast<int>(p.stride[0]);
     a.stride_w = static_cast<int>(p.stride[1]);
-    a.vectors_per_position = p.x.dims[1] / kLanes;
+    a.vectors_per_position = kLanes == 1 ? 1 : p.x.dims[1] / kLanes;  // NCHW: one channel, N x C images
     a.max = p.is_max();
     a.include_padding = p.mode == CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
     a.propagate = p.nan_opt == CUDNN_PROPAGATE_NAN;
@@ -207,8 +226,8 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     if (forward) {
         a.work = out_vectors;
         if (a.work == 0) return CUDNN_STATUS_SUCCESS;
-        forward_kernel<T, false><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
-        return check_launch("pooling_nhwc_forward_kernel");
+        forward_kernel<T, kLanes, false><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        return check_launch("pooling_packed_forward_kernel");
     }
     void *scratch = nullptr;
     if (a.max && out_vectors > 0) {
@@ -217,13 +236,13 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
         if (err != cudaSuccess) return cuda_failure(err, "allocating the %zu bytes of pooling argmax", bytes);
         a.argmax = static_cast<uint8_t *>(scratch);
         a.work = out_vectors;
-        forward_kernel<T, true><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        forward_kernel<T, kLanes, true><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
     }
-    Status status = a.max && out_vectors > 0 ? check_launch("pooling_nhwc_argmax_kernel") : CUDNN_STATUS_SUCCESS;
+    Status status = a.max && out_vectors > 0 ? check_launch("pooling_packed_argmax_kernel") : CUDNN_STATUS_SUCCESS;
     a.work = in_vectors;
     if (status == CUDNN_STATUS_SUCCESS && a.work > 0) {
-        backward_kernel<T><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
-        status = check_launch("pooling_nhwc_backward_kernel");
+        backward_kernel<T, kLanes><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        status = check_launch("pooling_packed_backward_kernel");
     }
     if (scratch != nullptr) cudaFreeAsync(scratch, stream);
     return status;
@@ -231,15 +250,18 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
 
 }  // namespace
 
-bool pooling_nhwc_applicable(const PoolingProblem &p, const PoolingBuffers &b) {
+bool pooling_packed_applicable(const PoolingProblem &p, const PoolingBuffers &b) {
     if (p.spatial_dims != 2) return false;
     if (p.x.dtype != CUDNN_DATA_FLOAT && p.x.dtype != CUDNN_DATA_HALF && p.x.dtype != CUDNN_DATA_BFLOAT16) return false;
     const bool forward = p.direction == Direction::forward;
-    if (!packed_nhwc(p.x) || !packed_nhwc(p.y)) return false;
-    if (!forward && (!packed_nhwc(p.dy) || !packed_nhwc(p.dx))) return false;
-    const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
-    if (p.x.dims[1] % lanes != 0) return false;
-    if (!aligned16_or_null(b.x) || !aligned16_or_null(b.dy) || !aligned16_or_null(b.result)) return false;
+    if (all_packed(p, packed_nchw)) {
+        // One element a thread: any alignment, any channel count.
+    } else {
+        if (!all_packed(p, packed_nhwc)) return false;
+        const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
+        if (p.x.dims[1] % lanes != 0) return false;
+        if (!aligned16_or_null(b.x) || !aligned16_or_null(b.dy) || !aligned16_or_null(b.result)) return false;
+    }
     // Gathering from dy while writing dx (or reading x while writing y) in the same memory would race.
     if (b.result == b.x || b.result == b.dy) return false;
     // Every coordinate and window offset in int; the argmax in a byte.
@@ -250,11 +272,15 @@ bool pooling_nhwc_applicable(const PoolingProblem &p, const PoolingBuffers &b) {
     return true;
 }
 
-Status pooling_nhwc(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
+Status pooling_packed(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
+    // NCHW first: a tensor with one channel, or 1x1 planes, is packed both ways; one element a thread
+    // takes it whatever its alignment.
+    const bool nchw = all_packed(p, packed_nchw);
     switch (p.x.dtype) {
-        case CUDNN_DATA_HALF: return run<__half>(stream, p, b);
-        case CUDNN_DATA_BFLOAT16: return run<__nv_bfloat16>(stream, p, b);
-        default: return run<float>(stream, p, b);
+        case CUDNN_DATA_HALF: return nchw ? run<__half, 1>(stream, p, b) : run<__half, 8>(stream, p, b);
+        case CUDNN_DATA_BFLOAT16:
+            return nchw ? run<__nv_bfloat16, 1>(stream, p, b) : run<__nv_bfloat16, 8>(stream, p, b);
+        default: return nchw ? run<float, 1>(stream, p, b) : run<float, 4>(stream, p, b);
     }
 }
 

@@ -1,0 +1,23 @@
+// Pooling over packed tensors in 2-D at memory speed (float, half, bfloat16): NHWC with the channels a
+// multiple of the 16-byte vector's lanes, aligned (each thread takes a 16-byte vector of channels), and
+// NCHW (seen as NHWC with one channel and N x C images: each thread takes one element, consecutive threads
+// consecutive columns). Forward: one thread per output vector walks the in-image part of its window.
+// Backward: one thread per input vector gathers from the outputs whose windows cover it, as the generic
+// kernel does, in the same order; for the max modes a first pass keeps each output's first maximum as its
+// window position (a byte, in memory from cudaMallocAsync on the stream), so the gather needs no window
+// walk. Deterministic, no atomics.
+#pragma once
+
+#include "core/status.hpp"
+#include "ops/pooling/problem.hpp"
+
+#include <cuda_runtime_api.h>
+
+namespace librednn::cuda {
+
+// Whether the packed kernels take this problem with these buffers (else the generic kernels run).
+bool pooling_packed_applicable(const PoolingProblem &problem, const PoolingBuffers &buffers);
+
+Status pooling_packed(cudaStream_t stream, const PoolingProblem &problem, const PoolingBuffers &buffers);
+
+}  // namespace librednn::cuda
