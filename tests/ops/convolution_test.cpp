@@ -287,8 +287,8 @@ struct SumModel {
 // terms' magnitudes W = sum |A^T[i][xi]| |G[xi][a]| |B^T[xi][b]| |g[a]| |d[b]| (2-d: the product of the
 // two dims' factors). We bound W above by taking, per tile, the largest |d| of its window for every d:
 // W <= sum over (a, a') of |g[a][a']| max|d| kappa[i][a] kappa[j][a'], kappa[i][a] = sum over xi of
-// |A^T[i][xi]| |G[xi][a]| sum_b |B^T[xi][b]| (a factor of 2-4 above W for uniform data: cheap to
-// compute for the long sums, and still far below a wrong transform's error). The filter gradient runs
+// |A^T[i][xi]| |G[xi][a]| sum_b |B^T[xi][b]| (about twice W for uniform data: cheap to compute for the
+// long sums, and still far below a wrong transform's error). The filter gradient runs
 // dy's tiles through A (2 m roundings), x's windows through B^T (2 alpha), sums over every image's tiles
 // (S = N x tiles) and transforms back through G^T (2 alpha + 2): L = S + 4 alpha + 2 m + 3, with the
 // same kappa (its terms are A^T[i][xi] G[xi][a] B^T[xi][b] dy[i] x[b]).
