@@ -5,7 +5,9 @@
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
 #include "ops/common/element_access.hpp"
+#include "ops/conv/algorithms.hpp"
 #include "ops/conv/problem.hpp"
+#include "ops/conv/winograd.hpp"
 
 #include <cudnn.h>
 #include <gtest/gtest.h>
@@ -91,19 +93,64 @@ const std::vector<TypeChoice> kInt8Types = {
     {CUDNN_DATA_INT8x32, CUDNN_DATA_INT8x32, CUDNN_DATA_INT8x32, CUDNN_DATA_INT32},
 };
 
-// The host's algorithms of each direction.
-std::vector<int> host_algorithms(ConvDirection direction) {
+// The direction's WINOGRAD and WINOGRAD_NONFUSED enum values (-1: backward filter has no WINOGRAD).
+int winograd_algorithm(ConvDirection direction, WinogradVariant variant) {
+    const bool fused = variant == WinogradVariant::fused;
     switch (direction) {
         case ConvDirection::forward:
-            return {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
-                    CUDNN_CONVOLUTION_FWD_ALGO_GEMM};
+            return fused ? CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD : CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
         case ConvDirection::backward_data:
-            return {CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, CUDNN_CONVOLUTION_BWD_DATA_ALGO_1};
-        case ConvDirection::backward_filter:
-            return {CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1,
-                    CUDNN_CONVOLUTION_BWD_FILTER_ALGO_3};
+            return fused ? CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD : CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED;
+        case ConvDirection::backward_filter: return fused ? -1 : CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED;
     }
-    return {};
+    return -1;
+}
+
+// The Winograd variant an algorithm is, or false.
+bool winograd_variant_of(const ConvProblem &p, WinogradVariant *variant) {
+    for (WinogradVariant v : {WinogradVariant::fused, WinogradVariant::nonfused}) {
+        if (p.algorithm >= 0 && p.algorithm == winograd_algorithm(p.direction, v)) {
+            *variant = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+// cuDNN 8's documented rule for its Winograd algorithms (restated here, not asked of the library): 2-d,
+// unit strides and dilation, 3x3 filters (5x5 too for NONFUSED), no NCHW_VECT_C, PSEUDO_HALF or FLOAT
+// (NONFUSED with 3x3 also TRUE_HALF); no backward-filter WINOGRAD.
+bool winograd_documented(const ConvProblem &p, WinogradVariant variant) {
+    if (winograd_algorithm(p.direction, variant) < 0 || p.spatial_dims != 2) return false;
+    for (int i = 0; i < 2; ++i)
+        if (p.stride[i] != 1 || p.dilation[i] != 1) return false;
+    const int64_t r = p.w.dims[2], s = p.w.dims[3];
+    const bool nonfused = variant == WinogradVariant::nonfused;
+    if (!(r == 3 && s == 3) && !(nonfused && r == 5 && s == 5)) return false;
+    if (p.x.dtype == CUDNN_DATA_FLOAT) return p.compute_type == CUDNN_DATA_FLOAT;
+    if (p.x.dtype != CUDNN_DATA_HALF) return false;
+    return p.compute_type == CUDNN_DATA_FLOAT || (nonfused && r == 3);
+}
+
+// The host's algorithms for `p`: the GEMM family always, Winograd where cuDNN documents it.
+std::vector<int> host_algorithms(const ConvProblem &p) {
+    std::vector<int> algorithms;
+    switch (p.direction) {
+        case ConvDirection::forward:
+            algorithms = {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
+                          CUDNN_CONVOLUTION_FWD_ALGO_GEMM};
+            break;
+        case ConvDirection::backward_data:
+            algorithms = {CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, CUDNN_CONVOLUTION_BWD_DATA_ALGO_1};
+            break;
+        case ConvDirection::backward_filter:
+            algorithms = {CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1,
+                          CUDNN_CONVOLUTION_BWD_FILTER_ALGO_3};
+            break;
+    }
+    for (WinogradVariant v : {WinogradVariant::fused, WinogradVariant::nonfused})
+        if (winograd_documented(p, v)) algorithms.push_back(winograd_algorithm(p.direction, v));
+    return algorithms;
 }
 
 // A random geometry of `spatial` dims whose output has at least one position along each.
@@ -150,7 +197,7 @@ ConvProblem random_problem(Random &rng, ConvDirection direction, bool int8 = fal
     const bool in_double = types.x == CUDNN_DATA_DOUBLE;
     p.alpha = Scalar(random_alpha(rng), in_double).value();
     p.beta = Scalar(random_beta(rng), in_double).value();
-    p.algorithm = rng.pick(host_algorithms(direction));
+    p.algorithm = rng.pick(host_algorithms(p));
     return p;
 }
 
@@ -219,23 +266,172 @@ double terms_per_element(const ConvProblem &p) {
 
 bool integer_config(const ConvProblem &p) { return p.compute_type == CUDNN_DATA_INT32; }
 
+struct Inputs {
+    HostTensor x, w, y;
+};
+
+// What the sum of one result element is, for its error bound: `length` roundings at most on the way of
+// each term, and `weight[i]` the sum of the terms' magnitudes as the algorithm computes them.
+struct SumModel {
+    double length = 0.0;
+    std::vector<double> weight;
+    bool tf32 = false;  // float data may multiply on TF32 tensor cores
+};
+
+// Winograd's sums (ops/conv/winograd.hpp) go through the transform matrices. With |.| taken entrywise,
+// a 1-d output i of a tile computes sum over (a, b, xi) of A^T[i][xi] G[xi][a] B^T[xi][b] g[a] d[b]:
+// each term passes through the filter transform (two products by G, each entry of G rounded, each of r
+// terms: 2 r + 2 roundings in 2-d), the input transform (2 alpha), the product (1), the sum over the
+// channels (S) and the output transform (2 alpha), so it is perturbed by a factor (1 + theta), |theta| <=
+// gamma_L with L = S + 4 alpha + 2 r + 3, and the output errs by at most gamma_L times the sum of the
+// terms' magnitudes W = sum |A^T[i][xi]| |G[xi][a]| |B^T[xi][b]| |g[a]| |d[b]| (2-d: the product of the
+// two dims' factors). We bound W above by taking, per tile, the largest |d| of its window for every d:
+// W <= sum over (a, a') of |g[a][a']| max|d| kappa[i][a] kappa[j][a'], kappa[i][a] = sum over xi of
+// |A^T[i][xi]| |G[xi][a]| sum_b |B^T[xi][b]| (about twice W for uniform data: cheap to compute for the
+// long sums, and still far below a wrong transform's error). The filter gradient runs
+// dy's tiles through A (2 m roundings), x's windows through B^T (2 alpha), sums over every image's tiles
+// (S = N x tiles) and transforms back through G^T (2 alpha + 2): L = S + 4 alpha + 2 m + 3, with the
+// same kappa (its terms are A^T[i][xi] G[xi][a] B^T[xi][b] dy[i] x[b]).
+SumModel winograd_model(const ConvProblem &p, WinogradVariant variant, const Inputs &in) {
+    const int64_t n_images = p.x.dims[0], channels = p.x.dims[1], height = p.x.dims[2], width = p.x.dims[3];
+    const int64_t filters = p.w.dims[0], cg = p.channels_per_group(), kg = p.filters_per_group();
+    const int64_t out_h = p.y.dims[2], out_w = p.y.dims[3];
+    const int r = static_cast<int>(p.w.dims[2]);
+    const WinogradTile &tile = winograd_tile(variant, r);
+    const int m = tile.m, alpha = tile.alpha;
+    std::vector<double> kappa(static_cast<size_t>(m * r), 0.0);
+    for (int i = 0; i < m; ++i) {
+        for (int a = 0; a < r; ++a) {
+            for (int xi = 0; xi < alpha; ++xi) {
+                double row = 0.0;
+                for (int b = 0; b < alpha; ++b) row += std::fabs(tile.bt[xi * alpha + b]);
+                kappa[i * r + a] += std::fabs(tile.at[i * alpha + xi]) * std::fabs(tile.g[xi * r + a]) * row;
+            }
+        }
+    }
+    const std::vector<double> x = element_values(in.x), w = element_values(in.w), y = element_values(in.y);
+    const bool flip = p.mode == CUDNN_CONVOLUTION;
+    auto filter = [&](int64_t k, int64_t c, int a, int b) { return std::fabs(w[((k * cg + c) * r + a) * r + b]); };
+    // The largest |value| of each alpha x alpha window (at tile t * m - pad) of every plane of a tensor.
+    auto window_max = [&](const std::vector<double> &v, int64_t planes, int64_t h, int64_t wd, int64_t tiles_h,
+                          int64_t tiles_w, int64_t pad_h, int64_t pad_w) {
+        std::vector<double> out(static_cast<size_t>(planes * tiles_h * tiles_w), 0.0);
+        for (int64_t plane = 0; plane < planes; ++plane)
+            for (int64_t ty = 0; ty < tiles_h; ++ty)
+                for (int64_t tx = 0; tx < tiles_w; ++tx) {
+                    double best = 0.0;
+                    for (int b = 0; b < alpha; ++b)
+                        for (int b2 = 0; b2 < alpha; ++b2) {
+                            const int64_t row = ty * m - pad_h + b, column = tx * m - pad_w + b2;
+                            if (row >= 0 && row < h && column >= 0 && column < wd)
+                                best = std::max(best, std::fabs(v[(plane * h + row) * wd + column]));
+                        }
+                    out[(plane * tiles_h + ty) * tiles_w + tx] = best;
+                }
+        return out;
+    };
+    SumModel model;
+    switch (p.direction) {
+        case ConvDirection::forward:
+        case ConvDirection::backward_data: {
+            const bool forward = p.direction == ConvDirection::forward;
+            // The correlation of x with w into y, or of dy with w rotated and transposed into dx.
+            const int64_t in_per_group = forward ? cg : kg, out_per_group = forward ? kg : cg;
+            const int64_t in_channels = forward ? channels : filters, in_h = forward ? height : out_h,
+                          in_w = forward ? width : out_w;
+            const int64_t o_h = forward ? out_h : height, o_w = forward ? out_w : width;
+            const int64_t pad_h = forward ? p.pad[0] : r - 1 - p.pad[0], pad_w = forward ? p.pad[1] : r - 1 - p.pad[1];
+            const int64_t tiles_h = winograd_tiles(o_h, m), tiles_w = winograd_tiles(o_w, m);
+            const std::vector<double> maxima =
+                window_max(forward ? x : y, n_images * in_channels, in_h, in_w, tiles_h, tiles_w, pad_h, pad_w);
+            model.length = static_cast<double>(in_per_group + 4 * alpha + 2 * r + 3);
+            model.weight.assign(static_cast<size_t>(n_images * out_per_group * p.groups * o_h * o_w), 0.0);
+            size_t element = 0;
+            for (int64_t n = 0; n < n_images; ++n)
+                for (int64_t o = 0; o < out_per_group * p.groups; ++o)
+                    for (int64_t row = 0; row < o_h; ++row)
+                        for (int64_t column = 0; column < o_w; ++column) {
+                            const int64_t g = o / out_per_group, i = row % m, j = column % m;
+                            const int64_t tile_at = (row / m) * tiles_w + column / m;
+                            double sum = 0.0;
+                            for (int64_t c = 0; c < in_per_group; ++c) {
+                                const int64_t channel = g * in_per_group + c;
+                                const double top = maxima[static_cast<size_t>(
+                                    (n * in_channels + channel) * tiles_h * tiles_w + tile_at)];
+                                for (int a = 0; a < r; ++a)
+                                    for (int b = 0; b < r; ++b) {
+                                        // Forward reads w[o][c] as the solver does (mirrored for CONVOLUTION);
+                                        // backward data reads it rotated once more.
+                                        const bool mirrored = forward ? flip : !flip;
+                                        const int fa = mirrored ? r - 1 - a : a, fb = mirrored ? r - 1 - b : b;
+                                        const double f =
+                                            forward ? filter(o, c, fa, fb) : filter(channel, o % cg, fa, fb);
+                                        sum += f * top * kappa[i * r + a] * kappa[j * r + b];
+                                    }
+                            }
+                            model.weight[element++] = sum;
+                        }
+            return model;
+        }
+        case ConvDirection::backward_filter: {
+            const int64_t tiles_h = winograd_tiles(out_h, m), tiles_w = winograd_tiles(out_w, m);
+            const std::vector<double> maxima =
+                window_max(x, n_images * channels, height, width, tiles_h, tiles_w, p.pad[0], p.pad[1]);
+            model.length = static_cast<double>(n_images * tiles_h * tiles_w + 4 * alpha + 2 * m + 3);
+            model.weight.assign(static_cast<size_t>(filters * cg * r * r), 0.0);
+            size_t element = 0;
+            for (int64_t k = 0; k < filters; ++k)
+                for (int64_t c = 0; c < cg; ++c)
+                    for (int a0 = 0; a0 < r; ++a0)
+                        for (int b0 = 0; b0 < r; ++b0) {
+                            // The solver sums the mirrored taps for CONVOLUTION and stores them mirrored back.
+                            const int a = flip ? r - 1 - a0 : a0, b = flip ? r - 1 - b0 : b0;
+                            const int64_t channel = (k / kg) * cg + c;
+                            double sum = 0.0;
+                            for (int64_t n = 0; n < n_images; ++n)
+                                for (int64_t row = 0; row < out_h; ++row)
+                                    for (int64_t column = 0; column < out_w; ++column) {
+                                        const double d =
+                                            std::fabs(y[((n * filters + k) * out_h + row) * out_w + column]);
+                                        const double top = maxima[static_cast<size_t>(
+                                            ((n * channels + channel) * tiles_h + row / m) * tiles_w + column / m)];
+                                        sum += d * top * kappa[(row % m) * r + a] * kappa[(column % m) * r + b];
+                                    }
+                            model.weight[element++] = sum;
+                        }
+            return model;
+        }
+    }
+    return model;
+}
+
 // The compute error bound of every result element (docs/NUMERICS.md): a sum of n products in the
 // accumulation type errs by sum_error(n, sum |x w|) plus one rounding per product; alpha, beta and the
-// conversions add a few element-wise steps. int8 configurations sum exactly.
+// conversions add a few element-wise steps. int8 configurations sum exactly. Winograd algorithms (given
+// the inputs) sum the terms of winograd_model() instead, never on TF32.
 std::vector<ElementBound> conv_bounds(const ConvProblem &p, const std::vector<double> &value,
-                                      const std::vector<double> &magnitude, const HostTensor &initial) {
-    const double n = terms_per_element(p);
+                                      const std::vector<double> &magnitude, const HostTensor &initial,
+                                      const Inputs *inputs = nullptr) {
+    SumModel model;
+    WinogradVariant variant = WinogradVariant::fused;
+    if (inputs != nullptr && winograd_variant_of(p, &variant)) {
+        model = winograd_model(p, variant, *inputs);
+    } else {
+        model.length = terms_per_element(p);
+        model.weight = magnitude;
+        model.tf32 = p.x.dtype == CUDNN_DATA_FLOAT && p.math_type != CUDNN_FMA_MATH;
+    }
     const double u = integer_config(p) ? 0.0 : accumulation_roundoff(p.x.dtype);
     // Float data under any math but FMA may multiply on TF32 tensor cores: each factor rounded to 10
     // fraction bits, each product off by up to 2^-10 of itself (docs/NUMERICS.md).
-    const double product_error = p.x.dtype == CUDNN_DATA_FLOAT && p.math_type != CUDNN_FMA_MATH ? 0x1p-10 : u;
+    const double product_error = model.tf32 ? 0x1p-10 : u;
     const double step =
         tolerance_for(p.x.dtype == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT).compute_eps;
     const std::vector<double> old = element_values(initial);
     std::vector<ElementBound> bounds(value.size());
     for (size_t i = 0; i < value.size(); ++i) {
         const double before = p.beta == 0.0 ? 0.0 : p.beta * old[i];
-        const double sum_error_bound = sum_error(n, magnitude[i], u) + product_error * magnitude[i];
+        const double sum_error_bound = sum_error(model.length, model.weight[i], u) + product_error * model.weight[i];
         bounds[i].compute_error =
             std::fabs(p.alpha) * sum_error_bound + step * (std::fabs(p.alpha * value[i]) + std::fabs(before));
         bounds[i].exact = p.alpha * value[i] + before;
@@ -255,10 +451,6 @@ HostTensor rounded_reference(const HostTensor &initial, const std::vector<Elemen
 }
 
 // --- running through the API ------------------------------------------------------------------------
-
-struct Inputs {
-    HostTensor x, w, y;
-};
 
 Inputs random_inputs(Random &rng, const ConvProblem &p) {
     Inputs in{HostTensor(p.x), HostTensor(p.w), HostTensor(p.y)};
@@ -373,8 +565,7 @@ bool check_against_reference(Random &rng, const ConvProblem &problem) {
     Handle handle;
     const std::vector<int> algorithms = runnable_algorithms(handle, problem);
     if (test_backend() == TestBackend::host) {
-        EXPECT_EQ(algorithms.size(), host_algorithms(problem.direction).size())
-            << to_problem_string(problem).to_string();
+        EXPECT_EQ(algorithms.size(), host_algorithms(problem).size()) << to_problem_string(problem).to_string();
     }
     if (algorithms.empty()) return false;
     ConvProblem p = problem;
@@ -396,7 +587,7 @@ bool check_against_reference(Random &rng, const ConvProblem &problem) {
     result.bytes = p.beta == 0.0 ? run_poisoned(initial, run) : run(initial.bytes);
     const std::vector<double> value = reference_result(p, in.x, in.w, in.y, false);
     const std::vector<double> magnitude = reference_result(p, in.x, in.w, in.y, true);
-    const std::vector<ElementBound> bounds = conv_bounds(p, value, magnitude, initial);
+    const std::vector<ElementBound> bounds = conv_bounds(p, value, magnitude, initial, &in);
     EXPECT_TRUE(matches_reference(result, rounded_reference(initial, bounds), bounds, text));
     return true;
 }
@@ -453,6 +644,262 @@ TEST(Convolution, LongSumsMatchReference) {
         p.y = packed_geometry(type, 4, y_dims, PackedLayout::nhwc);
         check_against_reference(rng, p);
     }
+}
+
+// --- Winograd ---------------------------------------------------------------------------------------
+
+// A random problem cuDNN documents `variant` for: 2-d, unit strides and dilation, 3x3 (or 5x5 for
+// NONFUSED) filters, 1 to 3 images, groups (depthwise too), any padding (beyond half the filter too),
+// odd and one-pixel extents, both modes, every layout, PSEUDO_HALF, FLOAT and (NONFUSED 3x3) TRUE_HALF,
+// random alpha and beta; the algorithm is the variant's.
+ConvProblem random_winograd_problem(Random &rng, ConvDirection direction, WinogradVariant variant) {
+    ConvProblem p;
+    p.direction = direction;
+    p.spatial_dims = 2;
+    const bool nonfused = variant == WinogradVariant::nonfused;
+    const int64_t r = nonfused && rng.integer(0, 2) == 0 ? 5 : 3;
+    const bool depthwise = rng.integer(0, 4) == 0;
+    p.groups = depthwise ? rng.integer(2, 4) : (rng.integer(0, 3) == 0 ? rng.integer(2, 3) : 1);
+    const int64_t cg = depthwise ? 1 : rng.integer(1, 4), kg = depthwise ? rng.integer(1, 2) : rng.integer(1, 5);
+    int64_t x_dims[4] = {rng.integer(1, 3), cg * p.groups}, w_dims[4] = {kg * p.groups, cg, r, r};
+    for (int i = 0; i < 2; ++i) {
+        p.stride[i] = p.dilation[i] = 1;
+        p.pad[i] = rng.integer(0, 3) == 0 ? rng.integer(r / 2 + 1, r + 1) : rng.integer(0, r / 2);
+        // From the smallest extent with one output (often a single pixel) to a few tiles.
+        x_dims[i + 2] = std::max<int64_t>(1, r - 2 * p.pad[i]) + (rng.integer(0, 3) == 0 ? 0 : rng.integer(0, 11));
+    }
+    std::vector<TypeChoice> types = {{CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT},
+                                     {CUDNN_DATA_HALF, CUDNN_DATA_HALF, CUDNN_DATA_HALF, CUDNN_DATA_FLOAT}};
+    if (nonfused && r == 3) types.push_back({CUDNN_DATA_HALF, CUDNN_DATA_HALF, CUDNN_DATA_HALF, CUDNN_DATA_HALF});
+    const TypeChoice type = rng.pick(types);
+    p.mode = rng.coin() ? CUDNN_CROSS_CORRELATION : CUDNN_CONVOLUTION;
+    p.compute_type = type.compute;
+    p.math_type = rng.pick<cudnnMathType_t>({CUDNN_DEFAULT_MATH, CUDNN_TENSOR_OP_MATH, CUDNN_FMA_MATH});
+    p.filter_format = rng.coin() ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
+    p.w = packed_geometry(type.w, 4, w_dims, layout_of(p.filter_format));
+    int64_t y_dims[4];
+    conv_output_dims(p, x_dims, w_dims, y_dims);
+    p.x = make_geometry(rng, type.x, std::vector<int64_t>(x_dims, x_dims + 4), rng.pick(all_layout_kinds()));
+    p.y = make_geometry(rng, type.y, std::vector<int64_t>(y_dims, y_dims + 4), rng.pick(all_layout_kinds()));
+    p.alpha = Scalar(random_alpha(rng), false).value();
+    p.beta = Scalar(random_beta(rng), false).value();
+    p.algorithm = winograd_algorithm(direction, variant);
+    return p;
+}
+
+// Runs random Winograd problems of the direction with the variant's algorithm, which the backend must
+// list as runnable, against the reference within Winograd's bound (winograd_model).
+void check_winograd(Random &rng, ConvDirection direction, WinogradVariant variant, int trials) {
+    for (int trial = 0; trial < trials; ++trial) {
+        const ConvProblem p = random_winograd_problem(rng, direction, variant);
+        ASSERT_TRUE(winograd_documented(p, variant)) << to_problem_string(p).to_string();
+        Handle handle;
+        const std::vector<int> algorithms = runnable_algorithms(handle, p);
+        ASSERT_NE(std::find(algorithms.begin(), algorithms.end(), p.algorithm), algorithms.end())
+            << "the " << test_backend_name() << " backend does not run " << to_problem_string(p).to_string();
+        check_against_reference(rng, p);
+    }
+}
+
+TEST(ConvolutionWinograd, ForwardMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    check_winograd(rng, ConvDirection::forward, WinogradVariant::fused, 25);
+}
+
+TEST(ConvolutionWinograd, ForwardNonfusedMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    check_winograd(rng, ConvDirection::forward, WinogradVariant::nonfused, 25);
+}
+
+TEST(ConvolutionWinograd, BackwardDataMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    check_winograd(rng, ConvDirection::backward_data, WinogradVariant::fused, 25);
+}
+
+TEST(ConvolutionWinograd, BackwardDataNonfusedMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    check_winograd(rng, ConvDirection::backward_data, WinogradVariant::nonfused, 25);
+}
+
+TEST(ConvolutionWinograd, BackwardFilterNonfusedMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    check_winograd(rng, ConvDirection::backward_filter, WinogradVariant::nonfused, 25);
+}
+
+// Problems cuDNN does not document Winograd for: every Winograd algorithm of the direction answers
+// NOT_SUPPORTED (the run, the workspace query and the ranking alike), and the others still run.
+TEST(ConvolutionWinograd, UndocumentedGeometriesAndTypesAreNotSupported) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    struct Change {
+        const char *what;
+        void (*apply)(ConvProblem &);
+    };
+    const Change changes[] = {
+        {"stride 2", [](ConvProblem &p) { p.stride[1] = 2; }},
+        {"dilation 2", [](ConvProblem &p) { p.dilation[0] = 2; }},
+        {"4x4 filter", [](ConvProblem &p) { p.w.dims[2] = p.w.dims[3] = 4; }},
+        {"3x5 filter", [](ConvProblem &p) { p.w.dims[3] = 5; }},
+        {"5x5 filter", [](ConvProblem &p) { p.w.dims[2] = p.w.dims[3] = 5; }},
+        {"double", [](ConvProblem &p) { p.x.dtype = p.w.dtype = p.y.dtype = p.compute_type = CUDNN_DATA_DOUBLE; }},
+        {"bfloat16", [](ConvProblem &p) { p.x.dtype = p.w.dtype = p.y.dtype = CUDNN_DATA_BFLOAT16; }},
+        {"true half 5x5",
+         [](ConvProblem &p) {
+             p.x.dtype = p.w.dtype = p.y.dtype = p.compute_type = CUDNN_DATA_HALF;
+             p.w.dims[2] = p.w.dims[3] = 5;
+         }},
+        {"true half 3x3", [](ConvProblem &p) { p.x.dtype = p.w.dtype = p.y.dtype = p.compute_type = CUDNN_DATA_HALF; }},
+    };
+    for (ConvDirection direction :
+         {ConvDirection::forward, ConvDirection::backward_data, ConvDirection::backward_filter}) {
+        for (const Change &change : changes) {
+            ConvProblem p;
+            p.direction = direction;
+            p.spatial_dims = 2;
+            p.pad[0] = p.pad[1] = 1;
+            p.stride[0] = p.stride[1] = p.dilation[0] = p.dilation[1] = 1;
+            int64_t x_dims[4] = {2, 4, 7, 6}, w_dims[4] = {3, 4, 3, 3};
+            p.x = packed_geometry(CUDNN_DATA_FLOAT, 4, x_dims, PackedLayout::nchw);
+            p.w = packed_geometry(CUDNN_DATA_FLOAT, 4, w_dims, PackedLayout::nchw);
+            change.apply(p);
+            for (int i = 0; i < 4; ++i) w_dims[i] = p.w.dims[i];
+            int64_t y_dims[4];
+            conv_output_dims(p, x_dims, w_dims, y_dims);
+            p.x = packed_geometry(p.x.dtype, 4, x_dims, PackedLayout::nchw);
+            p.w = packed_geometry(p.w.dtype, 4, w_dims, PackedLayout::nchw);
+            p.y = packed_geometry(p.x.dtype, 4, y_dims, PackedLayout::nchw);
+            const std::string text = std::string(change.what) + ": " + to_problem_string(p).to_string();
+            SCOPED_TRACE(text);
+            Handle handle;
+            const std::vector<int> algorithms = runnable_algorithms(handle, p);
+            EXPECT_FALSE(algorithms.empty());
+            for (WinogradVariant variant : {WinogradVariant::fused, WinogradVariant::nonfused}) {
+                const int algorithm = winograd_algorithm(direction, variant);
+                if (algorithm < 0) continue;
+                const bool documented = winograd_documented(p, variant);
+                EXPECT_EQ(std::count(algorithms.begin(), algorithms.end(), algorithm), documented ? 1 : 0)
+                    << "algorithm " << algorithm;
+                if (documented) continue;
+                TensorDescriptor x(p.x), y(p.y);
+                FilterDescriptor w(p.w, p.filter_format);
+                ConvDescriptor conv(p);
+                const char *name = conv_algorithm_name(direction, algorithm);
+                size_t bytes = 0;
+                std::vector<uint8_t> memory(1 << 16, 0);  // never read: the algorithm is rejected first
+                void *b = memory.data();
+                const float one = 1.0f, zero = 0.0f;
+                const double one_d = 1.0, zero_d = 0.0;
+                const void *alpha = p.x.dtype == CUDNN_DATA_DOUBLE ? static_cast<const void *>(&one_d) : &one;
+                const void *beta = p.x.dtype == CUDNN_DATA_DOUBLE ? static_cast<const void *>(&zero_d) : &zero;
+                switch (direction) {
+                    case ConvDirection::forward: {
+                        const auto algo = static_cast<cudnnConvolutionFwdAlgo_t>(algorithm);
+                        EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                                        cudnnGetConvolutionForwardWorkspaceSize(handle, x, w, conv, y, algo, &bytes),
+                                        name);
+                        EXPECT_REJECTED(
+                            CUDNN_STATUS_NOT_SUPPORTED,
+                            cudnnConvolutionForward(handle, alpha, x, b, w, b, conv, algo, b, 0, beta, y, b), name);
+                        break;
+                    }
+                    case ConvDirection::backward_data: {
+                        const auto algo = static_cast<cudnnConvolutionBwdDataAlgo_t>(algorithm);
+                        EXPECT_REJECTED(
+                            CUDNN_STATUS_NOT_SUPPORTED,
+                            cudnnGetConvolutionBackwardDataWorkspaceSize(handle, w, y, conv, x, algo, &bytes), name);
+                        EXPECT_REJECTED(
+                            CUDNN_STATUS_NOT_SUPPORTED,
+                            cudnnConvolutionBackwardData(handle, alpha, w, b, y, b, conv, algo, b, 0, beta, x, b),
+                            name);
+                        break;
+                    }
+                    case ConvDirection::backward_filter: {
+                        const auto algo = static_cast<cudnnConvolutionBwdFilterAlgo_t>(algorithm);
+                        EXPECT_REJECTED(
+                            CUDNN_STATUS_NOT_SUPPORTED,
+                            cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, x, y, conv, w, algo, &bytes), name);
+                        EXPECT_REJECTED(
+                            CUDNN_STATUS_NOT_SUPPORTED,
+                            cudnnConvolutionBackwardFilter(handle, alpha, x, b, y, b, conv, algo, b, 0, beta, w, b),
+                            name);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+// The workspace query gives what a run needs: one byte less is BAD_PARAM (every Winograd solver of the
+// host needs some; the CUDA fused ones may need none), NULL with a size too.
+TEST(ConvolutionWinograd, TooLittleWorkspaceIsRejected) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    const std::pair<ConvDirection, WinogradVariant> cases[] = {
+        {ConvDirection::forward, WinogradVariant::fused},
+        {ConvDirection::forward, WinogradVariant::nonfused},
+        {ConvDirection::backward_data, WinogradVariant::fused},
+        {ConvDirection::backward_data, WinogradVariant::nonfused},
+        {ConvDirection::backward_filter, WinogradVariant::nonfused},
+    };
+    for (const auto &[direction, variant] : cases) {
+        const ConvProblem p = random_winograd_problem(rng, direction, variant);
+        SCOPED_TRACE(to_problem_string(p).to_string());
+        Handle handle;
+        TensorDescriptor x(p.x), y(p.y);
+        FilterDescriptor w(p.w, p.filter_format);
+        ConvDescriptor conv(p);
+        const size_t bytes = workspace_size(handle, p, x, w, conv, y);
+        if (test_backend() == TestBackend::host) {
+            EXPECT_GT(bytes, 0u);
+        }
+        if (bytes == 0) continue;
+        Inputs in = random_inputs(rng, p);
+        DeviceBuffer xb(in.x.bytes), wb(in.w.bytes), yb(in.y.bytes), ws(std::vector<uint8_t>(bytes, 0));
+        const float one = 1.0f, zero = 0.0f;
+        const int a = p.algorithm;
+        for (void *workspace : {ws.get(), static_cast<void *>(nullptr)}) {
+            const size_t given = workspace == nullptr ? bytes : bytes - 1;
+            const char *expected = workspace == nullptr ? "workSpace is NULL" : "workSpaceSizeInBytes";
+            switch (direction) {
+                case ConvDirection::forward:
+                    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                                    cudnnConvolutionForward(handle, &one, x, xb.get(), w, wb.get(), conv,
+                                                            static_cast<cudnnConvolutionFwdAlgo_t>(a), workspace, given,
+                                                            &zero, y, yb.get()),
+                                    expected);
+                    break;
+                case ConvDirection::backward_data:
+                    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                                    cudnnConvolutionBackwardData(handle, &one, w, wb.get(), y, yb.get(), conv,
+                                                                 static_cast<cudnnConvolutionBwdDataAlgo_t>(a),
+                                                                 workspace, given, &zero, x, xb.get()),
+                                    expected);
+                    break;
+                case ConvDirection::backward_filter:
+                    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                                    cudnnConvolutionBackwardFilter(handle, &one, x, xb.get(), y, yb.get(), conv,
+                                                                   static_cast<cudnnConvolutionBwdFilterAlgo_t>(a),
+                                                                   workspace, given, &zero, w, wb.get()),
+                                    expected);
+                    break;
+            }
+        }
+    }
+}
+
+// The backward-filter WINOGRAD algorithm is not implemented, as in cuDNN: NOT_SUPPORTED with a reason,
+// even where NONFUSED runs.
+TEST(ConvolutionWinograd, BackwardFilterWinogradIsNotImplemented) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    ConvProblem p = random_winograd_problem(rng, ConvDirection::backward_filter, WinogradVariant::nonfused);
+    Handle handle;
+    TensorDescriptor x(p.x), y(p.y);
+    FilterDescriptor w(p.w, p.filter_format);
+    ConvDescriptor conv(p);
+    size_t bytes = 0;
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED,
+                    cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, x, y, conv, w,
+                                                                   CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD, &bytes),
+                    "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD");
 }
 
 // <dy, conv(x, w)> = <bwd_data(w, dy), x> = <bwd_filter(x, dy), w>: the backward passes are the adjoints
@@ -673,11 +1120,12 @@ TEST(ConvolutionFolded, FoldBackwardDataUnfoldMatchesTheDirectBackwardData) {
         folded.bytes = p.beta == 0.0 ? run_poisoned(initial, run_fold) : run_fold(initial.bytes);
         const std::vector<double> value = reference_result(p, in.x, in.w, in.y, false);
         const std::vector<double> magnitude = reference_result(p, in.x, in.w, in.y, true);
-        const std::vector<ElementBound> bounds = conv_bounds(p, value, magnitude, initial);
+        const std::vector<ElementBound> bounds = conv_bounds(p, value, magnitude, initial, &in);
         EXPECT_TRUE(matches_reference(direct, rounded_reference(initial, bounds), bounds, "direct " + text));
-        // The folded sums have the same products (and zeros from the padded taps); the unscaled sum is
-        // stored once in dx's type before the unfold blends it: one more rounding of |alpha| sum |terms|.
-        std::vector<ElementBound> folded_bounds = bounds;
+        // The folded sums have the same products (and zeros from the padded taps; the folded problem runs
+        // the first-ranked algorithm, not Winograd); the unscaled sum is stored once in dx's type before
+        // the unfold blends it: one more rounding of |alpha| sum |terms|.
+        std::vector<ElementBound> folded_bounds = conv_bounds(p, value, magnitude, initial);
         const double storage = tolerance_for(p.x.dtype).unit_roundoff;
         for (size_t i = 0; i < folded_bounds.size(); ++i)
             folded_bounds[i].compute_error += storage * std::fabs(p.alpha) * magnitude[i];

@@ -2,15 +2,16 @@
 // algorithm name of each direction it is: forward IMPLICIT_GEMM (the operands gathered as they load,
 // no index table, no workspace) and IMPLICIT_PRECOMP_GEMM (the input offsets of every filter tap
 // precomputed in a table in the workspace, read as the tiles load), backward data ALGO_1 and backward
-// filter ALGO_1 (deterministic: the filter gradient's split sums are added in a fixed order). The
-// column-matrix solvers have files of their own: forward GEMM (forward_gemm.cpp), backward data ALGO_0
-// (backward_data_gemm.cpp) and backward filter ALGO_0 (backward_filter_gemm.cpp). The other algorithms
-// have no CUDA solver yet. Plus
-// cudnnIm2Col's solver (cuda/conv/im2col.hpp).
+// filter ALGO_1 (deterministic: the filter gradient's split sums are added in a fixed order); the
+// Winograd solvers (cuda/conv/winograd.hpp) under WINOGRAD and WINOGRAD_NONFUSED of each direction that
+// has them. The column-matrix solvers have files of their own: forward GEMM (forward_gemm.cpp), backward
+// data ALGO_0 (backward_data_gemm.cpp) and backward filter ALGO_0 (backward_filter_gemm.cpp). The other
+// algorithms have no CUDA solver yet. Plus cudnnIm2Col's solver (cuda/conv/im2col.hpp).
 #include "cuda/conv/conv_solver.hpp"
 
 #include "cuda/conv/im2col.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
+#include "cuda/conv/winograd.hpp"
 #include "ops/common/registry.hpp"
 
 namespace librednn {
@@ -52,6 +53,39 @@ private:
     SolverId id_;
     int algorithm_;
     cuda::ConvIndexing indexing_;
+};
+
+class CudaConvWinograd final : public ConvSolver {
+public:
+    CudaConvWinograd(ConvDirection direction, WinogradVariant variant, const char *name, SolverId id, int algorithm)
+        : direction_(direction), variant_(variant), name_(name), id_(id), algorithm_(algorithm) {}
+
+    const char *name() const override { return name_; }
+    SolverId id() const override { return id_; }
+    Backend backend() const override { return Backend::cuda; }
+    int algorithm() const override { return algorithm_; }
+    bool deterministic() const override { return true; }
+
+    Applicability applicable(const ConvProblem &problem) const override {
+        if (problem.direction != direction_) return Applicability::no("solves another direction");
+        Applicability answer = winograd_applicable(problem, variant_);
+        return answer.ok() ? cuda::winograd_kernel_limits(problem, variant_) : answer;
+    }
+
+    size_t workspace_bytes(const ConvProblem &problem) const override {
+        return cuda::winograd_workspace_bytes(problem, variant_);
+    }
+
+    Status run(const ExecutionContext &context, const ConvProblem &problem, const ConvBuffers &buffers) const override {
+        return cuda::winograd(context.stream, problem, buffers, variant_, context.workspace, context.workspace_bytes);
+    }
+
+private:
+    ConvDirection direction_;
+    WinogradVariant variant_;
+    const char *name_;
+    SolverId id_;
+    int algorithm_;
 };
 
 class CudaConvIm2Col final : public Im2ColSolver {
@@ -96,6 +130,27 @@ void register_cuda_conv_solvers(SolverRegistry &registry) {
     registry.conv_backward_data.push_back(&cuda_conv_bwd_data_algo_0_solver());
     registry.conv_backward_filter.push_back(&backward_filter);
     registry.conv_backward_filter.push_back(&cuda_conv_bwd_filter_algo_0_solver());
+    using Variant = WinogradVariant;
+    static const CudaConvWinograd forward_winograd_nonfused(
+        ConvDirection::forward, Variant::nonfused, "cuda_conv_fwd_winograd_nonfused",
+        SolverId::cuda_conv_fwd_winograd_nonfused, CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
+    static const CudaConvWinograd forward_winograd(ConvDirection::forward, Variant::fused, "cuda_conv_fwd_winograd",
+                                                   SolverId::cuda_conv_fwd_winograd,
+                                                   CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD);
+    static const CudaConvWinograd backward_data_winograd_nonfused(
+        ConvDirection::backward_data, Variant::nonfused, "cuda_conv_bwd_data_winograd_nonfused",
+        SolverId::cuda_conv_bwd_data_winograd_nonfused, CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED);
+    static const CudaConvWinograd backward_data_winograd(
+        ConvDirection::backward_data, Variant::fused, "cuda_conv_bwd_data_winograd",
+        SolverId::cuda_conv_bwd_data_winograd, CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD);
+    static const CudaConvWinograd backward_filter_winograd_nonfused(
+        ConvDirection::backward_filter, Variant::nonfused, "cuda_conv_bwd_filter_winograd_nonfused",
+        SolverId::cuda_conv_bwd_filter_winograd_nonfused, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED);
+    registry.conv_forward.push_back(&forward_winograd_nonfused);
+    registry.conv_forward.push_back(&forward_winograd);
+    registry.conv_backward_data.push_back(&backward_data_winograd_nonfused);
+    registry.conv_backward_data.push_back(&backward_data_winograd);
+    registry.conv_backward_filter.push_back(&backward_filter_winograd_nonfused);
     static const CudaConvIm2Col im2col;
     registry.im2col.push_back(&im2col);
 }

@@ -34,6 +34,11 @@ enum class SolverId : int {
     host_ctc_loss_deterministic = 31,
     host_ctc_loss_non_deterministic = 32,
     host_conv_im2col = 33,
+    host_conv_fwd_winograd = 34,
+    host_conv_fwd_winograd_nonfused = 35,
+    host_conv_bwd_data_winograd = 36,
+    host_conv_bwd_data_winograd_nonfused = 37,
+    host_conv_bwd_filter_winograd_nonfused = 38,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -56,6 +61,11 @@ enum class SolverId : int {
     cuda_ctc_loss_deterministic = 1018,
     cuda_ctc_loss_non_deterministic = 1019,
     cuda_conv_im2col = 1020,
+    cuda_conv_fwd_winograd = 1021,
+    cuda_conv_fwd_winograd_nonfused = 1022,
+    cuda_conv_bwd_data_winograd = 1023,
+    cuda_conv_bwd_data_winograd_nonfused = 1024,
+    cuda_conv_bwd_filter_winograd_nonfused = 1025,
     cuda_conv_fwd_implicit_precomp_gemm = 1026,
     cuda_conv_fwd_gemm = 1027,
     cuda_conv_bwd_data_algo_0 = 1028,
