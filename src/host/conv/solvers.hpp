@@ -22,6 +22,12 @@ const ConvSolver &host_conv_bwd_data_algo_1_solver();            // BWD_DATA_ALG
 const ConvSolver &host_conv_bwd_filter_algo_0_solver();          // BWD_FILTER_ALGO_0
 const ConvSolver &host_conv_bwd_filter_algo_1_solver();          // BWD_FILTER_ALGO_1
 const ConvSolver &host_conv_bwd_filter_algo_3_solver();          // BWD_FILTER_ALGO_3
+const ConvSolver &host_conv_fwd_fft_solver();                    // FFT
+const ConvSolver &host_conv_fwd_fft_tiling_solver();             // FFT_TILING
+const ConvSolver &host_conv_bwd_data_fft_solver();               // BWD_DATA_ALGO_FFT
+const ConvSolver &host_conv_bwd_data_fft_tiling_solver();        // BWD_DATA_ALGO_FFT_TILING
+const ConvSolver &host_conv_bwd_filter_fft_solver();             // BWD_FILTER_ALGO_FFT
+const ConvSolver &host_conv_bwd_filter_fft_tiling_solver();      // BWD_FILTER_ALGO_FFT_TILING
 const Im2ColSolver &host_conv_im2col_solver();                   // cudnnIm2Col
 
 // Yes when the problem is of `direction` (a solver is registered in its direction's list only; this

@@ -34,6 +34,12 @@ enum class SolverId : int {
     host_ctc_loss_deterministic = 31,
     host_ctc_loss_non_deterministic = 32,
     host_conv_im2col = 33,
+    host_conv_fwd_fft = 40,
+    host_conv_fwd_fft_tiling = 41,
+    host_conv_bwd_data_fft = 42,
+    host_conv_bwd_data_fft_tiling = 43,
+    host_conv_bwd_filter_fft = 44,
+    host_conv_bwd_filter_fft_tiling = 45,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -56,6 +62,12 @@ enum class SolverId : int {
     cuda_ctc_loss_deterministic = 1018,
     cuda_ctc_loss_non_deterministic = 1019,
     cuda_conv_im2col = 1020,
+    cuda_conv_fwd_fft = 1030,
+    cuda_conv_fwd_fft_tiling = 1031,
+    cuda_conv_bwd_data_fft = 1032,
+    cuda_conv_bwd_data_fft_tiling = 1033,
+    cuda_conv_bwd_filter_fft = 1034,
+    cuda_conv_bwd_filter_fft_tiling = 1035,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
