@@ -1120,7 +1120,7 @@ void check_fft_trials(ConvDirection direction) {
     LIBREDNN_SEEDED_RANDOM(rng);
     int ran = 0;
     for (FftKind kind : {FftKind::whole, FftKind::tiled}) {
-        for (int trial = 0; trial < 10; ++trial) {
+        for (int trial = 0; trial < 15; ++trial) {
             ran += check_fft_against_reference(rng, random_fft_problem(rng, direction, kind)) ? 1 : 0;
         }
     }
