@@ -54,8 +54,8 @@ void load(LoadedCufft *loaded) {
         loaded->failure += std::string(" ") + name + ":" + missing;
         dlclose(library);
     }
-    log_message(CUDNN_SEV_INFO, "LibreDNN could not load cuFFT (libcufft.so.*):" + loaded->failure +
-                                    " the FFT convolution algorithms are unavailable on the GPU");
+    log_message(CUDNN_SEV_WARNING, "LibreDNN could not load cuFFT (libcufft.so.*):" + loaded->failure +
+                                       " the FFT convolution algorithms are unavailable on the GPU");
 }
 
 }  // namespace
