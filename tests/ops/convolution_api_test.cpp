@@ -121,9 +121,9 @@ TEST(ConvolutionAlgorithms, ForwardRankingListsEveryAlgorithmOnceWithHonestWorks
                   CUDNN_STATUS_SUCCESS);
     }
     if (test_backend() == TestBackend::host) {
-        // IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, GEMM, and for this 3x3 float problem of unit strides
-        // WINOGRAD and WINOGRAD_NONFUSED.
-        EXPECT_EQ(runnable, 5);
+        // IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM, GEMM, and for this 3x3 float NCHW problem of unit strides
+        // WINOGRAD, WINOGRAD_NONFUSED, FFT and FFT_TILING.
+        EXPECT_EQ(runnable, 7);
     }
     // Fewer requested: fewer returned, the best first.
     cudnnConvolutionFwdAlgoPerf_t first[1];

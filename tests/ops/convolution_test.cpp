@@ -6,6 +6,7 @@
 #include "op_test_util.hpp"
 #include "ops/common/element_access.hpp"
 #include "ops/conv/algorithms.hpp"
+#include "ops/conv/fft_geometry.hpp"
 #include "ops/conv/problem.hpp"
 #include "ops/conv/winograd.hpp"
 
@@ -559,11 +560,28 @@ std::vector<uint8_t> run_api(Handle &handle, const ConvProblem &p, const Inputs 
     return fwd ? y.download() : bwd_data ? x.download() : w.download();
 }
 
+bool is_fft_algorithm(ConvDirection direction, int algorithm) {
+    switch (direction) {
+        case ConvDirection::forward:
+            return algorithm == CUDNN_CONVOLUTION_FWD_ALGO_FFT || algorithm == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING;
+        case ConvDirection::backward_data:
+            return algorithm == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT ||
+                   algorithm == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING;
+        case ConvDirection::backward_filter: break;
+    }
+    return algorithm == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT ||
+           algorithm == CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING;
+}
+
 // Runs `problem` with one of the algorithms the backend runs for it (the host's all do), against the
 // reference; false when the backend runs none (the CUDA backend takes no vectorised int8 yet).
 bool check_against_reference(Random &rng, const ConvProblem &problem) {
     Handle handle;
-    const std::vector<int> algorithms = runnable_algorithms(handle, problem);
+    std::vector<int> algorithms = runnable_algorithms(handle, problem);
+    // The FFT algorithms round differently (fft_bounds): their own tests below run them.
+    algorithms.erase(std::remove_if(algorithms.begin(), algorithms.end(),
+                                    [&](int algorithm) { return is_fft_algorithm(problem.direction, algorithm); }),
+                     algorithms.end());
     if (test_backend() == TestBackend::host) {
         EXPECT_EQ(algorithms.size(), host_algorithms(problem).size()) << to_problem_string(problem).to_string();
     }
@@ -1324,6 +1342,363 @@ TEST(ConvolutionFolded, RejectsWhatDoesNotFold) {
     cudnnTensorFormat_t format;
     int k = 0, c = 0, r = 0, s = 0;
     EXPECT_EQ(cudnnGetFilter4dDescriptor(folded.filter, &type, &format, &k, &c, &r, &s), CUDNN_STATUS_BAD_PARAM);
+}
+
+// --- the FFT algorithms -------------------------------------------------------------------------------
+
+int fft_algorithm(ConvDirection direction, FftKind kind) {
+    const bool tiled = kind == FftKind::tiled;
+    switch (direction) {
+        case ConvDirection::forward:
+            return tiled ? CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING : CUDNN_CONVOLUTION_FWD_ALGO_FFT;
+        case ConvDirection::backward_data:
+            return tiled ? CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING : CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT;
+        case ConvDirection::backward_filter: break;
+    }
+    return tiled ? CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING : CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT;
+}
+
+// Packed NCHW tensors, KCRS filter, unit strides and dilation, padding below the filter: the problems
+// cuDNN's FFT algorithms take. `filter` and `x` give each spatial dim's extents.
+ConvProblem fft_problem(Random &rng, ConvDirection direction, FftKind kind, cudnnDataType_t type,
+                        const std::vector<int64_t> &filter, const std::vector<int64_t> &x, int64_t groups) {
+    ConvProblem p;
+    p.direction = direction;
+    p.spatial_dims = static_cast<int>(filter.size());
+    p.groups = groups;
+    const int64_t cg = rng.integer(1, 3), kg = rng.integer(1, 3);
+    int64_t x_dims[kMaxDims] = {rng.integer(1, 2), cg * groups}, w_dims[kMaxDims] = {kg * groups, cg};
+    for (int i = 0; i < p.spatial_dims; ++i) {
+        p.stride[i] = p.dilation[i] = 1;
+        p.pad[i] = rng.integer(0, filter[static_cast<size_t>(i)] - 1);
+        w_dims[i + 2] = filter[static_cast<size_t>(i)];
+        x_dims[i + 2] = std::max(x[static_cast<size_t>(i)], filter[static_cast<size_t>(i)] - 2 * p.pad[i]);
+    }
+    p.mode = rng.coin() ? CUDNN_CROSS_CORRELATION : CUDNN_CONVOLUTION;
+    p.compute_type = type == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+    p.math_type = rng.pick<cudnnMathType_t>({CUDNN_DEFAULT_MATH, CUDNN_TENSOR_OP_MATH, CUDNN_FMA_MATH});
+    const int nb_dims = p.spatial_dims + 2;
+    int64_t y_dims[kMaxDims];
+    conv_output_dims(p, x_dims, w_dims, y_dims);
+    p.filter_format = CUDNN_TENSOR_NCHW;
+    p.w = packed_geometry(type, nb_dims, w_dims, PackedLayout::nchw);
+    p.x = packed_geometry(type, nb_dims, x_dims, PackedLayout::nchw);
+    p.y = packed_geometry(type, nb_dims, y_dims, PackedLayout::nchw);
+    const bool in_double = type == CUDNN_DATA_DOUBLE;
+    p.alpha = Scalar(random_alpha(rng), in_double).value();
+    p.beta = Scalar(random_beta(rng), in_double).value();
+    p.algorithm = fft_algorithm(direction, kind);
+    (void)kind;
+    return p;
+}
+
+// A random problem of the kind cuDNN's FFT (whole) or FFT_TILING (tiled) takes in `direction`: FFT 2-d
+// with x + 2 pad <= 256; FFT_TILING 2-d with filters up to 32 (up to 20 here) or 1-d filters, images
+// larger than one 32-point tile, 3-d (forward, backward data: filters up to 16, 4 here); backward filter
+// FFT_TILING 1-d (x and dy of height 1). Float or half data (PSEUDO_HALF), double where cuDNN allows it.
+ConvProblem random_fft_problem(Random &rng, ConvDirection direction, FftKind kind) {
+    const bool tiled = kind == FftKind::tiled;
+    std::vector<cudnnDataType_t> types = {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF};
+    if (!tiled) {
+        const std::vector<int64_t> filter = {rng.integer(1, 5), rng.integer(1, 5)};
+        return fft_problem(rng, direction, kind, rng.pick(types), filter, {rng.integer(1, 21), rng.integer(1, 21)},
+                           rng.integer(1, 2));
+    }
+    types.push_back(CUDNN_DATA_DOUBLE);  // where the FFT is 1-d or 3-d
+    if (direction == ConvDirection::backward_filter) {
+        const std::vector<int64_t> filter = {1, rng.integer(1, 9)};
+        return fft_problem(rng, direction, kind, rng.pick(types), filter, {1, rng.integer(20, 90)}, rng.integer(1, 2));
+    }
+    switch (rng.integer(0, 3)) {
+        case 0: {  // 3-d, one dim longer than a tile
+            const std::vector<int64_t> filter = {rng.integer(1, 3), rng.integer(1, 3), rng.integer(1, 4)};
+            return fft_problem(rng, direction, kind, rng.pick(types), filter,
+                               {rng.integer(1, 5), rng.integer(1, 6), rng.integer(20, 40)}, 1);
+        }
+        case 1: {  // a 1-d filter
+            const std::vector<int64_t> filter = {1, rng.integer(2, 40)};
+            return fft_problem(rng, direction, kind, rng.pick(types), filter, {rng.integer(1, 4), rng.integer(30, 90)},
+                               rng.integer(1, 2));
+        }
+        case 2: {  // a filter of 17 to 20 (64-point tiles)
+            const std::vector<int64_t> filter = {rng.integer(17, 20), rng.integer(1, 3)};
+            return fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, filter, {rng.integer(40, 80), rng.integer(1, 8)},
+                               1);
+        }
+        default: {  // small filters, several 32-point tiles
+            const std::vector<int64_t> filter = {rng.integer(2, 5), rng.integer(2, 5)};
+            return fft_problem(rng, direction, kind, rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_HALF}),
+                               filter, {rng.integer(20, 45), rng.integer(25, 70)}, rng.integer(1, 2));
+        }
+    }
+}
+
+// Per channel of a tensor [A][B][spatial...] in index order: the 1-norm and 2-norm of its values.
+struct ChannelNorms {
+    std::vector<double> l1, l2;
+};
+
+ChannelNorms channel_norms(const HostTensor &t) {
+    const std::vector<double> values = element_values(t);
+    const int64_t channels = t.geometry.dims[0] * t.geometry.dims[1];
+    const int64_t size = static_cast<int64_t>(values.size()) / channels;
+    ChannelNorms norms{std::vector<double>(static_cast<size_t>(channels)),
+                       std::vector<double>(static_cast<size_t>(channels))};
+    for (int64_t ch = 0; ch < channels; ++ch) {
+        double l1 = 0, l2 = 0;
+        for (int64_t i = 0; i < size; ++i) {
+            const double v = values[static_cast<size_t>(ch * size + i)];
+            l1 += std::fabs(v);
+            l2 += v * v;
+        }
+        norms.l1[static_cast<size_t>(ch)] = l1;
+        norms.l2[static_cast<size_t>(ch)] = std::sqrt(l2);
+    }
+    return norms;
+}
+
+// The compute error bound of an FFT convolution, per result element. Each result is z = IFFT(sum over s
+// of FFT(a_s) conj(FFT(b_s))) / n: a window a of the src channel, a filter b, s over the summed channels
+// (and images and tiles for the filter gradient), n transform points. Higham's bound on a radix-2 FFT
+// (Accuracy and Stability of Numerical Algorithms, thm 24.2) is log2(n) eta ||exact||_2, eta = mu +
+// gamma_4 (sqrt(2) + mu) <= 8 u with twiddles rounded once from double (mu <= sqrt(2) u). With ||FFT a||_2 =
+// sqrt(n) ||a||_2 and |FFT b| <= ||b||_1 pointwise, the errors of the two forward transforms, of the
+// complex products (sqrt(2) gamma_2) and of the sum of S of them (gamma_S), and of the inverse transform
+// each add at most (log2(n) eta or (S + 4) u) * max(||a||_2 ||b||_1, ||a||_1 ||b||_2) per term, in the
+// 2-norm over the result's points, which bounds every one of them:
+//   |error| <= (3 log2(n) 8 u + (S + 4) u) * sum over s of max(||a_s||_2 ||b_s||_1, ||a_s||_1 ||b_s||_2).
+// A window is part of its src channel, so the channel's norms bound its own. The filter gradient's
+// windows overlap (each x value lies in at most 2 windows per tiled dim, as each tile moves by at least
+// half its transform): its x norms count 2^dims times. n is bounded by the next power of two of
+// x + max(2 pad, filter - 1) per dim (no implementation transforms more: FFT_TILING's tiles are smaller).
+std::vector<ElementBound> fft_bounds(const ConvProblem &p, const Inputs &in, const std::vector<double> &value,
+                                     const HostTensor &initial) {
+    const double u = accumulation_roundoff(p.x.dtype);
+    double log2_points = 0;
+    for (int d = 0; d < p.spatial_dims; ++d) {
+        const int64_t extent = p.input_extent(d) + std::max(2 * p.pad[d], p.filter_extent(d) - 1);
+        log2_points += std::ceil(std::log2(static_cast<double>(extent)));
+    }
+    const ChannelNorms x = channel_norms(in.x), w = channel_norms(in.w), dy = channel_norms(in.y);
+    auto term = [](const ChannelNorms &a, int64_t i, const ChannelNorms &b, int64_t j) {
+        const size_t si = static_cast<size_t>(i), sj = static_cast<size_t>(j);
+        return std::max(a.l2[si] * b.l1[sj], a.l1[si] * b.l2[sj]);
+    };
+    const int64_t n = p.batch(), c = p.input_channels(), k = p.output_channels();
+    const int64_t cg = p.channels_per_group(), kg = p.filters_per_group();
+    const TensorGeometry &out = p.result();
+    const int64_t per_channel = out.element_count() / (out.dims[0] * out.dims[1]);
+    const double overlap = p.direction == ConvDirection::backward_filter ? std::pow(2.0, p.spatial_dims) : 1.0;
+    // A tile of dy moves by at least 16 (half a 32-point transform), or there is one.
+    double tiles = 1;
+    for (int d = 0; d < p.spatial_dims; ++d) tiles *= std::ceil(static_cast<double>(p.output_extent(d)) / 16.0);
+    double terms = 0;
+    std::vector<double> channel_bound(static_cast<size_t>(out.dims[0] * out.dims[1]));
+    for (int64_t a = 0; a < out.dims[0]; ++a) {
+        for (int64_t b = 0; b < out.dims[1]; ++b) {
+            double sum = 0;
+            switch (p.direction) {
+                case ConvDirection::forward:  // y[a = n][b = k]: over the group's channels
+                    for (int64_t ci = 0; ci < cg; ++ci) sum += term(x, a * c + b / kg * cg + ci, w, b * cg + ci);
+                    terms = static_cast<double>(cg);
+                    break;
+                case ConvDirection::backward_data:  // dx[a = n][b = c]: over the group's filters
+                    for (int64_t ki = 0; ki < kg; ++ki) {
+                        const int64_t filter = b / cg * kg + ki;
+                        sum += term(dy, a * k + filter, w, filter * cg + b % cg);
+                    }
+                    terms = static_cast<double>(kg);
+                    break;
+                case ConvDirection::backward_filter:  // dw[a = k][b = c in the group]: over the images
+                    for (int64_t image = 0; image < n; ++image) {
+                        sum += overlap * term(x, image * c + a / kg * cg + b, dy, image * k + a);
+                    }
+                    terms = static_cast<double>(n) * tiles;  // images x tiles of dy
+                    break;
+            }
+            channel_bound[static_cast<size_t>(a * out.dims[1] + b)] = sum;
+        }
+    }
+    const double fft_factor = 3.0 * log2_points * 8.0 * u + (terms + 4.0) * u;
+    const double step =
+        tolerance_for(p.x.dtype == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT).compute_eps;
+    const std::vector<double> old = element_values(initial);
+    std::vector<ElementBound> bounds(value.size());
+    for (size_t i = 0; i < value.size(); ++i) {
+        const double before = p.beta == 0.0 ? 0.0 : p.beta * old[i];
+        const double fft_error = fft_factor * channel_bound[i / static_cast<size_t>(per_channel)];
+        bounds[i].compute_error =
+            std::fabs(p.alpha) * fft_error + step * (std::fabs(p.alpha * value[i]) + std::fabs(before));
+        bounds[i].exact = p.alpha * value[i] + before;
+    }
+    return bounds;
+}
+
+// Runs `p` (its FFT algorithm) against the reference; false when the backend does not run it (the host
+// must run every problem these tests make).
+bool check_fft_against_reference(Random &rng, const ConvProblem &p) {
+    Handle handle;
+    const std::string text = to_problem_string(p).to_string();
+    SCOPED_TRACE(text);
+    const std::vector<int> algorithms = runnable_algorithms(handle, p);
+    const bool runs = std::find(algorithms.begin(), algorithms.end(), p.algorithm) != algorithms.end();
+    if (test_backend() == TestBackend::host) {
+        EXPECT_TRUE(runs) << "the host does not list its FFT algorithm for this problem";
+    }
+    if (!runs) return false;
+    Inputs in = random_inputs(rng, p);
+    HostTensor initial(p.result());
+    if (p.beta == 0.0) {
+        poison(initial);
+    } else {
+        initial = p.direction == ConvDirection::forward         ? in.y
+                  : p.direction == ConvDirection::backward_data ? in.x
+                                                                : in.w;
+    }
+    HostTensor result(p.result());
+    auto run = [&](const std::vector<uint8_t> &start) { return run_api(handle, p, in, start); };
+    result.bytes = p.beta == 0.0 ? run_poisoned(initial, run) : run(initial.bytes);
+    const std::vector<double> value = reference_result(p, in.x, in.w, in.y, false);
+    const std::vector<ElementBound> bounds = fft_bounds(p, in, value, initial);
+    EXPECT_TRUE(matches_reference(result, rounded_reference(initial, bounds), bounds, text));
+    return true;
+}
+
+void check_fft_trials(ConvDirection direction) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    int ran = 0;
+    for (FftKind kind : {FftKind::whole, FftKind::tiled}) {
+        for (int trial = 0; trial < 15; ++trial) {
+            ran += check_fft_against_reference(rng, random_fft_problem(rng, direction, kind)) ? 1 : 0;
+        }
+    }
+    if (ran == 0) GTEST_SKIP() << "the " << test_backend_name() << " backend runs no FFT convolution";
+}
+
+TEST(ConvolutionFft, ForwardFftAndFftTilingMatchReference) { check_fft_trials(ConvDirection::forward); }
+
+TEST(ConvolutionFft, BackwardDataFftAndFftTilingMatchReference) { check_fft_trials(ConvDirection::backward_data); }
+
+TEST(ConvolutionFft, BackwardFilterFftAndFftTilingMatchReference) { check_fft_trials(ConvDirection::backward_filter); }
+
+// Calls the problem's direction with its algorithm and no workspace; the status.
+cudnnStatus_t run_without_workspace(Handle &handle, const ConvProblem &p, size_t workspace_bytes = 0) {
+    TensorDescriptor x_desc(p.x), y_desc(p.y);
+    FilterDescriptor w_desc(p.w, p.filter_format);
+    ConvDescriptor conv(p);
+    HostTensor xt(p.x), wt(p.w), yt(p.y);
+    DeviceBuffer x(xt.bytes), w(wt.bytes), y(yt.bytes);
+    DeviceBuffer workspace(std::vector<uint8_t>(std::max<size_t>(workspace_bytes, 1), 0));
+    const float one = 1.0f, zero = 0.0f;
+    void *space = workspace_bytes > 0 ? workspace.get() : nullptr;
+    switch (p.direction) {
+        case ConvDirection::forward:
+            return cudnnConvolutionForward(handle, &one, x_desc, x.get(), w_desc, w.get(), conv,
+                                           static_cast<cudnnConvolutionFwdAlgo_t>(p.algorithm), space, workspace_bytes,
+                                           &zero, y_desc, y.get());
+        case ConvDirection::backward_data:
+            return cudnnConvolutionBackwardData(handle, &one, w_desc, w.get(), y_desc, y.get(), conv,
+                                                static_cast<cudnnConvolutionBwdDataAlgo_t>(p.algorithm), space,
+                                                workspace_bytes, &zero, x_desc, x.get());
+        case ConvDirection::backward_filter: break;
+    }
+    return cudnnConvolutionBackwardFilter(handle, &one, x_desc, x.get(), y_desc, y.get(), conv,
+                                          static_cast<cudnnConvolutionBwdFilterAlgo_t>(p.algorithm), space,
+                                          workspace_bytes, &zero, w_desc, w.get());
+}
+
+// What cuDNN's tables leave out answers NOT_SUPPORTED, naming the rule.
+TEST(ConvolutionFft, InapplicableProblemsAnswerNotSupportedWithTheReason) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    Handle handle;
+    for (ConvDirection direction :
+         {ConvDirection::forward, ConvDirection::backward_data, ConvDirection::backward_filter}) {
+        for (FftKind kind : {FftKind::whole, FftKind::tiled}) {
+            const bool tiled = kind == FftKind::tiled;
+            const bool one_d = tiled && direction == ConvDirection::backward_filter;
+            auto base = [&] {
+                return fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, {one_d ? 1 : 3, 3}, {one_d ? 1 : 6, 6}, 1);
+            };
+            SCOPED_TRACE(std::string(conv_direction_name(direction)) + (tiled ? " FFT_TILING" : " FFT"));
+            ConvProblem strided = base();
+            strided.stride[1] = 2;
+            int64_t y_dims[kMaxDims];
+            conv_output_dims(strided, strided.x.dims, strided.w.dims, y_dims);
+            strided.y = packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw);
+            EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, strided), "unit strides");
+            ConvProblem dilated = base();
+            dilated.dilation[1] = 2;
+            dilated.pad[1] = 0;
+            conv_output_dims(dilated, dilated.x.dims, dilated.w.dims, y_dims);
+            dilated.y = packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw);
+            EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, dilated), "unit dilation");
+            ConvProblem padded = base();
+            padded.pad[1] = 3;
+            conv_output_dims(padded, padded.x.dims, padded.w.dims, y_dims);
+            padded.y = packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw);
+            EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, padded),
+                            "padding smaller than the filter");
+            ConvProblem nhwc = base();
+            nhwc.filter_format = CUDNN_TENSOR_NHWC;
+            nhwc.w = packed_geometry(CUDNN_DATA_FLOAT, 4, nhwc.w.dims, PackedLayout::nhwc);
+            EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, nhwc), "CUDNN_TENSOR_NCHW");
+            // Two groups: at least two channels, so that NHWC is not NCHW.
+            ConvProblem x_nhwc =
+                fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, {one_d ? 1 : 3, 3}, {one_d ? 1 : 6, 6}, 2);
+            TensorGeometry &xg = direction == ConvDirection::backward_data ? x_nhwc.y : x_nhwc.x;
+            xg = packed_geometry(CUDNN_DATA_FLOAT, 4, xg.dims, PackedLayout::nhwc);
+            EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, x_nhwc), "packed spatial dims");
+            ConvProblem true_half = fft_problem(rng, direction, kind, CUDNN_DATA_HALF, {one_d ? 1 : 3, 3}, {1, 6}, 1);
+            true_half.compute_type = CUDNN_DATA_HALF;
+            EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, true_half), "TRUE_HALF");
+            ConvProblem one = fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, {3}, {8}, 1);
+            EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, one), "1 spatial dims");
+            if (!tiled) {
+                ConvProblem large = fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, {3, 3}, {1, 256}, 1);
+                large.pad[1] = 1;
+                large.x.dims[3] = 255;
+                large.x = packed_geometry(CUDNN_DATA_FLOAT, 4, large.x.dims, PackedLayout::nchw);
+                conv_output_dims(large, large.x.dims, large.w.dims, y_dims);
+                large.y = packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw);
+                EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, large), "<= 256", "got 257");
+                ConvProblem in_double = fft_problem(rng, direction, kind, CUDNN_DATA_DOUBLE, {1, 3}, {4, 6}, 1);
+                EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, in_double), "DOUBLE");
+            } else if (direction == ConvDirection::backward_filter) {
+                ConvProblem two_d = fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, {3, 3}, {6, 6}, 1);
+                EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, two_d), "a 1-d FFT");
+            } else {
+                ConvProblem wide = fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, {33, 3}, {40, 6}, 1);
+                EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, wide), "32 or less");
+                ConvProblem in_double = fft_problem(rng, direction, kind, CUDNN_DATA_DOUBLE, {3, 3}, {6, 6}, 1);
+                EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, in_double), "DOUBLE");
+                ConvProblem deep = fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, {17, 1, 1}, {20, 2, 2}, 1);
+                EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, deep), "16 or less");
+            }
+        }
+    }
+}
+
+// Less workspace than the query reports is BAD_PARAM, as for every algorithm.
+TEST(ConvolutionFft, TooLittleWorkspaceIsBadParam) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    Handle handle;
+    for (ConvDirection direction :
+         {ConvDirection::forward, ConvDirection::backward_data, ConvDirection::backward_filter}) {
+        const ConvProblem p = fft_problem(rng, direction, FftKind::whole, CUDNN_DATA_FLOAT, {3, 3}, {7, 9}, 1);
+        if (test_backend() != TestBackend::host && runnable_algorithms(handle, p).empty()) continue;
+        TensorDescriptor x_desc(p.x), y_desc(p.y);
+        FilterDescriptor w_desc(p.w, p.filter_format);
+        ConvDescriptor conv(p);
+        const std::vector<int> algorithms = runnable_algorithms(handle, p);
+        if (std::find(algorithms.begin(), algorithms.end(), p.algorithm) == algorithms.end()) {
+            EXPECT_NE(test_backend(), TestBackend::host);
+            continue;
+        }
+        const size_t needed = workspace_size(handle, p, x_desc, w_desc, conv, y_desc);
+        ASSERT_GT(needed, 0u);
+        EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, run_without_workspace(handle, p, needed - 1), "workSpaceSizeInBytes");
+        EXPECT_EQ(run_without_workspace(handle, p, needed), CUDNN_STATUS_SUCCESS);
+    }
 }
 
 }  // namespace

@@ -5,10 +5,12 @@
 // filter ALGO_1 (deterministic: the filter gradient's split sums are added in a fixed order); the
 // Winograd solvers (cuda/conv/winograd.hpp) under WINOGRAD and WINOGRAD_NONFUSED of each direction that
 // has them. The column-matrix solvers have files of their own: forward GEMM (forward_gemm.cpp), backward
-// data ALGO_0 (backward_data_gemm.cpp) and backward filter ALGO_0 (backward_filter_gemm.cpp). The other
-// algorithms have no CUDA solver yet. Plus cudnnIm2Col's solver (cuda/conv/im2col.hpp).
+// data ALGO_0 (backward_data_gemm.cpp) and backward filter ALGO_0 (backward_filter_gemm.cpp). The FFT and
+// FFT_TILING algorithms of each direction run cuda/conv/fft_conv.hpp (cuFFT, loaded lazily). Plus cudnnIm2Col's solver
+// (cuda/conv/im2col.hpp).
 #include "cuda/conv/conv_solver.hpp"
 
+#include "cuda/conv/fft_conv.hpp"
 #include "cuda/conv/im2col.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "cuda/conv/winograd.hpp"
@@ -88,6 +90,38 @@ private:
     int algorithm_;
 };
 
+// One FFT solver: the direction, the cuDNN algorithm and whether it tiles tell them apart.
+class CudaConvFft final : public ConvSolver {
+public:
+    CudaConvFft(ConvDirection direction, const char *name, SolverId id, int algorithm, FftKind kind)
+        : direction_(direction), name_(name), id_(id), algorithm_(algorithm), kind_(kind) {}
+
+    const char *name() const override { return name_; }
+    SolverId id() const override { return id_; }
+    Backend backend() const override { return Backend::cuda; }
+    int algorithm() const override { return algorithm_; }
+
+    Applicability applicable(const ConvProblem &problem) const override {
+        if (problem.direction != direction_) return Applicability::no("solves another direction");
+        return cuda::fft_applicability_cuda(problem, kind_);
+    }
+
+    size_t workspace_bytes(const ConvProblem &problem) const override {
+        return cuda::fft_workspace_bytes(problem, kind_);
+    }
+
+    Status run(const ExecutionContext &context, const ConvProblem &problem, const ConvBuffers &buffers) const override {
+        return cuda::fft_convolution(context, problem, buffers, kind_);
+    }
+
+private:
+    ConvDirection direction_;
+    const char *name_;
+    SolverId id_;
+    int algorithm_;
+    FftKind kind_;
+};
+
 class CudaConvIm2Col final : public Im2ColSolver {
 public:
     const char *name() const override { return "cuda_conv_im2col"; }
@@ -151,6 +185,29 @@ void register_cuda_conv_solvers(SolverRegistry &registry) {
     registry.conv_backward_data.push_back(&backward_data_winograd_nonfused);
     registry.conv_backward_data.push_back(&backward_data_winograd);
     registry.conv_backward_filter.push_back(&backward_filter_winograd_nonfused);
+    static const CudaConvFft fwd_fft_tiling(ConvDirection::forward, "cuda_conv_fwd_fft_tiling",
+                                            SolverId::cuda_conv_fwd_fft_tiling, CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING,
+                                            FftKind::tiled);
+    static const CudaConvFft fwd_fft(ConvDirection::forward, "cuda_conv_fwd_fft", SolverId::cuda_conv_fwd_fft,
+                                     CUDNN_CONVOLUTION_FWD_ALGO_FFT, FftKind::whole);
+    static const CudaConvFft bwd_data_fft_tiling(ConvDirection::backward_data, "cuda_conv_bwd_data_fft_tiling",
+                                                 SolverId::cuda_conv_bwd_data_fft_tiling,
+                                                 CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING, FftKind::tiled);
+    static const CudaConvFft bwd_data_fft(ConvDirection::backward_data, "cuda_conv_bwd_data_fft",
+                                          SolverId::cuda_conv_bwd_data_fft, CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT,
+                                          FftKind::whole);
+    static const CudaConvFft bwd_filter_fft_tiling(ConvDirection::backward_filter, "cuda_conv_bwd_filter_fft_tiling",
+                                                   SolverId::cuda_conv_bwd_filter_fft_tiling,
+                                                   CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING, FftKind::tiled);
+    static const CudaConvFft bwd_filter_fft(ConvDirection::backward_filter, "cuda_conv_bwd_filter_fft",
+                                            SolverId::cuda_conv_bwd_filter_fft, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT,
+                                            FftKind::whole);
+    registry.conv_forward.push_back(&fwd_fft_tiling);
+    registry.conv_forward.push_back(&fwd_fft);
+    registry.conv_backward_data.push_back(&bwd_data_fft_tiling);
+    registry.conv_backward_data.push_back(&bwd_data_fft);
+    registry.conv_backward_filter.push_back(&bwd_filter_fft_tiling);
+    registry.conv_backward_filter.push_back(&bwd_filter_fft);
     static const CudaConvIm2Col im2col;
     registry.im2col.push_back(&im2col);
 }

@@ -17,14 +17,20 @@ void register_host_conv_solvers(SolverRegistry &registry) {
     registry.conv_forward.push_back(&host_conv_fwd_gemm_solver());
     registry.conv_forward.push_back(&host_conv_fwd_winograd_nonfused_solver());
     registry.conv_forward.push_back(&host_conv_fwd_winograd_solver());
+    registry.conv_forward.push_back(&host_conv_fwd_fft_tiling_solver());
+    registry.conv_forward.push_back(&host_conv_fwd_fft_solver());
     registry.conv_backward_data.push_back(&host_conv_bwd_data_algo_1_solver());
     registry.conv_backward_data.push_back(&host_conv_bwd_data_algo_0_solver());
     registry.conv_backward_data.push_back(&host_conv_bwd_data_winograd_nonfused_solver());
     registry.conv_backward_data.push_back(&host_conv_bwd_data_winograd_solver());
+    registry.conv_backward_data.push_back(&host_conv_bwd_data_fft_tiling_solver());
+    registry.conv_backward_data.push_back(&host_conv_bwd_data_fft_solver());
     registry.conv_backward_filter.push_back(&host_conv_bwd_filter_algo_1_solver());
     registry.conv_backward_filter.push_back(&host_conv_bwd_filter_algo_3_solver());
     registry.conv_backward_filter.push_back(&host_conv_bwd_filter_algo_0_solver());
     registry.conv_backward_filter.push_back(&host_conv_bwd_filter_winograd_nonfused_solver());
+    registry.conv_backward_filter.push_back(&host_conv_bwd_filter_fft_tiling_solver());
+    registry.conv_backward_filter.push_back(&host_conv_bwd_filter_fft_solver());
     registry.im2col.push_back(&host_conv_im2col_solver());
 }
 

@@ -27,6 +27,12 @@ const ConvSolver &host_conv_fwd_winograd_nonfused_solver();         // WINOGRAD_
 const ConvSolver &host_conv_bwd_data_winograd_solver();             // BWD_DATA_ALGO_WINOGRAD
 const ConvSolver &host_conv_bwd_data_winograd_nonfused_solver();    // BWD_DATA_ALGO_WINOGRAD_NONFUSED
 const ConvSolver &host_conv_bwd_filter_winograd_nonfused_solver();  // BWD_FILTER_ALGO_WINOGRAD_NONFUSED
+const ConvSolver &host_conv_fwd_fft_solver();                       // FFT
+const ConvSolver &host_conv_fwd_fft_tiling_solver();                // FFT_TILING
+const ConvSolver &host_conv_bwd_data_fft_solver();                  // BWD_DATA_ALGO_FFT
+const ConvSolver &host_conv_bwd_data_fft_tiling_solver();           // BWD_DATA_ALGO_FFT_TILING
+const ConvSolver &host_conv_bwd_filter_fft_solver();                // BWD_FILTER_ALGO_FFT
+const ConvSolver &host_conv_bwd_filter_fft_tiling_solver();         // BWD_FILTER_ALGO_FFT_TILING
 const Im2ColSolver &host_conv_im2col_solver();                      // cudnnIm2Col
 
 // Yes when the problem is of `direction` (a solver is registered in its direction's list only; this

@@ -39,6 +39,12 @@ enum class SolverId : int {
     host_conv_bwd_data_winograd = 36,
     host_conv_bwd_data_winograd_nonfused = 37,
     host_conv_bwd_filter_winograd_nonfused = 38,
+    host_conv_fwd_fft = 40,
+    host_conv_fwd_fft_tiling = 41,
+    host_conv_bwd_data_fft = 42,
+    host_conv_bwd_data_fft_tiling = 43,
+    host_conv_bwd_filter_fft = 44,
+    host_conv_bwd_filter_fft_tiling = 45,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -70,6 +76,12 @@ enum class SolverId : int {
     cuda_conv_fwd_gemm = 1027,
     cuda_conv_bwd_data_algo_0 = 1028,
     cuda_conv_bwd_filter_algo_0 = 1029,
+    cuda_conv_fwd_fft = 1030,
+    cuda_conv_fwd_fft_tiling = 1031,
+    cuda_conv_bwd_data_fft = 1032,
+    cuda_conv_bwd_data_fft_tiling = 1033,
+    cuda_conv_bwd_filter_fft = 1034,
+    cuda_conv_bwd_filter_fft_tiling = 1035,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
