@@ -34,6 +34,9 @@ enum class SolverId : int {
     host_ctc_loss_deterministic = 31,
     host_ctc_loss_non_deterministic = 32,
     host_conv_im2col = 33,
+    host_conv_fwd_implicit_gemm_onednn = 46,
+    host_conv_bwd_data_algo_1_onednn = 47,
+    host_conv_bwd_filter_algo_1_onednn = 48,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
