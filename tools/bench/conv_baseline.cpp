@@ -9,6 +9,8 @@
 #include "reference/convolution.hpp"
 #include "timing.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -43,8 +45,10 @@ size_t span_of(const TensorGeometry &g) {
 // implementation, reorders from and to the caller's plain float tensors; the time covers all of them.
 class DirectOnednn {
 public:
-    DirectOnednn(const Api &api, const ConvProblem &p) : api_(api) {
-        dnnl_memory_desc_t user[3], any[3];
+    // `copies` sets of the caller's tensors, rotated through so that no run finds its data in the cache
+    // (as librednn-bench does); oneDNN's own buffers are one set, as an application would keep them.
+    DirectOnednn(const Api &api, const ConvProblem &p, int copies) : api_(api), copies_(copies) {
+        dnnl_memory_desc_t any[3];
         const TensorGeometry *g[3] = {&p.x, &p.w, &p.y};
         for (int t = 0; t < 3; ++t) {
             int64_t dims[kMaxNdims] = {}, strides[kMaxNdims] = {};
@@ -63,9 +67,9 @@ public:
                     strides[i] = g[t]->strides[i];
                 }
             }
-            api.memory_desc_init_by_strides(&user[t], nd, dims, dnnl_f32, strides);
+            api.memory_desc_init_by_strides(&user_[t], nd, dims, dnnl_f32, strides);
             api.memory_desc_init_by_tag(&any[t], nd, dims, dnnl_f32, dnnl_format_tag_any);
-            data_[t].assign(span_of(*g[t]), 0.0f);
+            data_[t].assign(span_of(*g[t]) * static_cast<size_t>(copies), 0.0f);
         }
         std::mt19937 random(7);
         std::uniform_real_distribution<float> value(-1.0f, 1.0f);
@@ -82,28 +86,28 @@ public:
                                                   &any[1], nullptr, &any[2], strides, dilates, pad, pad);
         PrimitiveDesc hint = nullptr;
         if (p.direction != ConvDirection::forward) hint = first(&fwd, nullptr);
-        int query[3] = {};
-        int args[3] = {};
+        // Per role (inputs 0 and 1, output 2): which of x, w, y it is, its query and its argument.
+        int order[3] = {}, query[3] = {}, args[3] = {};
         switch (p.direction) {
             case ConvDirection::forward:
                 api.dilated_convolution_forward_desc_init(&desc, dnnl_forward_inference, dnnl_convolution_direct,
                                                           &any[0], &any[1], nullptr, &any[2], strides, dilates, pad,
                                                           pad);
-                order_ = {0, 1, 2};
+                order[0] = 0, order[1] = 1, order[2] = 2;
                 query[0] = dnnl_query_src_md, query[1] = dnnl_query_weights_md, query[2] = dnnl_query_dst_md;
                 args[0] = kArgSrc, args[1] = kArgWeights, args[2] = kArgDst;
                 break;
             case ConvDirection::backward_data:
                 api.dilated_convolution_backward_data_desc_init(&desc, dnnl_convolution_direct, &any[0], &any[1],
                                                                 &any[2], strides, dilates, pad, pad);
-                order_ = {2, 1, 0};
+                order[0] = 2, order[1] = 1, order[2] = 0;
                 query[0] = dnnl_query_diff_dst_md, query[1] = dnnl_query_weights_md, query[2] = dnnl_query_diff_src_md;
                 args[0] = kArgDiffDst, args[1] = kArgWeights, args[2] = kArgDiffSrc;
                 break;
             case ConvDirection::backward_filter:
                 api.dilated_convolution_backward_weights_desc_init(&desc, dnnl_convolution_direct, &any[0], &any[1],
                                                                    nullptr, &any[2], strides, dilates, pad, pad);
-                order_ = {0, 2, 1};
+                order[0] = 0, order[1] = 2, order[2] = 1;
                 query[0] = dnnl_query_src_md, query[1] = dnnl_query_diff_dst_md, query[2] = dnnl_query_diff_weights_md;
                 args[0] = kArgSrc, args[1] = kArgDiffDst, args[2] = kArgDiffWeights;
                 break;
@@ -116,37 +120,35 @@ public:
         implementation_ = name ? name : "?";
         api.primitive_create(&conv_, conv);
         api.stream_create(&stream_, api.engine, dnnl_stream_default_flags);
-        // Role r (inputs 0, 1, output 2) is tensor order_[r] of x, w, y.
         for (int r = 0; r < 3; ++r) {
+            const int t = order[r];
             const dnnl_memory_desc_t *inner = api.primitive_desc_query_md(conv, query[r], 0);
-            Memory user_memory = nullptr, inner_memory = nullptr;
-            api.memory_create(&user_memory, &user[order_[r]], api.engine, data_[order_[r]].data());
-            memories_.push_back(user_memory);
-            if (api.memory_desc_equal(inner, &user[order_[r]])) {
-                conv_args_.push_back({args[r], user_memory});
-                continue;
+            roles_[r].arg = args[r];
+            for (int c = 0; c < copies; ++c) {
+                Memory user_memory = nullptr;
+                api.memory_create(&user_memory, &user_[t], api.engine,
+                                  data_[t].data() + data_[t].size() / static_cast<size_t>(copies) * c);
+                memories_.push_back(user_memory);
+                roles_[r].user.push_back(user_memory);
             }
+            if (api.memory_desc_equal(inner, &user_[t])) continue;
             inner_data_[r].assign(api.memory_desc_get_size(inner) / sizeof(float) + 1, 0.0f);
-            api.memory_create(&inner_memory, inner, api.engine, inner_data_[r].data());
-            memories_.push_back(inner_memory);
+            api.memory_create(&roles_[r].inner, inner, api.engine, inner_data_[r].data());
+            memories_.push_back(roles_[r].inner);
             PrimitiveDesc reorder = nullptr;
             const bool output = r == 2;
-            api.reorder_primitive_desc_create(&reorder, output ? inner : &user[order_[r]], api.engine,
-                                              output ? &user[order_[r]] : inner, api.engine, nullptr);
-            Primitive primitive = nullptr;
-            api.primitive_create(&primitive, reorder);
+            api.reorder_primitive_desc_create(&reorder, output ? inner : &user_[t], api.engine,
+                                              output ? &user_[t] : inner, api.engine, nullptr);
+            api.primitive_create(&roles_[r].reorder, reorder);
             api.primitive_desc_destroy(reorder);
-            (output ? after_ : before_)
-                .push_back({primitive, output ? inner_memory : user_memory, output ? user_memory : inner_memory});
-            conv_args_.push_back({args[r], inner_memory});
         }
         api.primitive_desc_destroy(conv);
         ok_ = true;
     }
 
     ~DirectOnednn() {
-        for (auto &r : before_) api_.primitive_destroy(r.primitive);
-        for (auto &r : after_) api_.primitive_destroy(r.primitive);
+        for (const Role &role : roles_)
+            if (role.reorder) api_.primitive_destroy(role.reorder);
         if (conv_) api_.primitive_destroy(conv_);
         for (Memory m : memories_) api_.memory_destroy(m);
         if (stream_) api_.stream_destroy(stream_);
@@ -155,17 +157,25 @@ public:
     bool ok() const { return ok_; }
     const std::string &implementation() const { return implementation_; }
 
-    void run() {
-        for (auto &r : before_) reorder(r);
-        api_.primitive_execute(conv_, stream_, static_cast<int>(conv_args_.size()), conv_args_.data());
-        for (auto &r : after_) reorder(r);
+    void run(int run_number) {
+        const size_t copy = static_cast<size_t>(run_number % copies_);
+        dnnl_exec_arg_t conv_args[3];
+        for (int r = 0; r < 3; ++r) {
+            const Role &role = roles_[r];
+            conv_args[r] = {role.arg, role.reorder ? role.inner : role.user[copy]};
+            if (role.reorder && r < 2) reorder(role.reorder, role.user[copy], role.inner);
+        }
+        api_.primitive_execute(conv_, stream_, 3, conv_args);
+        if (roles_[2].reorder) reorder(roles_[2].reorder, roles_[2].inner, roles_[2].user[copy]);
         api_.stream_wait(stream_);
     }
 
 private:
-    struct Reorder {
-        Primitive primitive;
-        Memory from, to;
+    struct Role {
+        int arg = 0;
+        std::vector<Memory> user;  // one per copy
+        Memory inner = nullptr;
+        Primitive reorder = nullptr;
     };
 
     PrimitiveDesc first(const dnnl_convolution_desc_t *desc, PrimitiveDesc hint) {
@@ -177,21 +187,21 @@ private:
         return found;
     }
 
-    void reorder(const Reorder &r) {
-        dnnl_exec_arg_t args[2] = {{kArgFrom, r.from}, {kArgTo, r.to}};
-        api_.primitive_execute(r.primitive, stream_, 2, args);
+    void reorder(Primitive primitive, Memory from, Memory to) {
+        dnnl_exec_arg_t args[2] = {{kArgFrom, from}, {kArgTo, to}};
+        api_.primitive_execute(primitive, stream_, 2, args);
     }
 
     const Api &api_;
+    int copies_ = 1;
     bool ok_ = false;
     std::string implementation_;
+    dnnl_memory_desc_t user_[3] = {};
     std::vector<float> data_[3], inner_data_[3];
-    std::vector<int> order_;
+    Role roles_[3];
     Primitive conv_ = nullptr;
     Stream stream_ = nullptr;
     std::vector<Memory> memories_;
-    std::vector<dnnl_exec_arg_t> conv_args_;
-    std::vector<Reorder> before_, after_;
 };
 
 // The reference, on double copies (as the op tests run it).
@@ -238,9 +248,10 @@ const char kUsage[] =
     "usage: librednn-conv-baseline (--onednn | --reference) (--set FILE | --problem STRING)... [--n N]\n"
     "       [--dtype float] [--layout nchw|nhwc] [--dir fwd,bwd_data,bwd_filter] [--runs R] [--warmup W]\n"
     "Times each convolution on oneDNN called directly (tensors in the caller's layout, reordered to and from\n"
-    "oneDNN's preferred one, all timed) or on LibreDNN's naive reference, and prints one line per problem:\n"
-    "direction, name, count, the fastest run in ms, GFLOP/s, and oneDNN's implementation. Threads: oneDNN's\n"
-    "OpenMP default (OMP_NUM_THREADS), the reference one.\n";
+    "oneDNN's preferred one, all timed; the caller's tensors rotated through copies beyond the cache, as\n"
+    "librednn-bench does) or on LibreDNN's naive reference, and prints one line per problem: direction, name,\n"
+    "count, the fastest and the median run in ms, GFLOP/s of the fastest, and oneDNN's implementation.\n"
+    "Threads: oneDNN's OpenMP default (OMP_NUM_THREADS), the reference one.\n";
 
 int run(int argc, char **argv) {
     std::string mode, error;
@@ -303,7 +314,7 @@ int run(int argc, char **argv) {
         std::printf("# LibreDNN's reference (src/reference/), double copies; %d runs after %d warm-up, the fastest\n",
                     runs, warmup);
     }
-    std::printf("dir\tname\tcount\tms\tgflops\timplementation\n");
+    std::printf("dir\tname\tcount\tmin_ms\tmedian_ms\tgflops\timplementation\n");
     for (const Case &entry : cases) {
         ConvProblem p;
         ProblemString text;
@@ -313,9 +324,13 @@ int run(int argc, char **argv) {
         std::unique_ptr<ReferenceRun> reference;
         std::string implementation = "reference";
         if (api) {
-            direct = std::make_unique<DirectOnednn>(*api, p);
+            size_t bytes = 0;
+            for (const TensorGeometry *g : {&p.x, &p.w, &p.y}) bytes += span_of(*g) * sizeof(float);
+            const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+            const size_t cache = l3 > 0 ? static_cast<size_t>(l3) : size_t(32) << 20;
+            direct = std::make_unique<DirectOnednn>(*api, p, rotation_copies(bytes, cache, size_t(1) << 30));
             if (!direct->ok()) {
-                std::printf("%s\t%s\t%lld\t-\t-\tno oneDNN convolution\n", conv_direction_name(p.direction),
+                std::printf("%s\t%s\t%lld\t-\t-\t-\tno oneDNN convolution\n", conv_direction_name(p.direction),
                             entry.name.c_str(), static_cast<long long>(entry.count));
                 continue;
             }
@@ -323,19 +338,20 @@ int run(int argc, char **argv) {
         } else {
             reference = std::make_unique<ReferenceRun>(p);
         }
-        double best = 1e300;
+        std::vector<double> times;
         for (int r = 0; r < warmup + runs; ++r) {
             const double start = now_ms();
             if (direct) {
-                direct->run();
+                direct->run(r);
             } else {
                 reference->run();
             }
-            const double elapsed = now_ms() - start;
-            if (r >= warmup) best = std::min(best, elapsed);
+            if (r >= warmup) times.push_back(now_ms() - start);
         }
-        std::printf("%s\t%s\t%lld\t%.4f\t%.2f\t%s\n", conv_direction_name(p.direction), entry.name.c_str(),
-                    static_cast<long long>(entry.count), best, p.flops() / best * 1e-6, implementation.c_str());
+        const double best = *std::min_element(times.begin(), times.end());
+        std::printf("%s\t%s\t%lld\t%.4f\t%.4f\t%.2f\t%s\n", conv_direction_name(p.direction), entry.name.c_str(),
+                    static_cast<long long>(entry.count), best, median(times), p.flops() / best * 1e-6,
+                    implementation.c_str());
         std::fflush(stdout);
     }
     return 0;
