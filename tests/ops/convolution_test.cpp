@@ -440,10 +440,10 @@ int onednn_algorithm(ConvDirection direction) {
     return -1;
 }
 
-// What oneDNN takes: float or bfloat16 cross-correlations, any geometry, strides, groups and alpha/beta,
+// What oneDNN takes: float, bfloat16 or half cross-correlations, any geometry, strides, groups, alpha/beta,
 // run with oneDNN's algorithm (LibreDNN's own solver of that algorithm under LIBREDNN_ONEDNN=0). Where
 // oneDNN loads, most of them must run on it: a plan that oneDNN rejects falls back silently.
-TEST(Convolution, OnednnAlgorithmsMatchReferenceOnFloatAndBfloat16CrossCorrelations) {
+TEST(Convolution, OnednnAlgorithmsMatchReferenceOnFloatBfloat16AndHalfCrossCorrelations) {
     LIBREDNN_SEEDED_RANDOM(rng);
     const bool loaded = test_backend() == TestBackend::host && host::onednn::api(nullptr) != nullptr;
     for (ConvDirection direction :
@@ -451,9 +451,10 @@ TEST(Convolution, OnednnAlgorithmsMatchReferenceOnFloatAndBfloat16CrossCorrelati
         int trials = 0, on_onednn = 0;
         check_trials(rng, 40, [&] {
             ConvProblem p = random_problem(rng, direction);
-            const cudnnDataType_t type = rng.integer(0, 3) == 0 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_FLOAT;
+            const cudnnDataType_t type =
+                rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, CUDNN_DATA_BFLOAT16, CUDNN_DATA_HALF});
             p.x.dtype = p.w.dtype = p.y.dtype = type;
-            p.compute_type = CUDNN_DATA_FLOAT;
+            p.compute_type = type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
             p.mode = CUDNN_CROSS_CORRELATION;
             p.alpha = Scalar(p.alpha, false).value();
             p.beta = Scalar(p.beta, false).value();

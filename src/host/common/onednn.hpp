@@ -16,6 +16,7 @@ constexpr dnnl_status_t dnnl_success = 0;
 constexpr dnnl_status_t dnnl_iterator_ends = 4;
 
 using dnnl_data_type_t = int;
+constexpr dnnl_data_type_t dnnl_f16 = 1;
 constexpr dnnl_data_type_t dnnl_bf16 = 2;
 constexpr dnnl_data_type_t dnnl_f32 = 3;
 

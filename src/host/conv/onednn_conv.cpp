@@ -227,13 +227,19 @@ std::shared_ptr<const OnednnConvPlan> build_plan(const Api &api, const ConvProbl
     ConvTypeConfig config = ConvTypeConfig::float_config;
     Status ignored = CUDNN_STATUS_SUCCESS;
     if (!conv_type_config(problem, &config, &ignored)) clear_failure_reason();
+    // `type` is the call's data type; the convolution runs on it where oneDNN has such convolutions
+    // (float, bfloat16), and on float copies that the reorders convert to and from where it has not
+    // (half: oneDNN 2.x convolves half only on AVX512-FP16 CPUs; the sums are float either way).
     dnnl_data_type_t type = dnnl_f32;
-    if (config == ConvTypeConfig::pseudo_bfloat16) {
-        type = dnnl_bf16;
-    } else if (config != ConvTypeConfig::float_config) {
-        *why = std::string("oneDNN has no ") + conv_type_config_name(config) +
-               " convolution on the CPU; float and bfloat16 (float compute) only";
-        return nullptr;
+    switch (config) {
+        case ConvTypeConfig::float_config: break;
+        case ConvTypeConfig::pseudo_bfloat16: type = dnnl_bf16; break;
+        case ConvTypeConfig::pseudo_half:
+        case ConvTypeConfig::true_half: type = dnnl_f16; break;
+        default:
+            *why = std::string("oneDNN has no ") + conv_type_config_name(config) +
+                   " convolution on the CPU; float, bfloat16 and half (converted to float) only";
+            return nullptr;
     }
     Owned owned{api, {}, {}, {}};
     Attr conv_attr = new_attr(owned);
@@ -241,7 +247,11 @@ std::shared_ptr<const OnednnConvPlan> build_plan(const Api &api, const ConvProbl
         *why = "oneDNN could not create primitive attributes";
         return nullptr;
     }
-    PrimitiveDesc conv = direct_convolution(owned, problem, type, conv_attr, why);
+    PrimitiveDesc conv = nullptr;
+    if (type != dnnl_f16) conv = direct_convolution(owned, problem, type, conv_attr, why);
+    if (conv == nullptr && type != dnnl_f32) {  // on float copies
+        conv = direct_convolution(owned, problem, dnnl_f32, conv_attr, why);
+    }
     if (conv == nullptr) return nullptr;
 
     auto plan = std::make_shared<OnednnConvPlan>();

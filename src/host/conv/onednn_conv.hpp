@@ -17,7 +17,8 @@ namespace librednn::host::conv {
 struct OnednnConvPlan;
 
 // The plan for `problem` (from the cache, or built now), or nullptr with *why saying why oneDNN cannot
-// run it: oneDNN not loaded, a problem it has no direct convolution for, a type it lacks.
+// run it: oneDNN not loaded, a problem it has no direct convolution for, a type it lacks (half runs on
+// float copies; double and int8 do not run).
 std::shared_ptr<const OnednnConvPlan> onednn_conv_plan(const ConvProblem &problem, std::string *why);
 
 // What the plan needs from the workspace: oneDNN's scratchpad and the tensors in oneDNN's layouts.
