@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -128,10 +129,16 @@ const Api *api(std::string *why) {
     static Loaded *loaded = nullptr;  // never freed: the engine lives as long as the process
     std::call_once(once, [] {
         loaded = new Loaded(load());
-        if (loaded->ok) {
-            log_info("LibreDNN host backend: using " + loaded->api.description + " for convolutions");
-        } else {
-            log_info("LibreDNN host backend: not using oneDNN: " + loaded->why);
+        // Once per process and library, where dispatch is logged (as DispatchLog writes it).
+        const std::string text = loaded->ok
+                                     ? "LibreDNN host backend: float, bfloat16 and half cross-correlations on " +
+                                           loaded->api.description + ", other convolutions on LibreDNN's own solvers"
+                                     : "LibreDNN host backend: oneDNN not used (" + loaded->why +
+                                           "): convolutions on LibreDNN's own solvers";
+        if (log_enabled(CUDNN_SEV_INFO)) {
+            log_info(text);
+        } else if (environment_flag("LIBREDNN_LOG_DISPATCH")) {
+            std::fprintf(stderr, "%s\n", text.c_str());
         }
     });
     if (loaded->ok) return &loaded->api;
