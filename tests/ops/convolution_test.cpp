@@ -440,10 +440,10 @@ int onednn_algorithm(ConvDirection direction) {
     return -1;
 }
 
-// What oneDNN takes: float, bfloat16 or half cross-correlations, any geometry, strides, groups, alpha/beta,
+// What oneDNN takes: float, bfloat16 or half, both modes, any geometry, strides, groups, alpha/beta,
 // run with oneDNN's algorithm (LibreDNN's own solver of that algorithm under LIBREDNN_ONEDNN=0). Where
 // oneDNN loads, most of them must run on it: a plan that oneDNN rejects falls back silently.
-TEST(Convolution, OnednnAlgorithmsMatchReferenceOnFloatBfloat16AndHalfCrossCorrelations) {
+TEST(Convolution, OnednnAlgorithmsMatchReferenceOnFloatBfloat16AndHalf) {
     LIBREDNN_SEEDED_RANDOM(rng);
     const bool loaded = test_backend() == TestBackend::host && host::onednn::api(nullptr) != nullptr;
     for (ConvDirection direction :
@@ -455,7 +455,6 @@ TEST(Convolution, OnednnAlgorithmsMatchReferenceOnFloatBfloat16AndHalfCrossCorre
                 rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, CUDNN_DATA_BFLOAT16, CUDNN_DATA_HALF});
             p.x.dtype = p.w.dtype = p.y.dtype = type;
             p.compute_type = type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
-            p.mode = CUDNN_CROSS_CORRELATION;
             p.alpha = Scalar(p.alpha, false).value();
             p.beta = Scalar(p.beta, false).value();
             p.algorithm = onednn_algorithm(direction);

@@ -6,6 +6,7 @@
 #include "host/common/onednn.hpp"
 #include "ops/conv/validate.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -39,6 +40,16 @@ struct PlannedTensor {
     bool reordered = false;
     Step reorder;
     size_t offset = 0, bytes = 0;
+    // CUDNN_CONVOLUTION's filter: staged packed row-major with each row's taps reversed, at `staged_offset`
+    // (oneDNN only cross-correlates). An input filter is copied there reversed, in the call's type, and
+    // reordered from there; the filter gradient is reordered there from oneDNN's layout (`to_staged`), in
+    // float, reversed in place, then reordered into the call's tensor with alpha and beta.
+    bool flipped = false;
+    dnnl_memory_desc_t staged{};
+    size_t staged_offset = 0;
+    Step to_staged;
+    TensorGeometry geometry;
+    size_t element = 0;  // bytes of one element of the call's filter
 };
 
 }  // namespace
@@ -55,7 +66,7 @@ struct OnednnConvPlan {
     OnednnConvPlan &operator=(const OnednnConvPlan &) = delete;
     ~OnednnConvPlan() {
         for (Primitive p : {convolution.primitive, inputs[0].reorder.primitive, inputs[1].reorder.primitive,
-                            output.reorder.primitive}) {
+                            output.reorder.primitive, output.to_staged.primitive}) {
             if (p != nullptr) api->primitive_destroy(p);
         }
     }
@@ -307,7 +318,24 @@ std::shared_ptr<const OnednnConvPlan> build_plan(const Api &api, const ConvProbl
         tensor.inner = *inner;
         const bool output = t == 2;
         const bool blend = output && (problem.alpha != 1.0 || problem.beta != 0.0);
-        tensor.reordered = blend || api.memory_desc_equal(&tensor.user, &tensor.inner) == 0;
+        if (problem.mode == CUDNN_CONVOLUTION && roles[t].filter) {
+            tensor.flipped = true;
+            tensor.geometry = *roles[t].geometry;
+            tensor.element = type == dnnl_f32 ? 4 : 2;
+            int64_t packed[kMaxNdims] = {};
+            packed[ndims - 1] = 1;
+            for (int d = ndims - 2; d >= 0; --d) packed[d] = packed[d + 1] * dims[d + 1];
+            if (api.memory_desc_init_by_strides(&tensor.staged, ndims, dims, output ? dnnl_f32 : type, packed) !=
+                dnnl_success) {
+                *why = "oneDNN cannot describe the reversed filter";
+                return nullptr;
+            }
+            tensor.staged_offset = buffers;
+            buffers += aligned(api.memory_desc_get_size(&tensor.staged));
+        }
+        // The side of the reorder away from the convolution: the call's tensor, or the staged filter.
+        const dnnl_memory_desc_t *outside = tensor.flipped ? &tensor.staged : &tensor.user;
+        tensor.reordered = blend || (output && tensor.flipped) || api.memory_desc_equal(outside, &tensor.inner) == 0;
         // The output's buffer is always reserved: the workspace query knows no alpha and beta, and must
         // give what any run of the problem uses.
         if (output) {
@@ -318,9 +346,25 @@ std::shared_ptr<const OnednnConvPlan> build_plan(const Api &api, const ConvProbl
         if (!tensor.reordered) continue;
         // Inputs go user -> inner; the output inner -> user, as alpha * result + beta * user (the sum
         // post-op, only where beta != 0, so that beta == 0 never reads the call's tensor).
+        if (output && tensor.flipped) {
+            PrimitiveDesc staging = nullptr;
+            Attr plain = new_attr(owned);
+            if (plain == nullptr ||
+                api.reorder_primitive_desc_create(&staging, &tensor.inner, api.engine, &tensor.staged, api.engine,
+                                                  plain) != dnnl_success) {
+                *why = "oneDNN has no reorder from its filter gradient's layout to a packed one";
+                return nullptr;
+            }
+            owned.descs.push_back(staging);
+            if (!make_step(api, staging, &tensor.to_staged)) {
+                *why = "oneDNN could not create a reorder";
+                return nullptr;
+            }
+            scratchpad = std::max(scratchpad, tensor.to_staged.scratchpad_bytes);
+        }
         Attr attr = output ? new_attr(owned, problem.alpha, problem.beta) : new_attr(owned);
         PrimitiveDesc reorder = nullptr;
-        const dnnl_memory_desc_t *from = output ? &tensor.inner : &tensor.user;
+        const dnnl_memory_desc_t *from = output ? (tensor.flipped ? &tensor.staged : &tensor.inner) : outside;
         const dnnl_memory_desc_t *to = output ? &tensor.user : &tensor.inner;
         if (attr == nullptr ||
             api.reorder_primitive_desc_create(&reorder, from, api.engine, to, api.engine, attr) != dnnl_success) {
@@ -344,8 +388,8 @@ std::shared_ptr<const OnednnConvPlan> build_plan(const Api &api, const ConvProbl
     PrimitiveDesc blend = nullptr;
     Attr blend_attr = new_attr(owned, 2.0, 2.0);
     if (blend_attr == nullptr ||
-        api.reorder_primitive_desc_create(&blend, &plan->output.inner, api.engine, &plan->output.user, api.engine,
-                                          blend_attr) != dnnl_success) {
+        api.reorder_primitive_desc_create(&blend, plan->output.flipped ? &plan->output.staged : &plan->output.inner,
+                                          api.engine, &plan->output.user, api.engine, blend_attr) != dnnl_success) {
         *why = "oneDNN has no reorder with alpha and beta between its convolution's layout and the call's";
         return nullptr;
     }
@@ -354,7 +398,10 @@ std::shared_ptr<const OnednnConvPlan> build_plan(const Api &api, const ConvProbl
     if (blend_scratchpad != nullptr) scratchpad = std::max(scratchpad, api.memory_desc_get_size(blend_scratchpad));
     // Layout: alignment slack, the scratchpad (shared: the steps run one after another), the buffers.
     const size_t scratch = aligned(scratchpad);
-    for (PlannedTensor *tensor : {&plan->inputs[0], &plan->inputs[1], &plan->output}) tensor->offset += scratch;
+    for (PlannedTensor *tensor : {&plan->inputs[0], &plan->inputs[1], &plan->output}) {
+        tensor->offset += scratch;
+        tensor->staged_offset += scratch;
+    }
     plan->workspace_bytes = kAlign + scratch + buffers;
     return plan;
 }
@@ -395,6 +442,36 @@ private:
     std::unordered_map<std::string, CacheEntry> entries_;
     std::deque<std::string> order_;
 };
+
+// Copies the call's filter (`g`, elements of `element` bytes) into `staged` packed row-major, each row's
+// taps reversed: what CUDNN_CONVOLUTION multiplies with.
+void stage_reversed(const TensorGeometry &g, const void *filter, void *staged, size_t element) {
+    const int64_t rows = g.dims[0] * g.dims[1];
+    int64_t taps = 1;
+    for (int i = 2; i < g.nb_dims; ++i) taps *= g.dims[i];
+    const auto *from = static_cast<const unsigned char *>(filter);
+    auto *to = static_cast<unsigned char *>(staged);
+    for (int64_t row = 0; row < rows; ++row) {
+        const int64_t row_offset = row / g.dims[1] * g.strides[0] + row % g.dims[1] * g.strides[1];
+        for (int64_t tap = 0; tap < taps; ++tap) {
+            int64_t offset = row_offset, rest = tap;
+            for (int i = g.nb_dims - 1; i >= 2; --i) {
+                offset += rest % g.dims[i] * g.strides[i];
+                rest /= g.dims[i];
+            }
+            std::memcpy(to + static_cast<size_t>(row * taps + taps - 1 - tap) * element,
+                        from + static_cast<size_t>(offset) * element, element);
+        }
+    }
+}
+
+// Reverses each row's taps of a packed float filter in place.
+void reverse_rows(const TensorGeometry &g, float *filter) {
+    const int64_t rows = g.dims[0] * g.dims[1];
+    int64_t taps = 1;
+    for (int i = 2; i < g.nb_dims; ++i) taps *= g.dims[i];
+    for (int64_t row = 0; row < rows; ++row) std::reverse(filter + row * taps, filter + (row + 1) * taps);
+}
 
 // The call's pointer for one of the planned tensors.
 void *user_pointer(const ConvProblem &problem, const ConvBuffers &buffers, const PlannedTensor &tensor) {
@@ -446,18 +523,35 @@ Status run_onednn_conv(const OnednnConvPlan &plan, const ConvProblem &problem, c
         ok = api.stream_create(&stream, api.engine, dnnl_stream_default_flags) == dnnl_success;
         std::vector<dnnl_exec_arg_t> conv_args;
         Memory output_user = nullptr;
+        Memory output_staged = nullptr;
         for (const PlannedTensor *tensor : {&plan.inputs[0], &plan.inputs[1], &plan.output}) {
-            Memory user = memory(tensor->user, user_pointer(problem, buffers, *tensor));
-            Memory used = user;
-            if (tensor == &plan.output) output_user = user;
+            void *data = user_pointer(problem, buffers, *tensor);
+            Memory user = memory(tensor->user, data);
+            Memory outside = user;
+            if (tensor->flipped) {
+                outside = memory(tensor->staged, base + tensor->staged_offset);
+                if (tensor != &plan.output)
+                    stage_reversed(tensor->geometry, data, base + tensor->staged_offset, tensor->element);
+            }
+            Memory used = outside;
+            if (tensor == &plan.output) {
+                output_user = user;
+                output_staged = outside;
+                used = user;
+            }
             if (tensor->reordered) {
                 used = memory(tensor->inner, base + tensor->offset);
-                if (tensor != &plan.output) execute(tensor->reorder, {{kArgFrom, user}, {kArgTo, used}});
+                if (tensor != &plan.output) execute(tensor->reorder, {{kArgFrom, outside}, {kArgTo, used}});
             }
             conv_args.push_back({tensor->arg, used});
         }
         execute(plan.convolution, conv_args);
-        if (plan.output.reordered) {
+        if (plan.output.flipped) {
+            execute(plan.output.to_staged, {{kArgFrom, conv_args[2].memory}, {kArgTo, output_staged}});
+            if (ok && api.stream_wait(stream) != dnnl_success) ok = false;
+            if (ok) reverse_rows(plan.output.geometry, reinterpret_cast<float *>(base + plan.output.staged_offset));
+            execute(plan.output.reorder, {{kArgFrom, output_staged}, {kArgTo, output_user}});
+        } else if (plan.output.reordered) {
             execute(plan.output.reorder, {{kArgFrom, conv_args[2].memory}, {kArgTo, output_user}});
         }
         if (stream != nullptr && api.stream_wait(stream) != dnnl_success) ok = false;

@@ -29,8 +29,6 @@ public:
         if (!direction.ok()) return direction;
         if (problem.epilogue.fused)
             return Applicability::no("the fused bias and activation run on LibreDNN's own solvers, not oneDNN");
-        if (problem.mode != CUDNN_CROSS_CORRELATION)
-            return Applicability::no("oneDNN cross-correlates only; CUDNN_CONVOLUTION runs on LibreDNN's own solvers");
         if (problem.spatial_dims < 1 || problem.spatial_dims > 3)
             return Applicability::no_format("oneDNN convolves 1 to 3 spatial dims, not %d", problem.spatial_dims);
         std::string why;
