@@ -131,7 +131,7 @@ const Api *api(std::string *why) {
         loaded = new Loaded(load());
         // Once per process and library, where dispatch is logged (as DispatchLog writes it).
         const std::string text = loaded->ok
-                                     ? "LibreDNN host backend: float, bfloat16 and half cross-correlations on " +
+                                     ? "LibreDNN host backend: float, bfloat16 and half convolutions on " +
                                            loaded->api.description + ", other convolutions on LibreDNN's own solvers"
                                      : "LibreDNN host backend: oneDNN not used (" + loaded->why +
                                            "): convolutions on LibreDNN's own solvers";
