@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace librednn::api {
@@ -186,7 +187,19 @@ std::vector<ConvAlgorithmResult> rank_conv_algorithms(const cudnnContext &handle
     const int count = conv_algorithm_count(problem.direction);
     std::vector<bool> listed(static_cast<size_t>(count), false);
     std::vector<ConvAlgorithmResult> results;
-    for (const auto &ranked : rank_solvers(conv_solvers(problem.direction), handle.backend, problem)) {
+    const auto ranking = rank_solvers(conv_solvers(problem.direction), handle.backend, problem);
+    // With dispatch logging, the ranking explains itself too: the heuristic's first choice and why each
+    // solver ranked below it cannot run (a oneDNN solver skipped for a CUDNN_CONVOLUTION problem, ...).
+    const std::string family = std::string(family_of(problem.direction)) + " ranking";  // outlives `log`
+    DispatchLog log(family.c_str());
+    if (log.enabled()) {
+        for (const auto &ranked : ranking) {
+            if (ranked.answer.ok() && !log.has_chosen()) log.chose(ranked.solver->name());
+            if (!ranked.answer.ok()) log.skipped(ranked.solver->name(), ranked.answer.reason());
+        }
+        if (log.has_chosen()) log.finish(handle.backend, true, to_problem_string(problem).to_string());
+    }
+    for (const auto &ranked : ranking) {
         const int algorithm = ranked.solver->algorithm();
         if (!ranked.answer.ok() || algorithm < 0 || algorithm >= count || listed[static_cast<size_t>(algorithm)])
             continue;

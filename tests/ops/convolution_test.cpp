@@ -3,11 +3,14 @@
 // identities in double; the algorithm queries; and the rejections.
 #include "reference/convolution.hpp"
 #include "api/api_test_util.hpp"
+#include "host/common/onednn.hpp"
 #include "op_test_util.hpp"
+#include "ops/common/dispatch.hpp"
 #include "ops/common/element_access.hpp"
 #include "ops/conv/algorithms.hpp"
 #include "ops/conv/fft_geometry.hpp"
 #include "ops/conv/problem.hpp"
+#include "ops/conv/solvers.hpp"
 #include "ops/conv/winograd.hpp"
 
 #include <cudnn.h>
@@ -15,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <set>
 
@@ -633,6 +637,102 @@ TEST(Convolution, BackwardDataMatchesReferenceOnRandomGeometriesLayoutsTypesAndA
 TEST(Convolution, BackwardFilterMatchesReferenceOnRandomGeometriesLayoutsTypesAndAlgorithms) {
     LIBREDNN_SEEDED_RANDOM(rng);
     check_trials(rng, 120, [&] { return random_problem(rng, ConvDirection::backward_filter); });
+}
+
+// The algorithm of each direction the host runs on oneDNN where it loads (docs/HOST_ONEDNN.md).
+int onednn_algorithm(ConvDirection direction) {
+    switch (direction) {
+        case ConvDirection::forward: return CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+        case ConvDirection::backward_data: return CUDNN_CONVOLUTION_BWD_DATA_ALGO_1;
+        case ConvDirection::backward_filter: return CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1;
+    }
+    return -1;
+}
+
+// What oneDNN takes: float, bfloat16 or half, both modes, any geometry, strides, groups, alpha/beta,
+// run with oneDNN's algorithm (LibreDNN's own solver of that algorithm under LIBREDNN_ONEDNN=0). Where
+// oneDNN loads, most of them must run on it: a plan that oneDNN rejects falls back silently.
+TEST(Convolution, OnednnAlgorithmsMatchReferenceOnFloatBfloat16AndHalf) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    const bool loaded = test_backend() == TestBackend::host && host::onednn::api(nullptr) != nullptr;
+    for (ConvDirection direction :
+         {ConvDirection::forward, ConvDirection::backward_data, ConvDirection::backward_filter}) {
+        int trials = 0, on_onednn = 0;
+        check_trials(rng, 40, [&] {
+            ConvProblem p = random_problem(rng, direction);
+            const cudnnDataType_t type =
+                rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, CUDNN_DATA_BFLOAT16, CUDNN_DATA_HALF});
+            p.x.dtype = p.w.dtype = p.y.dtype = type;
+            p.compute_type = type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+            p.alpha = Scalar(p.alpha, false).value();
+            p.beta = Scalar(p.beta, false).value();
+            p.algorithm = onednn_algorithm(direction);
+            const ConvSolver *chosen = nullptr;
+            ++trials;
+            if (loaded &&
+                select_solver_for_algorithm(conv_solvers(direction), Backend::host, p, p.algorithm,
+                                            "oneDNN's algorithm", "convolution", &chosen) == CUDNN_STATUS_SUCCESS)
+                on_onednn += std::strstr(chosen->name(), "onednn") != nullptr ? 1 : 0;
+            return p;
+        });
+        if (loaded) {
+            EXPECT_GE(on_onednn, trials * 3 / 4) << conv_direction_name(direction) << ": only " << on_onednn << " of "
+                                                 << trials << " problems ran on oneDNN";
+        }
+    }
+}
+
+ConvProblem small_float_problem(ConvDirection direction, cudnnDataType_t type) {
+    ConvProblem p;
+    p.direction = direction;
+    const int64_t x_dims[] = {1, 8, 10, 10}, w_dims[] = {16, 8, 3, 3};
+    int64_t y_dims[4];
+    p.pad[0] = p.pad[1] = 1;
+    p.stride[0] = p.stride[1] = p.dilation[0] = p.dilation[1] = 1;
+    p.compute_type = type;
+    conv_output_dims(p, x_dims, w_dims, y_dims);
+    p.x = packed_geometry(type, 4, x_dims, PackedLayout::nchw);
+    p.w = packed_geometry(type, 4, w_dims, PackedLayout::nchw);
+    p.y = packed_geometry(type, 4, y_dims, PackedLayout::nchw);
+    return p;
+}
+
+// Where oneDNN loads, the host runs float convolutions on it; where it does not (or LIBREDNN_ONEDNN=0),
+// and for what it lacks (double), LibreDNN's own solvers run and the oneDNN solver says why.
+TEST(ConvolutionOnednn, HostDispatchPicksOnednnWhereItLoadsAndSaysWhyNotElsewhere) {
+    if (test_backend() != TestBackend::host) GTEST_SKIP() << "a host dispatch test";
+    std::string why;
+    const bool loaded = host::onednn::api(&why) != nullptr;
+    const char *setting = std::getenv("LIBREDNN_ONEDNN");
+    if (setting != nullptr && std::strcmp(setting, "0") == 0) {
+        EXPECT_FALSE(loaded);
+        EXPECT_EQ(why, "switched off by LIBREDNN_ONEDNN=0");
+    }
+    for (ConvDirection direction :
+         {ConvDirection::forward, ConvDirection::backward_data, ConvDirection::backward_filter}) {
+        const ConvSolver *chosen = nullptr;
+        ASSERT_EQ(select_solver(conv_solvers(direction), Backend::host,
+                                small_float_problem(direction, CUDNN_DATA_FLOAT), "convolution", &chosen),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(std::strstr(chosen->name(), "onednn") != nullptr, loaded) << chosen->name() << "; " << why;
+        if (loaded) {
+            EXPECT_EQ(chosen->algorithm(), onednn_algorithm(direction)) << chosen->name();
+        }
+        ASSERT_EQ(select_solver(conv_solvers(direction), Backend::host,
+                                small_float_problem(direction, CUDNN_DATA_DOUBLE), "convolution", &chosen),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(std::strstr(chosen->name(), "onednn"), nullptr) << chosen->name();
+        bool explained = false;
+        for (const auto &ranked :
+             rank_solvers(conv_solvers(direction), Backend::host, small_float_problem(direction, CUDNN_DATA_DOUBLE))) {
+            if (std::strstr(ranked.solver->name(), "onednn") == nullptr) continue;
+            EXPECT_FALSE(ranked.answer.ok());
+            EXPECT_NE(ranked.answer.reason().find(loaded ? "oneDNN has no DOUBLE_CONFIG" : why), std::string::npos)
+                << ranked.answer.reason();
+            explained = true;
+        }
+        EXPECT_TRUE(explained) << "no oneDNN solver registered for " << conv_direction_name(direction);
+    }
 }
 
 TEST(Convolution, Int8ForwardMatchesReferenceExactly) {

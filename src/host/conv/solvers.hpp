@@ -34,6 +34,10 @@ const ConvSolver &host_conv_bwd_data_fft_tiling_solver();           // BWD_DATA_
 const ConvSolver &host_conv_bwd_filter_fft_solver();                // BWD_FILTER_ALGO_FFT
 const ConvSolver &host_conv_bwd_filter_fft_tiling_solver();         // BWD_FILTER_ALGO_FFT_TILING
 const Im2ColSolver &host_conv_im2col_solver();                      // cudnnIm2Col
+// On oneDNN's direct convolutions, when libdnnl.so.2 loads (onednn_solvers.cpp).
+const ConvSolver &host_conv_fwd_onednn_solver();         // IMPLICIT_GEMM
+const ConvSolver &host_conv_bwd_data_onednn_solver();    // BWD_DATA_ALGO_1
+const ConvSolver &host_conv_bwd_filter_onednn_solver();  // BWD_FILTER_ALGO_1
 
 // Yes when the problem is of `direction` (a solver is registered in its direction's list only; this
 // guards direct calls).

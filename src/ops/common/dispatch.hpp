@@ -28,6 +28,7 @@ public:
     bool needs_problem_string() const { return enabled_ || chosen_ == nullptr; }
 
     bool enabled() const { return enabled_; }
+    bool has_chosen() const { return chosen_ != nullptr; }
 
 private:
     bool enabled_;

@@ -45,6 +45,9 @@ enum class SolverId : int {
     host_conv_bwd_data_fft_tiling = 43,
     host_conv_bwd_filter_fft = 44,
     host_conv_bwd_filter_fft_tiling = 45,
+    host_conv_fwd_implicit_gemm_onednn = 46,
+    host_conv_bwd_data_algo_1_onednn = 47,
+    host_conv_bwd_filter_algo_1_onednn = 48,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
