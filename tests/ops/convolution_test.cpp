@@ -1689,22 +1689,25 @@ cudnnStatus_t run_without_workspace(Handle &handle, const ConvProblem &p, size_t
     HostTensor xt(p.x), wt(p.w), yt(p.y);
     DeviceBuffer x(xt.bytes), w(wt.bytes), y(yt.bytes);
     DeviceBuffer workspace(std::vector<uint8_t>(std::max<size_t>(workspace_bytes, 1), 0));
-    const float one = 1.0f, zero = 0.0f;
+    // Scaling factors are doubles for double data.
+    const bool in_double = p.x.dtype == CUDNN_DATA_DOUBLE;
+    const Scalar one_scalar(1.0, in_double), zero_scalar(0.0, in_double);
+    const void *one = one_scalar.get(), *zero = zero_scalar.get();
     void *space = workspace_bytes > 0 ? workspace.get() : nullptr;
     switch (p.direction) {
         case ConvDirection::forward:
-            return cudnnConvolutionForward(handle, &one, x_desc, x.get(), w_desc, w.get(), conv,
+            return cudnnConvolutionForward(handle, one, x_desc, x.get(), w_desc, w.get(), conv,
                                            static_cast<cudnnConvolutionFwdAlgo_t>(p.algorithm), space, workspace_bytes,
-                                           &zero, y_desc, y.get());
+                                           zero, y_desc, y.get());
         case ConvDirection::backward_data:
-            return cudnnConvolutionBackwardData(handle, &one, w_desc, w.get(), y_desc, y.get(), conv,
+            return cudnnConvolutionBackwardData(handle, one, w_desc, w.get(), y_desc, y.get(), conv,
                                                 static_cast<cudnnConvolutionBwdDataAlgo_t>(p.algorithm), space,
-                                                workspace_bytes, &zero, x_desc, x.get());
+                                                workspace_bytes, zero, x_desc, x.get());
         case ConvDirection::backward_filter: break;
     }
-    return cudnnConvolutionBackwardFilter(handle, &one, x_desc, x.get(), y_desc, y.get(), conv,
+    return cudnnConvolutionBackwardFilter(handle, one, x_desc, x.get(), y_desc, y.get(), conv,
                                           static_cast<cudnnConvolutionBwdFilterAlgo_t>(p.algorithm), space,
-                                          workspace_bytes, &zero, w_desc, w.get());
+                                          workspace_bytes, zero, w_desc, w.get());
 }
 
 // What cuDNN's tables leave out answers NOT_SUPPORTED, naming the rule.
