@@ -193,11 +193,17 @@ std::vector<ConvAlgorithmResult> rank_conv_algorithms(const cudnnContext &handle
     const std::string family = std::string(family_of(problem.direction)) + " ranking";  // outlives `log`
     DispatchLog log(family.c_str());
     if (log.enabled()) {
+        // The line's problem string names the algorithm the ranking puts first, so that it reruns that choice
+        // (and reads back unchanged in librednn-bench).
+        ConvProblem first = problem;
         for (const auto &ranked : ranking) {
-            if (ranked.answer.ok() && !log.has_chosen()) log.chose(ranked.solver->name());
+            if (ranked.answer.ok() && !log.has_chosen()) {
+                log.chose(ranked.solver->name());
+                first.algorithm = ranked.solver->algorithm();
+            }
             if (!ranked.answer.ok()) log.skipped(ranked.solver->name(), ranked.answer.reason());
         }
-        if (log.has_chosen()) log.finish(handle.backend, true, to_problem_string(problem).to_string());
+        if (log.has_chosen()) log.finish(handle.backend, true, to_problem_string(first).to_string());
     }
     for (const auto &ranked : ranking) {
         const int algorithm = ranked.solver->algorithm();
