@@ -11,6 +11,7 @@
 #include "host/common/parallel.hpp"
 #include "host/conv/gemm.hpp"
 #include "host/conv/packed_conv.hpp"
+#include "host/conv/solvers.hpp"
 #include "host/conv/sums.hpp"
 #include "ops/conv/winograd.hpp"
 
@@ -402,5 +403,35 @@ inline Status run_winograd(const ExecutionContext &context, const ConvProblem &p
                           }
                       });
 }
+
+// One Winograd solver: the direction, the cuDNN algorithm and the variant are all that tell the five apart.
+class HostWinogradConvSolver final : public ConvSolver {
+public:
+    HostWinogradConvSolver(const char *name, SolverId id, ConvDirection direction, int algorithm,
+                           WinogradVariant variant)
+        : name_(name), id_(id), direction_(direction), algorithm_(algorithm), variant_(variant) {}
+
+    const char *name() const override { return name_; }
+    SolverId id() const override { return id_; }
+    Backend backend() const override { return Backend::host; }
+    int algorithm() const override { return algorithm_; }
+    Applicability applicable(const ConvProblem &problem) const override {
+        Applicability answer = require_direction(problem, direction_);
+        return answer.ok() ? winograd_applicable(problem, variant_) : answer;
+    }
+    size_t workspace_bytes(const ConvProblem &problem) const override {
+        return winograd_workspace_bytes(problem, variant_);
+    }
+    Status run(const ExecutionContext &context, const ConvProblem &problem, const ConvBuffers &buffers) const override {
+        return run_winograd(context, problem, buffers, variant_);
+    }
+
+private:
+    const char *name_;
+    SolverId id_;
+    ConvDirection direction_;
+    int algorithm_;
+    WinogradVariant variant_;
+};
 
 }  // namespace librednn::host::conv
