@@ -1458,10 +1458,11 @@ int fft_algorithm(ConvDirection direction, FftKind kind) {
     return tiled ? CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING : CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT;
 }
 
-// Packed NCHW tensors, KCRS filter, unit strides and dilation, padding below the filter: the problems
-// cuDNN's FFT algorithms take. `filter` and `x` give each spatial dim's extents.
+// Packed NCHW tensors, KCRS filter, unit dilation, padding below the filter: the problems cuDNN's FFT
+// algorithms take. `filter` and `x` give each spatial dim's extents; `strides` the strides (unit where empty).
 ConvProblem fft_problem(Random &rng, ConvDirection direction, FftKind kind, cudnnDataType_t type,
-                        const std::vector<int64_t> &filter, const std::vector<int64_t> &x, int64_t groups) {
+                        const std::vector<int64_t> &filter, const std::vector<int64_t> &x, int64_t groups,
+                        const std::vector<int64_t> &strides = {}) {
     ConvProblem p;
     p.direction = direction;
     p.spatial_dims = static_cast<int>(filter.size());
@@ -1469,7 +1470,8 @@ ConvProblem fft_problem(Random &rng, ConvDirection direction, FftKind kind, cudn
     const int64_t cg = rng.integer(1, 3), kg = rng.integer(1, 3);
     int64_t x_dims[kMaxDims] = {rng.integer(1, 2), cg * groups}, w_dims[kMaxDims] = {kg * groups, cg};
     for (int i = 0; i < p.spatial_dims; ++i) {
-        p.stride[i] = p.dilation[i] = 1;
+        p.stride[i] = strides.empty() ? 1 : strides[static_cast<size_t>(i)];
+        p.dilation[i] = 1;
         p.pad[i] = rng.integer(0, filter[static_cast<size_t>(i)] - 1);
         w_dims[i + 2] = filter[static_cast<size_t>(i)];
         x_dims[i + 2] = std::max(x[static_cast<size_t>(i)], filter[static_cast<size_t>(i)] - 2 * p.pad[i]);
@@ -1494,8 +1496,9 @@ ConvProblem fft_problem(Random &rng, ConvDirection direction, FftKind kind, cudn
 
 // A random problem of the kind cuDNN's FFT (whole) or FFT_TILING (tiled) takes in `direction`: FFT 2-d
 // with x + 2 pad <= 256; FFT_TILING 2-d with filters up to 32 (up to 20 here) or 1-d filters, images
-// larger than one 32-point tile, 3-d (forward, backward data: filters up to 16, 4 here); backward filter
-// FFT_TILING 1-d (x and dy of height 1). Float or half data (PSEUDO_HALF), double where cuDNN allows it.
+// larger than one 32-point tile, 3-d (forward, backward data: filters up to 16, 4 here), strides of 1 or 2
+// where neither filter dim is 1 (forward, backward data); backward filter FFT_TILING 1-d (x and dy of height
+// 1). Float or half data (PSEUDO_HALF), double where cuDNN allows it.
 ConvProblem random_fft_problem(Random &rng, ConvDirection direction, FftKind kind) {
     const bool tiled = kind == FftKind::tiled;
     std::vector<cudnnDataType_t> types = {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF};
@@ -1525,10 +1528,11 @@ ConvProblem random_fft_problem(Random &rng, ConvDirection direction, FftKind kin
             return fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, filter, {rng.integer(40, 80), rng.integer(1, 8)},
                                1);
         }
-        default: {  // small filters, several 32-point tiles
+        default: {  // small filters, several 32-point tiles, stride 1 or 2
             const std::vector<int64_t> filter = {rng.integer(2, 5), rng.integer(2, 5)};
+            const std::vector<int64_t> strides = {rng.integer(1, 2), rng.integer(1, 2)};
             return fft_problem(rng, direction, kind, rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_HALF}),
-                               filter, {rng.integer(20, 45), rng.integer(25, 70)}, rng.integer(1, 2));
+                               filter, {rng.integer(20, 45), rng.integer(25, 70)}, rng.integer(1, 2), strides);
         }
     }
 }
@@ -1723,12 +1727,21 @@ TEST(ConvolutionFft, InapplicableProblemsAnswerNotSupportedWithTheReason) {
                 return fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, {one_d ? 1 : 3, 3}, {one_d ? 1 : 6, 6}, 1);
             };
             SCOPED_TRACE(std::string(conv_direction_name(direction)) + (tiled ? " FFT_TILING" : " FFT"));
+            // FFT_TILING forward and backward data take stride 2 where neither filter dim is 1.
+            const bool stride_two_ok = tiled && direction != ConvDirection::backward_filter;
             ConvProblem strided = base();
-            strided.stride[1] = 2;
+            strided.stride[1] = stride_two_ok ? 3 : 2;
             int64_t y_dims[kMaxDims];
             conv_output_dims(strided, strided.x.dims, strided.w.dims, y_dims);
             strided.y = packed_geometry(CUDNN_DATA_FLOAT, 4, y_dims, PackedLayout::nchw);
-            EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, strided), "unit strides");
+            EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, strided),
+                            stride_two_ok ? "strides of 1 or 2" : "unit strides");
+            if (stride_two_ok) {
+                const ConvProblem one_d_strided =
+                    fft_problem(rng, direction, kind, CUDNN_DATA_FLOAT, {1, 3}, {4, 9}, 1, {1, 2});
+                EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, run_without_workspace(handle, one_d_strided),
+                                "unit strides", "height or width 1");
+            }
             ConvProblem dilated = base();
             dilated.dilation[1] = 2;
             dilated.pad[1] = 0;

@@ -57,12 +57,13 @@ __device__ __forceinline__ void split(int64_t index, const int64_t *extent, int6
     at[0] = index / extent[1];
 }
 
-// Cuts `channels` channels of a tensor into transforms: out[n][tile][i][j] = data[n][channel0 + i][tile
-// origin + shift + j] for j < take and inside the tensor, 0 elsewhere (the src windows, the dy tiles).
+// Cuts `channels` channels of a tensor into transforms: out[n][tile][i][j] = the value at position tile
+// origin + shift + j of data[n][channel0 + i] for j < take, 0 elsewhere (the src windows, the dy tiles).
+// Value v sits at position v * spread (zeros between: strided backward data's dy).
 struct CutArgs {
     const void *data;
     ScalarType type;
-    int64_t stride_n, stride_c, stride[3], extent[3];
+    int64_t stride_n, stride_c, stride[3], extent[3], spread[3];
     int64_t fft[3], tiles[3], step[3], shift[3], take[3];
     int64_t channel0, channels, tile_count, points, count;
 };
@@ -83,8 +84,9 @@ __global__ void __launch_bounds__(kBlock)
         bool inside = true;
 #pragma unroll
         for (int d = 0; d < 3; ++d) {
-            const int64_t at = t[d] * a.step[d] + a.shift[d] + j[d];
-            inside = inside && j[d] < a.take[d] && at >= 0 && at < a.extent[d];
+            const int64_t position = t[d] * a.step[d] + a.shift[d] + j[d];
+            const int64_t at = position / a.spread[d];
+            inside = inside && j[d] < a.take[d] && position >= 0 && at * a.spread[d] == position && at < a.extent[d];
             offset += at * a.stride[d];
         }
         out[e].x = inside ? load_as<C>(a.data, a.type, offset) : C(0);
@@ -163,12 +165,13 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 // result = alpha * Re(sum) / points + beta * result, or the fused forward epilogue. Forward and backward
-// data: result[n][channel0 + o][q], read from tile q / step at q % step. Backward filter: dw[k0 + k][c][t],
-// read at t (at R - 1 - t, per dim, for CUDNN_CONVOLUTION).
+// data: result[n][channel0 + o][q], read at position p = q * skip (strided forward keeps every skip-th
+// position) from tile p / step at p % step. Backward filter: dw[k0 + k][c][t], read at t (at R - 1 - t, per
+// dim, for CUDNN_CONVOLUTION).
 struct StoreArgs {
     void *result;
     ScalarType type;
-    int64_t stride_n, stride_c, stride[3], extent[3];
+    int64_t stride_n, stride_c, stride[3], extent[3], skip[3];
     int64_t fft[3], tiles[3], step[3];
     int64_t tile_count, points, produced, channel0, out_points, count;
     int filter_gradient, flip;
@@ -204,9 +207,9 @@ __global__ void __launch_bounds__(kBlock)
             int64_t tile = 0, m = 0;
 #pragma unroll
             for (int d = 0; d < 3; ++d) {
-                const int64_t t = q[d] / a.step[d];
+                const int64_t position = q[d] * a.skip[d], t = position / a.step[d];
                 tile = tile * a.tiles[d] + t;
-                m = m * a.fft[d] + (q[d] - t * a.step[d]);
+                m = m * a.fft[d] + (position - t * a.step[d]);
             }
             at = ((n * a.tile_count + tile) * a.produced + o) * a.points + m;
             channel = a.channel0 + o;
@@ -319,7 +322,8 @@ Status run_groups(cudaStream_t stream, const ConvProblem &p, const ConvBuffers &
     const FftCorrelation &c = plan.c;
     const int dims = c.dims;
     const Dims3 fft = dims3(c, c.fft), tiles = dims3(c, c.tiles), step = dims3(c, c.step),
-                offset = dims3(c, c.offset, 0);
+                offset = dims3(c, c.offset, 0), src_stride = dims3(c, c.src_stride),
+                out_stride = dims3(c, c.out_stride);
     auto *a = reinterpret_cast<Complex *>(workspace);
     auto *b = reinterpret_cast<Complex *>(workspace + plan.buffer_bytes[0]);
     auto *s = reinterpret_cast<Complex *>(workspace + plan.buffer_bytes[0] + plan.buffer_bytes[1]);
@@ -343,7 +347,7 @@ Status run_groups(cudaStream_t stream, const ConvProblem &p, const ConvBuffers &
         extent3(src, dims, cut.extent);
         for (int d = 0; d < 3; ++d) {
             cut.fft[d] = fft.e[d], cut.tiles[d] = tiles.e[d], cut.step[d] = step.e[d];
-            cut.shift[d] = -offset.e[d], cut.take[d] = fft.e[d];
+            cut.shift[d] = -offset.e[d], cut.take[d] = fft.e[d], cut.spread[d] = src_stride.e[d];
         }
         cut.channels = filter_gradient ? cg : summed;
         cut.channel0 = g * cut.channels;
@@ -363,7 +367,7 @@ Status run_groups(cudaStream_t stream, const ConvProblem &p, const ConvBuffers &
             tile.stride_c = p.y.strides[1];
             strides3(p.y, dims, tile.stride);
             extent3(p.y, dims, tile.extent);
-            for (int d = 0; d < 3; ++d) tile.shift[d] = 0, tile.take[d] = step.e[d];
+            for (int d = 0; d < 3; ++d) tile.shift[d] = 0, tile.take[d] = step.e[d], tile.spread[d] = 1;
             tile.channels = kg;
             tile.channel0 = g * kg;
             tile.count = plan.batch[1] * points;
@@ -411,7 +415,9 @@ Status run_groups(cudaStream_t stream, const ConvProblem &p, const ConvBuffers &
         st.stride_c = out.strides[1];
         strides3(out, dims, st.stride);
         extent3(out, dims, st.extent);
-        for (int d = 0; d < 3; ++d) st.fft[d] = fft.e[d], st.tiles[d] = tiles.e[d], st.step[d] = step.e[d];
+        for (int d = 0; d < 3; ++d) {
+            st.fft[d] = fft.e[d], st.tiles[d] = tiles.e[d], st.step[d] = step.e[d], st.skip[d] = out_stride.e[d];
+        }
         st.tile_count = tile_count;
         st.points = points;
         st.out_points = st.extent[0] * st.extent[1] * st.extent[2];

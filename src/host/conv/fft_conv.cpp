@@ -28,6 +28,13 @@ Extent extent_of(const FftCorrelation &c, const int64_t *values, int64_t fill = 
     return x;
 }
 
+// The result tensor's extent: every out_stride-th correlation position.
+Extent stored_extent_of(const FftCorrelation &c) {
+    int64_t stored[kMaxFftConvDims] = {};
+    for (int d = 0; d < c.dims; ++d) stored[d] = c.stored_extent(d);
+    return extent_of(c, stored);
+}
+
 // The complex values a run needs beside the FFT's own scratch; `filters` receives the real values of the
 // rearranged filter copy (backward data only).
 struct ScratchPlan {
@@ -55,36 +62,48 @@ int64_t fft_scratch_of(const FftCorrelation &c, bool in_double) {
     return in_double ? Fft<double>(3, n.e).scratch() : Fft<float>(3, n.e).scratch();
 }
 
-// buffer[j] = src[origin + j] for j < take (and inside src), 0 elsewhere in the buffer of extent `size`.
+// buffer[j] = the src value at correlation position origin + j for j < take, 0 elsewhere in the buffer of
+// extent `size`: src value i sits at position i * stride (zeros between, for strided backward data).
 template <class C>
-void load(const C *src, const Extent &src_extent, const int64_t *origin, const Extent &take, const Extent &size,
-          std::complex<C> *buffer) {
+void load(const C *src, const Extent &src_extent, const Extent &stride, const int64_t *origin, const Extent &take,
+          const Extent &size, std::complex<C> *buffer) {
     std::fill(buffer, buffer + size.count(), std::complex<C>(0));
+    // Position p holds a value when p is a multiple of the stride inside the src; -1 where it holds none.
+    auto index = [&](int d, int64_t position) -> int64_t {
+        if (position < 0 || position % stride.e[d] != 0) return -1;
+        const int64_t i = position / stride.e[d];
+        return i < src_extent.e[d] ? i : -1;
+    };
     for (int64_t j0 = 0; j0 < std::min(take.e[0], size.e[0]); ++j0) {
-        const int64_t i0 = origin[0] + j0;
-        if (i0 < 0 || i0 >= src_extent.e[0]) continue;
+        const int64_t i0 = index(0, origin[0] + j0);
+        if (i0 < 0) continue;
         for (int64_t j1 = 0; j1 < std::min(take.e[1], size.e[1]); ++j1) {
-            const int64_t i1 = origin[1] + j1;
-            if (i1 < 0 || i1 >= src_extent.e[1]) continue;
+            const int64_t i1 = index(1, origin[1] + j1);
+            if (i1 < 0) continue;
             const C *row = src + (i0 * src_extent.e[1] + i1) * src_extent.e[2];
             std::complex<C> *to = buffer + (j0 * size.e[1] + j1) * size.e[2];
-            const int64_t from = std::max<int64_t>(0, -origin[2]);
-            const int64_t until = std::min({take.e[2], size.e[2], src_extent.e[2] - origin[2]});
-            for (int64_t j2 = from; j2 < until; ++j2) to[j2] = std::complex<C>(row[origin[2] + j2], C(0));
+            for (int64_t j2 = 0; j2 < std::min(take.e[2], size.e[2]); ++j2) {
+                const int64_t i2 = index(2, origin[2] + j2);
+                if (i2 >= 0) to[j2] = std::complex<C>(row[i2], C(0));
+            }
         }
     }
 }
 
-// out[origin + m] = Re(z[m]) * scale for m < take (and inside out).
+// The value at correlation position origin + m (m < take, inside `positions`) is Re(z[m]) * scale; it is
+// stored as out[(origin + m) / stride] where the position is a multiple of the stride (strided forward).
 template <class C>
 void store(const std::complex<C> *z, const Extent &size, const int64_t *origin, const Extent &take, C scale, C *out,
-           const Extent &out_extent) {
-    for (int64_t m0 = 0; m0 < take.e[0] && origin[0] + m0 < out_extent.e[0]; ++m0) {
-        for (int64_t m1 = 0; m1 < take.e[1] && origin[1] + m1 < out_extent.e[1]; ++m1) {
-            C *row = out + ((origin[0] + m0) * out_extent.e[1] + origin[1] + m1) * out_extent.e[2] + origin[2];
+           const Extent &positions, const Extent &stride, const Extent &out_extent) {
+    for (int64_t m0 = 0; m0 < take.e[0] && origin[0] + m0 < positions.e[0]; ++m0) {
+        if ((origin[0] + m0) % stride.e[0] != 0) continue;
+        for (int64_t m1 = 0; m1 < take.e[1] && origin[1] + m1 < positions.e[1]; ++m1) {
+            if ((origin[1] + m1) % stride.e[1] != 0) continue;
+            C *row = out + ((origin[0] + m0) / stride.e[0] * out_extent.e[1] + (origin[1] + m1) / stride.e[1]) *
+                               out_extent.e[2];
             const std::complex<C> *from = z + (m0 * size.e[1] + m1) * size.e[2];
-            for (int64_t m2 = 0; m2 < take.e[2] && origin[2] + m2 < out_extent.e[2]; ++m2) {
-                row[m2] = from[m2].real() * scale;
+            for (int64_t m2 = 0; m2 < take.e[2] && origin[2] + m2 < positions.e[2]; ++m2) {
+                if ((origin[2] + m2) % stride.e[2] == 0) row[(origin[2] + m2) / stride.e[2]] = from[m2].real() * scale;
             }
         }
     }
@@ -111,7 +130,9 @@ void correlate_outputs(const FftCorrelation &c, int64_t images, int64_t groups, 
                        const C *src, const C *filters, C *out, std::complex<C> *scratch, const Fft<C> &fft) {
     const int64_t points = c.fft_points();
     const Extent size = extent_of(c, c.fft), src_extent = extent_of(c, c.src), filter_extent = extent_of(c, c.filter),
-                 out_extent = extent_of(c, c.out), step = extent_of(c, c.step), offset = extent_of(c, c.offset, 0);
+                 positions = extent_of(c, c.out), out_extent = stored_extent_of(c), step = extent_of(c, c.step),
+                 offset = extent_of(c, c.offset, 0), src_stride = extent_of(c, c.src_stride),
+                 out_stride = extent_of(c, c.out_stride), unit;
     const int64_t taps = filter_extent.count();
     std::complex<C> *filter_transforms = scratch;                               // produced x summed
     std::complex<C> *windows = filter_transforms + produced * summed * points;  // summed
@@ -123,7 +144,8 @@ void correlate_outputs(const FftCorrelation &c, int64_t images, int64_t groups, 
         for (int64_t o = 0; o < produced; ++o) {
             for (int64_t i = 0; i < summed; ++i) {
                 std::complex<C> *f = filter_transforms + (o * summed + i) * points;
-                load(filters + ((g * produced + o) * summed + i) * taps, filter_extent, zero, filter_extent, size, f);
+                load(filters + ((g * produced + o) * summed + i) * taps, filter_extent, unit, zero, filter_extent, size,
+                     f);
                 fft.transform(f, false, fft_scratch);
             }
         }
@@ -134,7 +156,7 @@ void correlate_outputs(const FftCorrelation &c, int64_t images, int64_t groups, 
                 for (int d = 0; d < 3; ++d) window[d] = origin[d] - offset.e[d];
                 for (int64_t i = 0; i < summed; ++i) {
                     const C *channel = src + ((n * groups + g) * summed + i) * src_extent.count();
-                    load(channel, src_extent, window, size, size, windows + i * points);
+                    load(channel, src_extent, src_stride, window, size, size, windows + i * points);
                     fft.transform(windows + i * points, false, fft_scratch);
                 }
                 for (int64_t o = 0; o < produced; ++o) {
@@ -145,7 +167,7 @@ void correlate_outputs(const FftCorrelation &c, int64_t images, int64_t groups, 
                     }
                     fft.transform(sum, true, fft_scratch);
                     store(sum, size, origin, step, scale, out + ((n * groups + g) * produced + o) * out_extent.count(),
-                          out_extent);
+                          positions, out_stride, out_extent);
                 }
             }
         }
@@ -158,7 +180,8 @@ void correlate_filter_gradient(const FftCorrelation &c, const ConvShape &s, cons
                                std::complex<C> *scratch, const Fft<C> &fft) {
     const int64_t points = c.fft_points();
     const Extent size = extent_of(c, c.fft), src_extent = extent_of(c, c.src), dy_extent = extent_of(c, c.filter),
-                 out_extent = extent_of(c, c.out), step = extent_of(c, c.step), offset = extent_of(c, c.offset, 0);
+                 out_extent = extent_of(c, c.out), step = extent_of(c, c.step), offset = extent_of(c, c.offset, 0),
+                 unit;
     std::complex<C> *windows = scratch;                // cg
     std::complex<C> *tiles = windows + s.cg * points;  // kg
     std::complex<C> *sums = tiles + s.kg * points;     // kg x cg
@@ -173,11 +196,13 @@ void correlate_filter_gradient(const FftCorrelation &c, const ConvShape &s, cons
                 tile_origin(c, tile, origin);
                 for (int d = 0; d < 3; ++d) window[d] = origin[d] - offset.e[d];
                 for (int64_t ci = 0; ci < s.cg; ++ci) {
-                    load(x + (n * s.c + g * s.cg + ci) * s.in, src_extent, window, size, size, windows + ci * points);
+                    load(x + (n * s.c + g * s.cg + ci) * s.in, src_extent, unit, window, size, size,
+                         windows + ci * points);
                     fft.transform(windows + ci * points, false, fft_scratch);
                 }
                 for (int64_t k = 0; k < s.kg; ++k) {
-                    load(dy + (n * s.k + g * s.kg + k) * s.out, dy_extent, origin, step, size, tiles + k * points);
+                    load(dy + (n * s.k + g * s.kg + k) * s.out, dy_extent, unit, origin, step, size,
+                         tiles + k * points);
                     fft.transform(tiles + k * points, false, fft_scratch);
                 }
                 for (int64_t k = 0; k < s.kg; ++k) {
@@ -192,7 +217,8 @@ void correlate_filter_gradient(const FftCorrelation &c, const ConvShape &s, cons
             for (int64_t ci = 0; ci < s.cg; ++ci) {
                 std::complex<C> *z = sums + (k * s.cg + ci) * points;
                 fft.transform(z, true, fft_scratch);
-                store(z, size, zero, out_extent, scale, dw + ((g * s.kg + k) * s.cg + ci) * s.taps, out_extent);
+                store(z, size, zero, out_extent, scale, dw + ((g * s.kg + k) * s.cg + ci) * s.taps, out_extent, unit,
+                      out_extent);
             }
         }
     }

@@ -68,9 +68,19 @@ Applicability fft_applicability(const ConvProblem &p, FftKind kind) {
         return Applicability::no_format("needs %s with packed spatial dims (%s-packed NCHW)", y_name(p),
                                         dims == 2 ? "HW" : "DHW");
     }
+    // FFT_TILING forward and backward data also take stride 2 where neither filter dim is 1 (cuDNN 8's table;
+    // NVIDIA 9.19 runs them too, bench/results/2026-12-02-h200-conv-rules/).
+    const bool stride_two_ok = tiled && dims == 2 && !filter_gradient && !one_dimensional_filter;
     for (int d = 0; d < dims; ++d) {
-        if (p.stride[d] != 1)
-            return Applicability::no_format("needs unit strides, got %lld along dim %d", (long long)p.stride[d], d);
+        if (p.stride[d] != 1 && !(stride_two_ok && p.stride[d] == 2)) {
+            if (stride_two_ok)
+                return Applicability::no_format("needs strides of 1 or 2, got %lld along dim %d",
+                                                (long long)p.stride[d], d);
+            return Applicability::no_format(
+                "needs unit strides%s, got %lld along dim %d",
+                tiled && dims == 2 && !filter_gradient ? " (a filter of height or width 1)" : "",
+                (long long)p.stride[d], d);
+        }
         if (p.dilation[d] != 1) {
             return Applicability::no_format("needs unit dilation, got %lld along dim %d", (long long)p.dilation[d], d);
         }
@@ -146,10 +156,17 @@ FftCorrelation fft_correlation(const ConvProblem &p, FftKind kind) {
     c.tile_the_filter = p.direction == ConvDirection::backward_filter;
     for (int d = 0; d < c.dims; ++d) {
         const int64_t x = p.input_extent(d), w = p.filter_extent(d), y = p.output_extent(d);
+        const int64_t stride = p.stride[d];
         switch (p.direction) {
-            case ConvDirection::forward: c.src[d] = x, c.filter[d] = w, c.out[d] = y, c.offset[d] = p.pad[d]; break;
+            case ConvDirection::forward:
+                // Strided: the unit-stride correlation, of which every stride-th position is kept.
+                c.src[d] = x, c.filter[d] = w, c.out[d] = (y - 1) * stride + 1, c.offset[d] = p.pad[d];
+                c.out_stride[d] = stride;
+                break;
             case ConvDirection::backward_data:
+                // Strided: dy with stride - 1 zeros between its values, correlated at unit stride.
                 c.src[d] = y, c.filter[d] = w, c.out[d] = x, c.offset[d] = w - 1 - p.pad[d];
+                c.src_stride[d] = stride;
                 break;
             case ConvDirection::backward_filter:
                 c.src[d] = x, c.filter[d] = y, c.out[d] = w, c.offset[d] = p.pad[d];

@@ -33,6 +33,10 @@ struct FftCorrelation {
     bool tile_the_filter = false;  // backward filter: tiles cut f (dy); otherwise they cut out
     int64_t src[kMaxFftConvDims] = {}, filter[kMaxFftConvDims] = {}, out[kMaxFftConvDims] = {};
     int64_t offset[kMaxFftConvDims] = {};
+    // Strided problems (FFT_TILING, stride 2): src value i sits at correlation position i * src_stride (zeros
+    // between; backward data), and only correlation positions q * out_stride are stored, as out value q
+    // (forward). `out` counts correlation positions; the result tensor has (out - 1) / out_stride + 1.
+    int64_t src_stride[kMaxFftConvDims] = {1, 1, 1}, out_stride[kMaxFftConvDims] = {1, 1, 1};
     int64_t fft[kMaxFftConvDims] = {};    // the transform's size (a power of two)
     int64_t step[kMaxFftConvDims] = {};   // how far one tile's origin is from the next
     int64_t tiles[kMaxFftConvDims] = {};  // how many tiles along the dim
@@ -41,6 +45,8 @@ struct FftCorrelation {
     int64_t tile_count() const;
     // The tiled extent: out, or f for the filter gradient.
     int64_t tiled_extent(int d) const { return tile_the_filter ? filter[d] : out[d]; }
+    // The result tensor's extent along d (out for unit strides).
+    int64_t stored_extent(int d) const { return (out[d] - 1) / out_stride[d] + 1; }
 };
 
 // FFT: one tile, n = next power of two >= out + f - 1 per dim. FFT_TILING: n = the larger of 32 and the
