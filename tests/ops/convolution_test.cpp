@@ -123,10 +123,11 @@ bool winograd_variant_of(const ConvProblem &p, WinogradVariant *variant) {
 }
 
 // cuDNN 8's documented rule for its Winograd algorithms (restated here, not asked of the library): 2-d,
-// unit strides and dilation, 3x3 filters (5x5 too for NONFUSED), no NCHW_VECT_C, PSEUDO_HALF or FLOAT
-// (NONFUSED with 3x3 also TRUE_HALF); no backward-filter WINOGRAD.
+// unit strides and dilation, 3x3 filters (5x5 too for NONFUSED), a KCRS filter, no NCHW_VECT_C, PSEUDO_HALF
+// or FLOAT (NONFUSED with 3x3 also TRUE_HALF); no backward-filter WINOGRAD.
 bool winograd_documented(const ConvProblem &p, WinogradVariant variant) {
     if (winograd_algorithm(p.direction, variant) < 0 || p.spatial_dims != 2) return false;
+    if (p.filter_format != CUDNN_TENSOR_NCHW) return false;
     for (int i = 0; i < 2; ++i)
         if (p.stride[i] != 1 || p.dilation[i] != 1) return false;
     const int64_t r = p.w.dims[2], s = p.w.dims[3];
@@ -768,8 +769,8 @@ TEST(Convolution, LongSumsMatchReference) {
 
 // A random problem cuDNN documents `variant` for: 2-d, unit strides and dilation, 3x3 (or 5x5 for
 // NONFUSED) filters, 1 to 3 images, groups (depthwise too), any padding (beyond half the filter too),
-// odd and one-pixel extents, both modes, every layout, PSEUDO_HALF, FLOAT and (NONFUSED 3x3) TRUE_HALF,
-// random alpha and beta; the algorithm is the variant's.
+// odd and one-pixel extents, both modes, a KCRS filter and every layout of x and y, PSEUDO_HALF, FLOAT and
+// (NONFUSED 3x3) TRUE_HALF, random alpha and beta; the algorithm is the variant's.
 ConvProblem random_winograd_problem(Random &rng, ConvDirection direction, WinogradVariant variant) {
     ConvProblem p;
     p.direction = direction;
@@ -793,7 +794,7 @@ ConvProblem random_winograd_problem(Random &rng, ConvDirection direction, Winogr
     p.mode = rng.coin() ? CUDNN_CROSS_CORRELATION : CUDNN_CONVOLUTION;
     p.compute_type = type.compute;
     p.math_type = rng.pick<cudnnMathType_t>({CUDNN_DEFAULT_MATH, CUDNN_TENSOR_OP_MATH, CUDNN_FMA_MATH});
-    p.filter_format = rng.coin() ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
+    p.filter_format = CUDNN_TENSOR_NCHW;
     p.w = packed_geometry(type.w, 4, w_dims, layout_of(p.filter_format));
     int64_t y_dims[4];
     conv_output_dims(p, x_dims, w_dims, y_dims);
@@ -866,6 +867,7 @@ TEST(ConvolutionWinograd, UndocumentedGeometriesAndTypesAreNotSupported) {
              p.w.dims[2] = p.w.dims[3] = 5;
          }},
         {"true half 3x3", [](ConvProblem &p) { p.x.dtype = p.w.dtype = p.y.dtype = p.compute_type = CUDNN_DATA_HALF; }},
+        {"NHWC filter", [](ConvProblem &p) { p.filter_format = CUDNN_TENSOR_NHWC; }},
     };
     for (ConvDirection direction :
          {ConvDirection::forward, ConvDirection::backward_data, ConvDirection::backward_filter}) {
@@ -883,7 +885,7 @@ TEST(ConvolutionWinograd, UndocumentedGeometriesAndTypesAreNotSupported) {
             int64_t y_dims[4];
             conv_output_dims(p, x_dims, w_dims, y_dims);
             p.x = packed_geometry(p.x.dtype, 4, x_dims, PackedLayout::nchw);
-            p.w = packed_geometry(p.w.dtype, 4, w_dims, PackedLayout::nchw);
+            p.w = packed_geometry(p.w.dtype, 4, w_dims, layout_of(p.filter_format));
             p.y = packed_geometry(p.x.dtype, 4, y_dims, PackedLayout::nchw);
             const std::string text = std::string(change.what) + ": " + to_problem_string(p).to_string();
             SCOPED_TRACE(text);

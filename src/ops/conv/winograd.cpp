@@ -114,6 +114,10 @@ Applicability winograd_applicable(const ConvProblem &p, WinogradVariant variant)
     }
     if (p.x.vector() > 1 || p.y.vector() > 1 || p.w.vector() > 1 || p.filter_format == CUDNN_TENSOR_NCHW_VECT_C)
         return Applicability::no_format("%s does not take NCHW_VECT_C tensors", name);
+    // cuDNN 8 runs NHWC (KRSC) filters on its implicit GEMMs only; NVIDIA 9.19 refuses Winograd for them too
+    // (bench/results/2026-12-02-h200-conv-rules/).
+    if (p.filter_format != CUDNN_TENSOR_NCHW)
+        return Applicability::no_format("%s needs the filter in CUDNN_TENSOR_NCHW (KCRS)", name);
     ConvTypeConfig config = ConvTypeConfig::float_config;
     Status status = CUDNN_STATUS_SUCCESS;
     if (!conv_type_config(p, &config, &status)) {
