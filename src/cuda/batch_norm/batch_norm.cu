@@ -220,7 +220,8 @@ __global__ void __launch_bounds__(kMaxBlock) inference_kernel(const __grid_const
 // Inference over x and y packed alike in NCHW or NHWC (SPATIAL modes, float/half/bfloat16): each block
 // first puts every channel's gain (scale / sqrt(variance + epsilon)), mean and bias into shared memory,
 // then walks 16-byte vectors of x and y; a vector holds one channel (NCHW, the spatial size a multiple of
-// the lanes) or consecutive channels (NHWC, C a multiple of the lanes).
+// the lanes), the end of one plane and the start of the next (NCHW, 7 x 7 planes: each lane finds its own
+// channel), or consecutive channels (NHWC, C a multiple of the lanes).
 constexpr int kPackedMaxChannels = 3500;  // 3 skewed floats each: under the 48 KiB of default shared memory
 
 // Where channel c's constants sit: one word of skew per 8 channels, so that the 32 threads of a warp,
@@ -232,6 +233,7 @@ struct InferencePackedArgs {
     FastDivisor spatial;   // NCHW: elements per channel plane
     FastDivisor channels;  // C
     int channels_last;
+    int lane_channels;         // NCHW planes that are not whole vectors: a channel per lane
     int64_t parameter_stride;  // between channels in the parameter tensors
     float alpha, beta, epsilon;
     const void *x;
@@ -257,19 +259,22 @@ __global__ void __launch_bounds__(kMaxBlock) inference_packed_kernel(const __gri
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.vectors;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         const int64_t first = v * kLanes;
+        auto channel_of_plane = [&](int64_t element) {
+            const int64_t plane = divide(a.spatial, element);
+            return static_cast<int>(plane - divide(a.channels, plane) * channels);
+        };
         int c0;
         if (a.channels_last) {
             c0 = static_cast<int>(first - divide(a.channels, first) * channels);
         } else {
-            const int64_t plane = divide(a.spatial, first);
-            c0 = static_cast<int>(plane - divide(a.channels, plane) * channels);
+            c0 = channel_of_plane(first);
         }
         const Vector16<T> in = x[v];
         Vector16<T> out;
         if (a.beta != 0.0f) out = y[v];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) {
-            const int c = skewed(a.channels_last ? c0 + l : c0);
+            const int c = skewed(a.channels_last ? c0 + l : (a.lane_channels ? channel_of_plane(first + l) : c0));
             float value = a.alpha * (gain[c] * (to_compute<float>(in.lane[l]) - mean[c]) + bias[c]);
             if (a.beta != 0.0f) value += a.beta * to_compute<float>(out.lane[l]);
             out.lane[l] = from_compute<T>(value);
@@ -296,7 +301,7 @@ bool packed_inference_layout(const BatchNormProblem &p, const BatchNormBuffers &
             expected *= p.x.dims[i];
         }
         *channels_last = false;
-        return spatial % lanes == 0;
+        return p.x.element_count() % lanes == 0;  // planes that are not whole vectors: a channel per lane
     }
     // NHWC: C innermost, then the spatial dims inner to outer, then N.
     if (p.x.strides[1] != 1 && channels > 1) return false;
@@ -319,6 +324,7 @@ Status launch_packed_inference(cudaStream_t stream, const BatchNormProblem &p, c
     a.spatial = make_fast_divisor(p.x.element_count() / (p.x.dims[0] * channels));
     a.channels = make_fast_divisor(channels);
     a.channels_last = channels_last;
+    a.lane_channels = !channels_last && a.spatial.divisor % Vector16<T>::kLanes != 0;
     a.parameter_stride = p.parameters.strides[1];
     a.alpha = static_cast<float>(p.alpha);
     a.beta = static_cast<float>(p.beta);

@@ -27,6 +27,9 @@ struct NhwcArgs {
     int window_h, window_w, pad_h, pad_w, stride_h, stride_w;
     int64_t vectors_per_position;  // C / lanes
     int64_t work;                  // vectors of the pass's result
+    // The pass's result's index decode (out_* forward, in_* backward), without 64-bit divisions: a thread
+    // moves a few bytes, and five 64-bit divisions cost more than its loads.
+    FastDivisor vectors, width, height;
     int max, include_padding, propagate;
     float alpha, beta;
     const void *x, *dy;
@@ -42,6 +45,23 @@ __device__ __forceinline__ void window_of(const NhwcArgs &a, int oh, int ow, int
     w0 = static_cast<int>(sw < 0 ? 0 : sw);
     h1 = static_cast<int>(sh + a.window_h < a.in_h ? sh + a.window_h : a.in_h);
     w1 = static_cast<int>(sw + a.window_w < a.in_w ? sw + a.window_w : a.in_w);
+}
+
+// Vector v of the pass's result: channel vector cv at column px, row py of image n.
+struct VectorAt {
+    int64_t cv, n;
+    int px, py;
+};
+
+__device__ __forceinline__ VectorAt vector_at(const NhwcArgs &a, int64_t v) {
+    VectorAt at;
+    const int64_t position = divide(a.vectors, v);
+    at.cv = v - position * a.vectors.divisor;
+    const int64_t rest = divide(a.width, position);
+    at.px = static_cast<int>(position - rest * a.width.divisor);
+    at.n = divide(a.height, rest);
+    at.py = static_cast<int>(rest - at.n * a.height.divisor);
+    return at;
 }
 
 // One lane's maximum, as the generic kernel takes it: the first of equal maxima stays; NaN is skipped,
@@ -65,11 +85,9 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
     auto *y = static_cast<V *>(a.result);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t cv = v % a.vectors_per_position, position = v / a.vectors_per_position;
-        const int ow = static_cast<int>(position % a.out_w);
-        const int64_t rest = position / a.out_w;
-        const int oh = static_cast<int>(rest % a.out_h);
-        const int64_t n = rest / a.out_h;
+        const VectorAt at = vector_at(a, v);
+        const int64_t cv = at.cv, n = at.n;
+        const int ow = at.px, oh = at.py;
         int h0, h1, w0, w1;
         window_of(a, oh, ow, h0, h1, w0, w1);
         float acc[kLanes];
@@ -124,19 +142,16 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant_
     auto *dx = static_cast<V *>(a.result);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t cv = v % a.vectors_per_position, position = v / a.vectors_per_position;
-        const int qw = static_cast<int>(position % a.in_w);
-        const int64_t rest = position / a.in_w;
-        const int qh = static_cast<int>(rest % a.in_h);
-        const int64_t n = rest / a.in_h;
-        // Outputs o with o * stride - pad <= q <= o * stride - pad + window - 1.
-        const int64_t top_h = static_cast<int64_t>(qh) + a.pad_h, top_w = static_cast<int64_t>(qw) + a.pad_w;
-        const int first_h =
-            top_h - a.window_h + 1 <= 0 ? 0 : static_cast<int>((top_h - a.window_h + a.stride_h) / a.stride_h);
-        const int first_w =
-            top_w - a.window_w + 1 <= 0 ? 0 : static_cast<int>((top_w - a.window_w + a.stride_w) / a.stride_w);
-        const int last_h = static_cast<int>(min(top_h / a.stride_h, static_cast<int64_t>(a.out_h - 1)));
-        const int last_w = static_cast<int>(min(top_w / a.stride_w, static_cast<int64_t>(a.out_w - 1)));
+        const VectorAt at = vector_at(a, v);
+        const int64_t cv = at.cv, n = at.n;
+        const int qw = at.px, qh = at.py;
+        // Outputs o with o * stride - pad <= q <= o * stride - pad + window - 1 (in int: coordinates and window
+        // offsets stay below 2^30 + 2^16, pooling_packed_applicable).
+        const int top_h = qh + a.pad_h, top_w = qw + a.pad_w;
+        const int first_h = top_h - a.window_h + 1 <= 0 ? 0 : (top_h - a.window_h + a.stride_h) / a.stride_h;
+        const int first_w = top_w - a.window_w + 1 <= 0 ? 0 : (top_w - a.window_w + a.stride_w) / a.stride_w;
+        const int last_h = min(top_h / a.stride_h, a.out_h - 1);
+        const int last_w = min(top_w / a.stride_w, a.out_w - 1);
         float sum[kLanes];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) sum[l] = 0.0f;
@@ -223,6 +238,9 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     a.dy = b.dy;
     a.result = b.result;
     const int64_t out_vectors = p.y.element_count() / kLanes, in_vectors = p.x.element_count() / kLanes;
+    a.vectors = make_fast_divisor(a.vectors_per_position);
+    a.width = make_fast_divisor(a.out_w);
+    a.height = make_fast_divisor(a.out_h);
     if (forward) {
         a.work = out_vectors;
         if (a.work == 0) return CUDNN_STATUS_SUCCESS;
@@ -240,6 +258,8 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     }
     Status status = a.max && out_vectors > 0 ? check_launch("pooling_packed_argmax_kernel") : CUDNN_STATUS_SUCCESS;
     a.work = in_vectors;
+    a.width = make_fast_divisor(a.in_w);
+    a.height = make_fast_divisor(a.in_h);
     if (status == CUDNN_STATUS_SUCCESS && a.work > 0) {
         backward_kernel<T, kLanes><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
         status = check_launch("pooling_packed_backward_kernel");
@@ -267,6 +287,7 @@ bool pooling_packed_applicable(const PoolingProblem &p, const PoolingBuffers &b)
     // Every coordinate and window offset in int; the argmax in a byte.
     for (int d = 0; d < 2; ++d) {
         if (p.window[d] > 65535 || p.pad[d] > 65535 || p.stride[d] > 65535) return false;
+        if (p.x.dims[2 + d] > (int64_t{1} << 30) || p.y.dims[2 + d] > (int64_t{1} << 30)) return false;
     }
     if (!forward && p.is_max() && p.window[0] * p.window[1] > kMaxArgmaxPositions - 1) return false;
     return true;
