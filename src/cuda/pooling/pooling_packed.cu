@@ -7,6 +7,8 @@
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
+#include <type_traits>
+
 namespace librednn::cuda {
 
 namespace {
@@ -78,7 +80,9 @@ __device__ __forceinline__ bool take_max(float v, bool propagate, bool &found, f
 }
 
 // Forward (and the backward max's first pass, which keeps only the argmax): one thread per output vector.
-template <class T, int kLanes, bool kArgmaxOnly>
+// kWindow > 0: the window is kWindow x kWindow, and the thread issues all its loads before it takes any
+// (one thread moves little data: without loads in flight together, it waits on each in turn); 0: any.
+template <class T, int kLanes, bool kArgmaxOnly, int kWindow>
 __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__ NhwcArgs a) {
     using V = LaneVector<T, kLanes>;
     const auto *x = static_cast<const V *>(a.x);
@@ -96,18 +100,40 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) acc[l] = 0.0f, found[l] = false, where[l] = kNone;
         const int64_t image = n * a.in_h;
-        for (int h = h0; h < h1; ++h) {
-            for (int w = w0; w < w1; ++w) {
-                const V in = x[((image + h) * a.in_w + w) * a.vectors_per_position + cv];
-                const int index = (h - (oh * a.stride_h - a.pad_h)) * a.window_w + (w - (ow * a.stride_w - a.pad_w));
+        // Takes window position `index`'s vector, in row-major window order.
+        auto take = [&](int index, const V &in) {
 #pragma unroll
-                for (int l = 0; l < kLanes; ++l) {
-                    const float value = to_compute<float>(in.lane[l]);
-                    if (a.max) {
-                        if (take_max(value, a.propagate, found[l], acc[l])) where[l] = static_cast<uint8_t>(index);
-                    } else {
-                        acc[l] += value;
-                    }
+            for (int l = 0; l < kLanes; ++l) {
+                const float value = to_compute<float>(in.lane[l]);
+                if (a.max) {
+                    if (take_max(value, a.propagate, found[l], acc[l])) where[l] = static_cast<uint8_t>(index);
+                } else {
+                    acc[l] += value;
+                }
+            }
+        };
+        const int sh = oh * a.stride_h - a.pad_h, sw = ow * a.stride_w - a.pad_w;
+        if constexpr (kWindow > 0) {
+            V in[kWindow][kWindow];
+#pragma unroll
+            for (int i = 0; i < kWindow; ++i) {
+#pragma unroll
+                for (int j = 0; j < kWindow; ++j) {
+                    if (sh + i >= h0 && sh + i < h1 && sw + j >= w0 && sw + j < w1)
+                        in[i][j] = x[((image + sh + i) * a.in_w + sw + j) * a.vectors_per_position + cv];
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < kWindow; ++i) {
+#pragma unroll
+                for (int j = 0; j < kWindow; ++j) {
+                    if (sh + i >= h0 && sh + i < h1 && sw + j >= w0 && sw + j < w1) take(i * kWindow + j, in[i][j]);
+                }
+            }
+        } else {
+            for (int h = h0; h < h1; ++h) {
+                for (int w = w0; w < w1; ++w) {
+                    take((h - sh) * a.window_w + (w - sw), x[((image + h) * a.in_w + w) * a.vectors_per_position + cv]);
                 }
             }
         }
@@ -135,9 +161,12 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
 
 // Backward: one thread per input vector gathers from the outputs whose windows cover it, in the generic
 // kernel's order: the share of an average, or dy where the output's first maximum is this position.
-template <class T, int kLanes>
+// kCover > 0: at most kCover outputs per dim cover an input (window <= kCover * stride), and the thread
+// loads all it needs before it sums; 0: any.
+template <class T, int kLanes, int kCover>
 __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant__ NhwcArgs a) {
     using V = LaneVector<T, kLanes>;
+    using Where = LaneVector<uint8_t, kLanes>;
     const auto *dy = static_cast<const V *>(a.dy);
     auto *dx = static_cast<V *>(a.result);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
@@ -155,26 +184,55 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant_
         float sum[kLanes];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) sum[l] = 0.0f;
-        for (int oh = first_h; oh <= last_h; ++oh) {
-            for (int ow = first_w; ow <= last_w; ++ow) {
-                const int64_t o = ((n * a.out_h + oh) * a.out_w + ow) * a.vectors_per_position + cv;
-                const V g = dy[o];
-                if (a.max) {
-                    const int index =
-                        (qh - (oh * a.stride_h - a.pad_h)) * a.window_w + (qw - (ow * a.stride_w - a.pad_w));
-                    const uint8_t *where = a.argmax + o * kLanes;
+        const auto *argmax = reinterpret_cast<const Where *>(a.argmax);
+        auto output = [&](int oh, int ow) { return ((n * a.out_h + oh) * a.out_w + ow) * a.vectors_per_position + cv; };
+        // Adds output (oh, ow)'s share, its dy vector g (and its argmax).
+        auto add = [&](int oh, int ow, const V &g, const Where &where) {
+            if (a.max) {
+                const int index = (qh - (oh * a.stride_h - a.pad_h)) * a.window_w + (qw - (ow * a.stride_w - a.pad_w));
 #pragma unroll
-                    for (int l = 0; l < kLanes; ++l) {
-                        if (where[l] == index) sum[l] += to_compute<float>(g.lane[l]);
+                for (int l = 0; l < kLanes; ++l) {
+                    if (where.lane[l] == index) sum[l] += to_compute<float>(g.lane[l]);
+                }
+            } else {
+                int h0, h1, w0, w1;
+                window_of(a, oh, ow, h0, h1, w0, w1);
+                const float divisor = a.include_padding
+                                          ? static_cast<float>(a.window_h) * static_cast<float>(a.window_w)
+                                          : static_cast<float>((h1 - h0) * (w1 - w0));
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) sum[l] += to_compute<float>(g.lane[l]) / divisor;
+            }
+        };
+        if constexpr (kCover > 0) {
+            V g[kCover][kCover];
+            Where where[kCover][kCover];
+#pragma unroll
+            for (int i = 0; i < kCover; ++i) {
+#pragma unroll
+                for (int j = 0; j < kCover; ++j) {
+                    if (first_h + i <= last_h && first_w + j <= last_w) {
+                        const int64_t o = output(first_h + i, first_w + j);
+                        g[i][j] = dy[o];
+                        if (a.max) where[i][j] = argmax[o];
                     }
-                } else {
-                    int h0, h1, w0, w1;
-                    window_of(a, oh, ow, h0, h1, w0, w1);
-                    const float divisor = a.include_padding
-                                              ? static_cast<float>(a.window_h) * static_cast<float>(a.window_w)
-                                              : static_cast<float>((h1 - h0) * (w1 - w0));
+                }
+            }
 #pragma unroll
-                    for (int l = 0; l < kLanes; ++l) sum[l] += to_compute<float>(g.lane[l]) / divisor;
+            for (int i = 0; i < kCover; ++i) {
+#pragma unroll
+                for (int j = 0; j < kCover; ++j) {
+                    if (first_h + i <= last_h && first_w + j <= last_w)
+                        add(first_h + i, first_w + j, g[i][j], where[i][j]);
+                }
+            }
+        } else {
+            for (int oh = first_h; oh <= last_h; ++oh) {
+                for (int ow = first_w; ow <= last_w; ++ow) {
+                    const int64_t o = output(oh, ow);
+                    Where where{};
+                    if (a.max) where = argmax[o];
+                    add(oh, ow, dy[o], where);
                 }
             }
         }
@@ -241,10 +299,21 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     a.vectors = make_fast_divisor(a.vectors_per_position);
     a.width = make_fast_divisor(a.out_w);
     a.height = make_fast_divisor(a.out_h);
+    // The 3 x 3 windows (ResNet's stem, most CNNs' max pooling) load all nine vectors at once.
+    const bool window3 = a.window_h == 3 && a.window_w == 3;
+    auto forward_pass = [&](auto argmax_only) {
+        constexpr bool kArgmaxOnly = decltype(argmax_only)::value;
+        const int grid = grid_size(a.work, kBlock, kBlock, 4);
+        if (window3) {
+            forward_kernel<T, kLanes, kArgmaxOnly, 3><<<grid, kBlock, 0, stream>>>(a);
+        } else {
+            forward_kernel<T, kLanes, kArgmaxOnly, 0><<<grid, kBlock, 0, stream>>>(a);
+        }
+    };
     if (forward) {
         a.work = out_vectors;
         if (a.work == 0) return CUDNN_STATUS_SUCCESS;
-        forward_kernel<T, kLanes, false><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        forward_pass(std::false_type{});
         return check_launch("pooling_packed_forward_kernel");
     }
     void *scratch = nullptr;
@@ -254,14 +323,21 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
         if (err != cudaSuccess) return cuda_failure(err, "allocating the %zu bytes of pooling argmax", bytes);
         a.argmax = static_cast<uint8_t *>(scratch);
         a.work = out_vectors;
-        forward_kernel<T, kLanes, true><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        forward_pass(std::true_type{});
     }
     Status status = a.max && out_vectors > 0 ? check_launch("pooling_packed_argmax_kernel") : CUDNN_STATUS_SUCCESS;
     a.work = in_vectors;
     a.width = make_fast_divisor(a.in_w);
     a.height = make_fast_divisor(a.in_h);
     if (status == CUDNN_STATUS_SUCCESS && a.work > 0) {
-        backward_kernel<T, kLanes><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        // At most two outputs per dim cover an input where window <= 2 * stride (3 x 3 windows at stride 2).
+        const bool cover2 = a.window_h <= 2 * a.stride_h && a.window_w <= 2 * a.stride_w;
+        const int grid = grid_size(a.work, kBlock, kBlock, 4);
+        if (cover2) {
+            backward_kernel<T, kLanes, 2><<<grid, kBlock, 0, stream>>>(a);
+        } else {
+            backward_kernel<T, kLanes, 0><<<grid, kBlock, 0, stream>>>(a);
+        }
         status = check_launch("pooling_packed_backward_kernel");
     }
     if (scratch != nullptr) cudaFreeAsync(scratch, stream);
