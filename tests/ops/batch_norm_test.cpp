@@ -621,17 +621,22 @@ TEST(BatchNorm, InferenceOnPackedLayoutsMatchesReference) {
 TEST(BatchNorm, TrainingAndBackwardOnPackedLayoutsMatchReference) {
     // x, y (dy, dx) packed alike in whole 16-byte vectors: the CUDA backend's packed training kernels,
     // with each channel split into many parts (NCHW planes of several chunks, NHWC row ranges) that
-    // pass 2 merges, in channel counts that give NHWC tiles of 1 to 16 vectors.
+    // pass 2 merges, in channel counts that give NHWC tiles of 1 to 16 vectors; NCHW 7 x 7 planes (vectors
+    // across two channels' planes; one element a thread where N x C x 49 is not whole vectors either).
     LIBREDNN_SEEDED_RANDOM(rng);
     const std::vector<std::vector<int64_t>> shapes = {{3, 8, 48, 48}, {4, 64, 30, 30}, {2, 24, 20, 20}, {5, 16, 9, 16}};
+    const std::vector<std::vector<int64_t>> sevens = {{3, 16, 7, 7}, {1, 3, 7, 7}};
     for (BatchNormPhase phase : {BatchNormPhase::training, BatchNormPhase::backward}) {
         for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16}) {
-            for (PackedLayout layout : {PackedLayout::nchw, PackedLayout::nhwc}) {
+            for (int shape = 0; shape < 4; ++shape) {
+                // NHWC, NCHW, then NCHW 7 x 7 planes in both sizes.
+                const PackedLayout layout = shape == 0 ? PackedLayout::nhwc : PackedLayout::nchw;
                 BatchNormProblem p = random_problem(rng, phase);
                 p.mode = rng.coin() ? CUDNN_BATCHNORM_SPATIAL : CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
                 p.ops = CUDNN_BATCHNORM_OPS_BN;
                 if (phase == BatchNormPhase::backward) p.saved = true;
-                const std::vector<int64_t> &dims = rng.pick(shapes);
+                const std::vector<int64_t> &dims =
+                    shape < 2 ? rng.pick(shapes) : sevens[static_cast<size_t>(shape - 2)];
                 p.x = p.y = p.dy = p.dx = p.z = packed_geometry(type, 4, dims.data(), layout);
                 const int64_t parameter_dims[] = {1, dims[1], 1, 1};
                 p.parameters = packed_geometry(CUDNN_DATA_FLOAT, 4, parameter_dims, PackedLayout::nchw);

@@ -410,9 +410,11 @@ __device__ __forceinline__ int skewed(int c) { return c + (c >> 3); }
 
 struct ApplyArgs {
     int64_t vectors;
-    FastDivisor spatial_vectors;  // NCHW: vectors a plane
+    FastDivisor spatial_vectors;  // NCHW: vectors a plane (elements a plane, for planes of partial vectors)
     FastDivisor channel_vectors;  // NHWC: vectors a row
+    FastDivisor channel_count;    // C
     int channels, channels_last, backward;
+    int lane_channels;  // NCHW planes that are not whole vectors (7 x 7): each lane finds its channel
     float alpha, beta;
     const void *x, *dy;
     void *out;
@@ -434,12 +436,16 @@ __global__ void __launch_bounds__(kBlock) apply_kernel(const __grid_constant__ A
     auto *out = static_cast<Vector16<T> *>(a.out);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.vectors;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        // The channel of plane number `index` (of vectors, or of elements with lane_channels).
+        auto channel_of = [&](int64_t index) {
+            const int64_t plane = divide(a.spatial_vectors, index);
+            return static_cast<int>(plane - divide(a.channel_count, plane) * C);
+        };
         int c0;
         if (a.channels_last) {
             c0 = static_cast<int>(v - divide(a.channel_vectors, v) * a.channel_vectors.divisor) * kLanes;
         } else {
-            const int64_t plane = divide(a.spatial_vectors, v);
-            c0 = static_cast<int>(plane % C);
+            c0 = a.lane_channels ? 0 : channel_of(v);
         }
         const Vector16<T> xv = x[v];
         Vector16<T> gv, result;
@@ -447,7 +453,7 @@ __global__ void __launch_bounds__(kBlock) apply_kernel(const __grid_constant__ A
         if (a.beta != 0.0f) result = out[v];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) {
-            const int c = skewed(a.channels_last ? c0 + l : c0);
+            const int c = skewed(a.channels_last ? c0 + l : (a.lane_channels ? channel_of(v * kLanes + l) : c0));
             const float centred = to_compute<float>(xv.lane[l]) - k0[c];
             float value;
             if (!a.backward) {
@@ -464,8 +470,8 @@ __global__ void __launch_bounds__(kBlock) apply_kernel(const __grid_constant__ A
     }
 }
 
-// The same one element a thread, for NCHW planes that are not whole vectors (7 x 7); the constants come
-// through the L1 cache (neighbouring elements share a channel).
+// The same one element a thread, for NCHW tensors that are not whole vectors (N x C x S not a multiple of
+// the lanes); the constants come through the L1 cache (neighbouring elements share a channel).
 template <class T>
 __global__ void __launch_bounds__(kBlock) apply_scalar_kernel(const __grid_constant__ ApplyArgs a) {
     const int C = a.channels;
@@ -474,7 +480,8 @@ __global__ void __launch_bounds__(kBlock) apply_scalar_kernel(const __grid_const
     T *out = static_cast<T *>(a.out);
     for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < a.vectors;
          e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int c = static_cast<int>(divide(a.spatial_vectors, e) % C);
+        const int64_t plane = divide(a.spatial_vectors, e);
+        const int c = static_cast<int>(plane - divide(a.channel_count, plane) * C);
         const float centred = to_compute<float>(x[e]) - __ldg(k0 + c);
         float value;
         if (!a.backward) {
@@ -642,13 +649,17 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         status = check_launch("batch_norm_merge_kernel");
     }
     if (status == CUDNN_STATUS_SUCCESS) {
-        // NCHW planes that are not whole vectors go one element a thread ("vectors" of one).
-        const bool scalar = !channels_last && spatial % kLanes != 0;
+        // NCHW planes that are not whole vectors: vectors whose lanes each find their channel, or one element
+        // a thread ("vectors" of one) where the tensor is not whole vectors either.
+        const bool partial_planes = !channels_last && spatial % kLanes != 0;
+        const bool scalar = partial_planes && p.x.element_count() % kLanes != 0;
         const int lanes = scalar ? 1 : kLanes;
         ApplyArgs a{};
         a.vectors = p.x.element_count() / lanes;
-        a.spatial_vectors = make_fast_divisor(channels_last ? 1 : spatial / lanes);
+        a.lane_channels = partial_planes && !scalar;
+        a.spatial_vectors = make_fast_divisor(channels_last ? 1 : (partial_planes ? spatial : spatial / lanes));
         a.channel_vectors = make_fast_divisor(channels_last ? channels / kLanes : 1);
+        a.channel_count = make_fast_divisor(channels);
         a.channels = channels;
         a.channels_last = channels_last;
         a.backward = backward;
