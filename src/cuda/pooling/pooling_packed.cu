@@ -299,13 +299,20 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     a.vectors = make_fast_divisor(a.vectors_per_position);
     a.width = make_fast_divisor(a.out_w);
     a.height = make_fast_divisor(a.out_h);
-    // The 3 x 3 windows (ResNet's stem, most CNNs' max pooling) load all nine vectors at once.
-    const bool window3 = a.window_h == 3 && a.window_w == 3;
+    // The 3 x 3 windows (ResNet's stem, most CNNs' max pooling) load all nine vectors at once; forward over
+    // NCHW, 7 x 7 windows (ResNet's head, global average pooling of 7 x 7 planes) all 49 values.
+    const bool window3 = a.window_h == 3 && a.window_w == 3, window7 = a.window_h == 7 && a.window_w == 7;
     auto forward_pass = [&](auto argmax_only) {
         constexpr bool kArgmaxOnly = decltype(argmax_only)::value;
         const int grid = grid_size(a.work, kBlock, kBlock, 4);
         if (window3) {
             forward_kernel<T, kLanes, kArgmaxOnly, 3><<<grid, kBlock, 0, stream>>>(a);
+        } else if constexpr (kLanes == 1 && !kArgmaxOnly) {
+            if (window7) {
+                forward_kernel<T, kLanes, kArgmaxOnly, 7><<<grid, kBlock, 0, stream>>>(a);
+            } else {
+                forward_kernel<T, kLanes, kArgmaxOnly, 0><<<grid, kBlock, 0, stream>>>(a);
+            }
         } else {
             forward_kernel<T, kLanes, kArgmaxOnly, 0><<<grid, kBlock, 0, stream>>>(a);
         }
