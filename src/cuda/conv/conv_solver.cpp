@@ -4,10 +4,10 @@
 // precomputed in a table in the workspace, read as the tiles load), backward data ALGO_1 and backward
 // filter ALGO_1 (deterministic: the filter gradient's split sums are added in a fixed order); the
 // Winograd solvers (cuda/conv/winograd.hpp) under WINOGRAD and WINOGRAD_NONFUSED of each direction that
-// has them. The column-matrix solvers have files of their own: forward GEMM (forward_gemm.cpp), backward
-// data ALGO_0 (backward_data_gemm.cpp) and backward filter ALGO_0 (backward_filter_gemm.cpp). The FFT and
-// FFT_TILING algorithms of each direction run cuda/conv/fft_conv.hpp (cuFFT, loaded lazily). Plus cudnnIm2Col's solver
-// (cuda/conv/im2col.hpp).
+// has them. The column-matrix solvers have files of their own: forward GEMM and backward filter ALGO_0
+// (one class parameterised by direction, column_gemm.cpp), backward data ALGO_0 (backward_data_gemm.cpp).
+// The FFT and FFT_TILING algorithms of each direction run cuda/conv/fft_conv.hpp (cuFFT, loaded lazily).
+// Plus cudnnIm2Col's solver (cuda/conv/im2col.hpp).
 #include "cuda/conv/conv_solver.hpp"
 
 #include "cuda/conv/fft_conv.hpp"
