@@ -7,6 +7,7 @@
 #include "cuda/ctc_loss/ctc_loss_solver.hpp"
 #include "cuda/divnorm/divnorm_solver.hpp"
 #include "cuda/dropout/dropout_solver.hpp"
+#include "cuda/fused_ops/fused_ops_solver.hpp"
 #include "cuda/lrn/lrn_solver.hpp"
 #include "cuda/pooling/pooling_solver.hpp"
 #include "cuda/reduce/reduce_solver.hpp"
@@ -33,6 +34,7 @@ void register_cuda_solvers(SolverRegistry &registry) {
     register_cuda_spatial_tf_solvers(registry);
     register_cuda_rnn_solvers(registry);
     register_cuda_ctc_loss_solvers(registry);
+    register_cuda_fused_ops_solvers(registry);
 }
 
 }  // namespace librednn

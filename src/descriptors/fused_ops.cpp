@@ -105,7 +105,9 @@ std::string describe(const cudnnFusedOpsPlanStruct *desc) {
     if (desc == nullptr) return "NULL";
     std::string text = std::string("FusedOpsPlan{") + fused_ops_name(desc->ops);
     if (desc->is_made)
-        text += ", made, workspace " + std::to_string(desc->workspace_size_in_bytes) + " bytes";
+        text += ", made (" + to_problem_string(desc->problem).to_string() + "), solver " +
+                (desc->solver ? desc->solver->name() : "?") + ", workspace " +
+                std::to_string(desc->workspace_size_in_bytes) + " bytes";
     else
         text += ", not made";
     return text + "}";

@@ -7,6 +7,7 @@
 #include "descriptors/convolution.hpp"
 #include "descriptors/filter.hpp"
 #include "descriptors/tensor.hpp"
+#include "ops/fused_ops/solvers.hpp"
 
 #include <cudnn.h>
 
@@ -15,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace librednn {
 
@@ -35,6 +37,13 @@ ConstParamKind const_param_kind(cudnnFusedOpsConstParamLabel_t label);
 
 // Variant pack labels: CUDNN_PTR_XDATA..CUDNN_PTR_BN_DBIAS are device pointers.
 constexpr int kFusedOpsVariantPointerCount = CUDNN_PTR_BN_DBIAS + 1;
+
+// One variant-pack pointer a made plan reads or writes, with the promise its placeholder made about it.
+struct FusedOpsPointer {
+    cudnnFusedOpsVariantParamLabel_t label = CUDNN_PTR_XDATA;
+    cudnnFusedOpsPointerPlaceHolder_t placeholder = CUDNN_PTR_ELEM_ALIGNED;
+    size_t element_bytes = 1;  // the alignment CUDNN_PTR_ELEM_ALIGNED promises
+};
 
 }  // namespace librednn
 
@@ -65,6 +74,10 @@ struct cudnnFusedOpsPlanStruct {
     cudnnFusedOps_t ops = CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
     bool is_made = false;                // true once cudnnMakeFusedOpsPlan has succeeded
     size_t workspace_size_in_bytes = 0;  // what cudnnMakeFusedOpsPlan reported
+    // What cudnnMakeFusedOpsPlan validated and chose; later changes to the constant pack do not reach it.
+    librednn::FusedOpsProblem problem;
+    const librednn::FusedOpsSolver *solver = nullptr;  // this library's own (plans are made and run here)
+    std::vector<librednn::FusedOpsPointer> pointers;   // the variant-pack pointers execution uses
 };
 
 namespace librednn {

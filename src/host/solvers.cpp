@@ -7,6 +7,7 @@
 #include "host/ctc_loss/solvers.hpp"
 #include "host/divnorm/solvers.hpp"
 #include "host/dropout/solvers.hpp"
+#include "host/fused_ops/solvers.hpp"
 #include "host/lrn/solvers.hpp"
 #include "host/pooling/solvers.hpp"
 #include "host/reduce/solvers.hpp"
@@ -33,6 +34,7 @@ void register_host_solvers(SolverRegistry &registry) {
     register_host_spatial_tf_solvers(registry);
     register_host_rnn_solvers(registry);
     register_host_ctc_loss_solvers(registry);
+    register_host_fused_ops_solvers(registry);
 }
 
 }  // namespace librednn

@@ -481,3 +481,213 @@ TEST(FusedOpsPlan, CreateRejectsBadArguments) {
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnCreateFusedOpsPlan(nullptr, CUDNN_FUSED_SCALE_BIAS_ACTIVATION_WGRAD),
                     "plan is NULL");
 }
+
+// --- cudnnMakeFusedOpsPlan and cudnnFusedOpsExecute: what they reject ----------------------------------
+
+namespace {
+
+struct Tensor4d {
+    cudnnTensorDescriptor_t desc = nullptr;
+    Tensor4d(cudnnDataType_t type, int n, int c, int h, int w) {
+        EXPECT_EQ(cudnnCreateTensorDescriptor(&desc), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnSetTensor4dDescriptor(desc, CUDNN_TENSOR_NCHW, type, n, c, h, w), CUDNN_STATUS_SUCCESS);
+    }
+    ~Tensor4d() { cudnnDestroyTensorDescriptor(desc); }
+};
+
+struct HandleForPlans {
+    cudnnHandle_t handle = nullptr;
+    HandleForPlans() { EXPECT_EQ(cudnnCreate(&handle), CUDNN_STATUS_SUCCESS); }
+    ~HandleForPlans() { cudnnDestroy(handle); }
+};
+
+void set_placeholder(cudnnFusedOpsConstParamPack_t pack, cudnnFusedOpsConstParamLabel_t label,
+                     cudnnFusedOpsPointerPlaceHolder_t value) {
+    EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(pack, label, &value), CUDNN_STATUS_SUCCESS);
+}
+
+// A complete constant pack for CUDNN_FUSED_BN_FINALIZE_STATISTICS_INFERENCE with 4 float channels.
+struct InferencePack {
+    ConstPack pack{CUDNN_FUSED_BN_FINALIZE_STATISTICS_INFERENCE};
+    Tensor4d param{CUDNN_DATA_FLOAT, 1, 4, 1, 1};
+    Tensor4d eq{CUDNN_DATA_FLOAT, 1, 4, 1, 1};
+    InferencePack() {
+        const cudnnBatchNormMode_t mode = CUDNN_BATCHNORM_SPATIAL;
+        EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(pack, CUDNN_PARAM_BN_MODE, &mode), CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(pack, CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC, param.desc),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(pack, CUDNN_PARAM_BN_EQSCALEBIAS_DESC, eq.desc),
+                  CUDNN_STATUS_SUCCESS);
+        for (auto label : {CUDNN_PARAM_BN_SCALE_PLACEHOLDER, CUDNN_PARAM_BN_BIAS_PLACEHOLDER,
+                           CUDNN_PARAM_BN_RUNNING_MEAN_PLACEHOLDER, CUDNN_PARAM_BN_RUNNING_VAR_PLACEHOLDER,
+                           CUDNN_PARAM_BN_EQSCALE_PLACEHOLDER})
+            set_placeholder(pack, label, CUDNN_PTR_ELEM_ALIGNED);
+        set_placeholder(pack, CUDNN_PARAM_BN_EQBIAS_PLACEHOLDER, CUDNN_PTR_16B_ALIGNED);
+    }
+};
+
+TEST(FusedOpsPlan, MakeRejectsNullArgumentsAndMismatchedOps) {
+    HandleForPlans h;
+    InferencePack constants;
+    cudnnFusedOpsPlan_t plan = nullptr, training_plan = nullptr;
+    ASSERT_EQ(cudnnCreateFusedOpsPlan(&plan, CUDNN_FUSED_BN_FINALIZE_STATISTICS_INFERENCE), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateFusedOpsPlan(&training_plan, CUDNN_FUSED_BN_FINALIZE_STATISTICS_TRAINING),
+              CUDNN_STATUS_SUCCESS);
+    size_t bytes = 0;
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(nullptr, plan, constants.pack, &bytes),
+                    "handle is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(h.handle, nullptr, constants.pack, &bytes),
+                    "plan is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(h.handle, plan, nullptr, &bytes),
+                    "constPack is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(h.handle, plan, constants.pack, nullptr),
+                    "workspaceSizeInBytes is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(h.handle, training_plan, constants.pack, &bytes),
+                    "CUDNN_FUSED_BN_FINALIZE_STATISTICS_TRAINING", "CUDNN_FUSED_BN_FINALIZE_STATISTICS_INFERENCE");
+    bytes = 99;
+    EXPECT_EQ(cudnnMakeFusedOpsPlan(h.handle, plan, constants.pack, &bytes), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(bytes, 0u);
+    cudnnDestroyFusedOpsPlan(plan);
+    cudnnDestroyFusedOpsPlan(training_plan);
+}
+
+TEST(FusedOpsPlan, MakeSaysReservedFusionsAreNotSupported) {
+    HandleForPlans h;
+    for (cudnnFusedOps_t ops :
+         {CUDNN_FUSED_CONV_SCALE_BIAS_ADD_ACTIVATION, CUDNN_FUSED_SCALE_BIAS_ADD_ACTIVATION_GEN_BITMASK,
+          CUDNN_FUSED_DACTIVATION_FORK_DBATCHNORM}) {
+        ConstPack constants(ops);
+        cudnnFusedOpsPlan_t plan = nullptr;
+        ASSERT_EQ(cudnnCreateFusedOpsPlan(&plan, ops), CUDNN_STATUS_SUCCESS);
+        size_t bytes = 0;
+        EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnMakeFusedOpsPlan(h.handle, plan, constants, &bytes),
+                        "cudnnMakeFusedOpsPlan", "reserved for future use");
+        cudnnDestroyFusedOpsPlan(plan);
+    }
+}
+
+TEST(FusedOpsPlan, MakeRejectsMissingAndInconsistentPieces) {
+    HandleForPlans h;
+    cudnnFusedOpsPlan_t plan = nullptr;
+    ASSERT_EQ(cudnnCreateFusedOpsPlan(&plan, CUDNN_FUSED_BN_FINALIZE_STATISTICS_INFERENCE), CUDNN_STATUS_SUCCESS);
+    size_t bytes = 0;
+    {
+        InferencePack constants;
+        EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(constants.pack, CUDNN_PARAM_BN_EQSCALEBIAS_DESC, nullptr),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(h.handle, plan, constants.pack, &bytes),
+                        "CUDNN_PARAM_BN_EQSCALEBIAS_DESC is not set");
+    }
+    {
+        InferencePack constants;
+        set_placeholder(constants.pack, CUDNN_PARAM_BN_RUNNING_VAR_PLACEHOLDER, CUDNN_PTR_NULL);
+        EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(h.handle, plan, constants.pack, &bytes),
+                        "CUDNN_PARAM_BN_RUNNING_VAR_PLACEHOLDER is CUDNN_PTR_NULL");
+    }
+    {
+        InferencePack constants;
+        Tensor4d wrong(CUDNN_DATA_FLOAT, 1, 3, 1, 1);
+        EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(constants.pack, CUDNN_PARAM_BN_EQSCALEBIAS_DESC, wrong.desc),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(h.handle, plan, constants.pack, &bytes),
+                        "CUDNN_PARAM_BN_EQSCALEBIAS_DESC is 1x3x1x1", "1x4x1x1");
+    }
+    {
+        InferencePack constants;
+        const cudnnBatchNormMode_t mode = CUDNN_BATCHNORM_PER_ACTIVATION;
+        EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(constants.pack, CUDNN_PARAM_BN_MODE, &mode),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnMakeFusedOpsPlan(h.handle, plan, constants.pack, &bytes),
+                        "CUDNN_BATCHNORM_PER_ACTIVATION");
+    }
+    {
+        InferencePack constants;
+        Tensor4d half_params(CUDNN_DATA_HALF, 1, 4, 1, 1);
+        EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(constants.pack, CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
+                                                          half_params.desc),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnMakeFusedOpsPlan(h.handle, plan, constants.pack, &bytes),
+                        "CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC has data type CUDNN_DATA_HALF");
+    }
+    cudnnDestroyFusedOpsPlan(plan);
+
+    // The convolution fusions: the input descriptor is required, the activation is ReLU or none.
+    ASSERT_EQ(cudnnCreateFusedOpsPlan(&plan, CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS), CUDNN_STATUS_SUCCESS);
+    ConstPack conv_pack(CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(h.handle, plan, conv_pack, &bytes),
+                    "CUDNN_PARAM_XDESC is not set", "CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS");
+    Tensor4d x(CUDNN_DATA_FLOAT, 1, 4, 5, 5), y(CUDNN_DATA_FLOAT, 1, 8, 5, 5);
+    cudnnFilterDescriptor_t w = nullptr;
+    cudnnConvolutionDescriptor_t conv = nullptr;
+    cudnnActivationDescriptor_t tanh = nullptr;
+    ASSERT_EQ(cudnnCreateFilterDescriptor(&w), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetFilter4dDescriptor(w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 8, 4, 3, 3), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateConvolutionDescriptor(&conv), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+              CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateActivationDescriptor(&tanh), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetActivationDescriptor(tanh, CUDNN_ACTIVATION_TANH, CUDNN_NOT_PROPAGATE_NAN, 0.0),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(conv_pack, CUDNN_PARAM_XDESC, x.desc), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(conv_pack, CUDNN_PARAM_WDESC, w), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(conv_pack, CUDNN_PARAM_CONV_DESC, conv), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(conv_pack, CUDNN_PARAM_YDESC, y.desc), CUDNN_STATUS_SUCCESS);
+    for (auto label : {CUDNN_PARAM_XDATA_PLACEHOLDER, CUDNN_PARAM_WDATA_PLACEHOLDER, CUDNN_PARAM_YDATA_PLACEHOLDER})
+        set_placeholder(conv_pack, label, CUDNN_PTR_16B_ALIGNED);
+    EXPECT_EQ(cudnnMakeFusedOpsPlan(h.handle, plan, conv_pack, &bytes), CUDNN_STATUS_SUCCESS);
+    set_placeholder(conv_pack, CUDNN_PARAM_YSUM_PLACEHOLDER, CUDNN_PTR_16B_ALIGNED);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnMakeFusedOpsPlan(h.handle, plan, conv_pack, &bytes),
+                    "CUDNN_PARAM_YSTATS_DESC is not set");
+    set_placeholder(conv_pack, CUDNN_PARAM_YSUM_PLACEHOLDER, CUDNN_PTR_NULL);
+    EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(conv_pack, CUDNN_PARAM_ACTIVATION_DESC, tanh),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnMakeFusedOpsPlan(h.handle, plan, conv_pack, &bytes),
+                    "CUDNN_ACTIVATION_TANH");
+    cudnnDestroyActivationDescriptor(tanh);
+    cudnnDestroyConvolutionDescriptor(conv);
+    cudnnDestroyFilterDescriptor(w);
+    cudnnDestroyFusedOpsPlan(plan);
+}
+
+TEST(FusedOpsPlan, ExecuteRejectsBadVariantPacks) {
+    HandleForPlans h;
+    InferencePack constants;
+    cudnnFusedOpsPlan_t plan = nullptr;
+    ASSERT_EQ(cudnnCreateFusedOpsPlan(&plan, CUDNN_FUSED_BN_FINALIZE_STATISTICS_INFERENCE), CUDNN_STATUS_SUCCESS);
+    VariantPack variants(CUDNN_FUSED_BN_FINALIZE_STATISTICS_INFERENCE);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnFusedOpsExecute(h.handle, plan, variants), "has not been made");
+    size_t bytes = 0;
+    ASSERT_EQ(cudnnMakeFusedOpsPlan(h.handle, plan, constants.pack, &bytes), CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnFusedOpsExecute(nullptr, plan, variants), "handle is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnFusedOpsExecute(h.handle, nullptr, variants), "plan is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnFusedOpsExecute(h.handle, plan, nullptr), "varPack is NULL");
+    VariantPack other(CUDNN_FUSED_BN_FINALIZE_STATISTICS_TRAINING);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnFusedOpsExecute(h.handle, plan, other),
+                    "varPack was created for CUDNN_FUSED_BN_FINALIZE_STATISTICS_TRAINING");
+    // Pointers are checked before anything runs, so host memory serves on either backend.
+    alignas(16) float memory[6][8] = {};
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnFusedOpsExecute(h.handle, plan, variants),
+                    "CUDNN_PTR_BN_SCALE is NULL");
+    const cudnnFusedOpsVariantParamLabel_t labels[] = {CUDNN_PTR_BN_SCALE,        CUDNN_PTR_BN_BIAS,
+                                                       CUDNN_PTR_BN_RUNNING_MEAN, CUDNN_PTR_BN_RUNNING_VAR,
+                                                       CUDNN_PTR_BN_EQSCALE,      CUDNN_PTR_BN_EQBIAS};
+    for (int i = 0; i < 6; ++i)
+        EXPECT_EQ(cudnnSetFusedOpsVariantParamPackAttribute(variants, labels[i], memory[i]), CUDNN_STATUS_SUCCESS);
+    // eqBias was promised 16-byte aligned; eqScale only element-aligned, which one float past 16 still is.
+    EXPECT_EQ(cudnnSetFusedOpsVariantParamPackAttribute(variants, CUDNN_PTR_BN_EQSCALE, &memory[4][1]),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(cudnnSetFusedOpsVariantParamPackAttribute(variants, CUDNN_PTR_BN_EQBIAS, &memory[5][1]),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnFusedOpsExecute(h.handle, plan, variants), "CUDNN_PTR_BN_EQBIAS",
+                    "not aligned to 16 bytes", "CUDNN_PTR_16B_ALIGNED");
+    EXPECT_EQ(cudnnSetFusedOpsVariantParamPackAttribute(variants, CUDNN_PTR_BN_EQBIAS, memory[5]),
+              CUDNN_STATUS_SUCCESS);
+    double epsilon = -1.0;
+    EXPECT_EQ(cudnnSetFusedOpsVariantParamPackAttribute(variants, CUDNN_SCALAR_DOUBLE_BN_EPSILON, &epsilon),
+              CUDNN_STATUS_SUCCESS);
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnFusedOpsExecute(h.handle, plan, variants),
+                    "CUDNN_SCALAR_DOUBLE_BN_EPSILON is -1");
+    cudnnDestroyFusedOpsPlan(plan);
+}
+
+}  // namespace

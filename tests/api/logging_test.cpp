@@ -105,11 +105,12 @@ TEST(Logging, NotSupportedFunctionsSaySo) {
     Received r;
     {
         ScopedCallback scope(CUDNN_SEV_ERROR_EN, &r);
-        // cudnnFusedOpsExecute is not implemented yet (docs/SUPPORT.md): NOT_SUPPORTED, with a reason.
-        EXPECT_EQ(cudnnFusedOpsExecute(nullptr, nullptr, nullptr), CUDNN_STATUS_NOT_SUPPORTED);
+        // cudnnGetMultiHeadAttnBuffers is not implemented yet (docs/SUPPORT.md): NOT_SUPPORTED, with a reason.
+        EXPECT_EQ(cudnnGetMultiHeadAttnBuffers(nullptr, nullptr, nullptr, nullptr, nullptr),
+                  CUDNN_STATUS_NOT_SUPPORTED);
     }
     ASSERT_EQ(r.messages.size(), 1u);
-    EXPECT_NE(r.messages[0].find("cudnnFusedOpsExecute"), std::string::npos);
+    EXPECT_NE(r.messages[0].find("cudnnGetMultiHeadAttnBuffers"), std::string::npos);
     EXPECT_NE(r.messages[0].find("CUDNN_STATUS_NOT_SUPPORTED"), std::string::npos);
     EXPECT_NE(r.messages[0].find("does not implement"), std::string::npos);
 }

@@ -10,6 +10,7 @@
 #include "ops/ctc_loss/solvers.hpp"
 #include "ops/divnorm/solvers.hpp"
 #include "ops/dropout/solvers.hpp"
+#include "ops/fused_ops/solvers.hpp"
 #include "ops/lrn/solvers.hpp"
 #include "ops/pooling/solvers.hpp"
 #include "ops/reduce/solvers.hpp"
@@ -46,6 +47,7 @@ struct SolverRegistry {
     SolverList<SpatialTfProblem, SpatialTfBuffers> spatial_tf;
     SolverList<RnnProblem, RnnBuffers> rnn;
     SolverList<CtcLossProblem, CtcLossBuffers> ctc_loss;
+    SolverList<FusedOpsProblem, FusedOpsBuffers> fused_ops;
 };
 
 // The registry, filled on the first call (thread-safe) by install_backend_solvers.

@@ -48,6 +48,7 @@ enum class SolverId : int {
     host_conv_fwd_implicit_gemm_onednn = 46,
     host_conv_bwd_data_algo_1_onednn = 47,
     host_conv_bwd_filter_algo_1_onednn = 48,
+    host_fused_ops = 49,
 
     // CUDA backend (src/cuda/)
     cuda_activation = 1001,
@@ -85,6 +86,7 @@ enum class SolverId : int {
     cuda_conv_bwd_data_fft_tiling = 1033,
     cuda_conv_bwd_filter_fft = 1034,
     cuda_conv_bwd_filter_fft_tiling = 1035,
+    cuda_fused_ops = 1036,
 };
 
 // The value of Solver::algorithm() for a solver whose family has no cuDNN algorithm enum.
