@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds LibreDNN and runs every test: the main build (CUDA backend where nvcc exists; tests labelled
 # gpu report as skipped without a GPU), then a host-only AddressSanitizer + UndefinedBehaviorSanitizer
-# build running the unit, API and ABI tests, then a short libFuzzer run of the C API (clang only; the
+# build running the unit, API and ABI tests, then a host-only ThreadSanitizer build running the API tests and
+# most op tests with four host worker threads, then a short libFuzzer run of the C API (clang only; the
 # target and its seeds in tests/fuzz/, docs/FUZZING.md), then the mutation check (every deliberate
 # mistake in tests/mutations/ must make its tests fail). Exits non-zero when anything fails.
 set -euo pipefail
@@ -27,6 +28,25 @@ LIBREDNN_BUILD_DIR=build-asan scripts/build.sh -DLIBREDNN_CUDA=OFF -DLIBREDNN_SA
 # caught signal 11") after every test passed; leak checking itself stays on.
 ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan -j "$jobs" --output-on-failure -LE "install|gpu|doctor|examples"
+
+echo "== thread sanitizer build (build-tsan/: host backend, TSan; API and op tests only)"
+# Concurrent handles (tests/api/thread_safety_test.cpp) and the host solvers' worker threads (parallel_for,
+# four of them whatever the cores) under ThreadSanitizer. -O1 -g1 as above, and only the two test binaries
+# the stage runs are built. LIBREDNN_ONEDNN=0: Debian's oneDNN and the OpenMP runtime under it are not
+# instrumented, so TSan cannot see OpenMP's synchronisation and reports every buffer its threads write;
+# LibreDNN's own convolution solvers run instead. Left out: four op tests that take minutes under TSan
+# (convolutions with long sums, the RNN central-difference checks, the reductions' fast paths); the other
+# RNN backward tests still run the parallel backward.
+LIBREDNN_BUILD_DIR=build-tsan LIBREDNN_TARGETS="librednn_api_tests librednn_op_tests" scripts/build.sh \
+    -DLIBREDNN_CUDA=OFF -DLIBREDNN_SANITIZE=thread -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+    -DLIBREDNN_DOCTOR=OFF
+tsan=(env LIBREDNN_ONEDNN=0 LIBREDNN_HOST_THREADS=4 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1)
+slow='Convolution.LongSumsMatchReference:RnnBackward.MatchesCentralDifferencesOnRandomNetworks'
+slow+=':RnnBackward.MatchesCentralDifferencesForEachCellDirectionAndLayout'
+slow+=':ReduceTensor.MatchesReferenceOnTheLayoutsWithFastPaths'
+"${tsan[@]}" build-tsan/tests/librednn_api_tests --gtest_brief=1
+"${tsan[@]}" build-tsan/tests/librednn_op_tests --gtest_brief=1 --gtest_filter="-$slow"
 
 echo "== fuzzing (build-fuzz/: clang, host backend, libFuzzer + ASan + UBSan, ${LIBREDNN_FUZZ_SECONDS:-60} s)"
 if command -v clang++ >/dev/null && echo 'extern "C" int LLVMFuzzerTestOneInput(const char *, unsigned long) { return 0; }' |

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The compute-sanitizer lane (docs/RELIABILITY.md, "compute-sanitizer"): on a GPU machine, after a CUDA
+# build, runs the GPU tests (librednn_gpu_tests, the CUDA thread tests among them), a filter of the op tests
+# on the CUDA backend and the CUDA examples under compute-sanitizer's memcheck, racecheck, initcheck and
+# synccheck. Exits non-zero when any tool reports an error, any test fails or a step runs out of time.
+#   scripts/gpu_sanitize.sh                      # all four tools
+#   scripts/gpu_sanitize.sh racecheck initcheck  # some of them
+# LIBREDNN_BUILD_DIR (default build), LIBREDNN_SANITIZE_LOGS (default $build/sanitize-logs) for the full
+# logs, LIBREDNN_SANITIZE_OPS (a gtest filter replacing the op tests' default one for every tool, "" to
+# skip them), LIBREDNN_SANITIZE_STEP_SECONDS (default 300) bounds each step, LIBREDNN_TEST_SEED (default 1).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${LIBREDNN_BUILD_DIR:-build}
+logs=${LIBREDNN_SANITIZE_LOGS:-$build/sanitize-logs}
+step_seconds=${LIBREDNN_SANITIZE_STEP_SECONDS:-300}
+export LIBREDNN_TEST_SEED=${LIBREDNN_TEST_SEED:-1}
+export PATH=$PATH:/usr/local/cuda/bin
+tools=("$@")
+[ ${#tools[@]} -eq 0 ] && tools=(memcheck racecheck initcheck synccheck)
+
+sanitizer=$(command -v compute-sanitizer) || { echo "gpu_sanitize: no compute-sanitizer (CUDA toolkit's bin/)"; exit 2; }
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "gpu_sanitize: no GPU here"
+    exit 2
+fi
+gpu_tests=$build/tests/gpu/librednn_gpu_tests
+op_tests=$build/tests/librednn_op_tests
+for binary in "$gpu_tests" "$op_tests"; do
+    [ -x "$binary" ] || { echo "gpu_sanitize: $binary missing: build with the CUDA backend first (scripts/build.sh)"; exit 2; }
+done
+mkdir -p "$logs"
+
+# One or two tests of each op family whose CUDA kernels they reach: the main forward and backward paths,
+# the packed fast paths, the FFT and Winograd convolutions. memcheck, initcheck and synccheck cost a few
+# times a plain run; racecheck tracks every shared-memory access and costs far more, so it takes the
+# families whose kernels share memory between threads (block reductions, tiles, scans), one test each.
+ops_common='Activation.ForwardMatches*:Activation.BackwardMatches*:AddTensor.*:OpTensor.MatchesReference*'
+ops_common+=':SetAndScaleTensor.MatchReference*:TransformTensor.MatchesReference*:TransformFilter.MatchesReference*'
+ops_common+=':ReduceTensor.MatchesReference*:BatchNorm.TrainingMatches*:BatchNorm.BackwardMatches*'
+ops_common+=':BatchNorm.TrainingAndBackwardOnPacked*:BatchNorm.InferenceOnPacked*:Convolution.ForwardMatches*'
+ops_common+=':Convolution.BackwardDataMatches*:Convolution.BackwardFilterMatches*:ConvolutionBiasActivation.*'
+ops_common+=':ConvolutionBackwardBias.*:ConvolutionWinograd.ForwardMatchesReference:ConvolutionWinograd.ForwardNonfused*'
+ops_common+=':ConvolutionFft.ForwardFftAndFftTiling*:ConvolutionFft.BackwardDataFft*:ConvolutionIm2Col.MatchesReference*'
+ops_common+=':CtcLoss.MatchesReferenceOnRandomProblems:DivisiveNorm.ForwardMatches*:DivisiveNorm.BackwardMatches*'
+ops_common+=':Dropout.ForwardMatches*:Dropout.BackwardMatches*:DropoutStates.*:Lrn.ForwardMatches*:Lrn.BackwardMatches*'
+ops_common+=':Pooling.ForwardMatches*:Pooling.BackwardMatches*:Pooling.PackedNhwcAndNchwMatchReference'
+ops_common+=':Rnn.ForwardMatchesReferenceForEachCell*:RnnBackward.MatchesCentralDifferencesForEachCell*'
+ops_common+=':Softmax.ForwardMatches*:Softmax.BackwardMatches*:Softmax.LongRowsMatchReference'
+ops_common+=':SpatialTf.GridGeneratorForward*:SpatialTf.SamplerForwardMatches*:SpatialTf.SamplerBackwardMatches*'
+ops_racecheck='BatchNorm.TrainingAndBackwardOnPacked*:BatchNorm.LongReductionsMatchReference:Convolution.ForwardMatches*'
+ops_racecheck+=':ConvolutionWinograd.ForwardMatchesReference:ConvolutionFft.ForwardFftAndFftTiling*'
+ops_racecheck+=':ReduceTensor.MatchesReferenceOnTheLayoutsWithFastPaths:Softmax.LongRowsMatchReference'
+ops_racecheck+=':Pooling.PackedNhwcAndNchwMatchReference:DivisiveNorm.ForwardMatches*:CtcLoss.MatchesReferenceOnRandomProblems'
+ops_racecheck+=':Rnn.ForwardMatchesReferenceForEachCell*:SpatialTf.SamplerBackwardMatches*'
+
+failures=()
+# A filter pattern that matches no test (a test renamed) would silently check nothing: each must match one.
+IFS=: read -r -a patterns <<<"$ops_common:$ops_racecheck${LIBREDNN_SANITIZE_OPS:+:$LIBREDNN_SANITIZE_OPS}"
+for pattern in "${patterns[@]}"; do
+    [ "${pattern:0:1}" = - ] && break  # negative patterns (only in LIBREDNN_SANITIZE_OPS, which comes last)
+    [ -z "$pattern" ] && continue
+    if ! "$op_tests" --gtest_list_tests --gtest_filter="$pattern" | grep -q '^  '; then
+        failures+=("the op-test filter pattern $pattern matches no test")
+    fi
+done
+
+# run TOOL NAME COMMAND...: one step under compute-sanitizer (child processes included: the CUDA thread
+# test's first-use race runs in one); its log in $logs/TOOL-NAME.log.
+run() {
+    local tool=$1 name=$2
+    shift 2
+    local log=$logs/$tool-$name.log start=$SECONDS
+    timeout --signal=TERM --kill-after=30 "$step_seconds" "$sanitizer" --tool "$tool" --target-processes all \
+        --error-exitcode 99 "$@" >"$log" 2>&1
+    local rc=$?
+    local summary
+    summary=$(grep -a -E "^========= (ERROR SUMMARY|RACECHECK SUMMARY)" "$log" | tail -1)
+    local tests
+    tests=$(grep -a -E "^\[  (PASSED|FAILED|SKIPPED)  \]" "$log" | tr '\n' ' ')
+    printf '%-10s %-14s rc=%-3s %4ss  %s %s\n' "$tool" "$name" "$rc" "$((SECONDS - start))" "${summary#========= }" \
+        "$tests"
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        failures+=("$tool $name: ran past ${step_seconds}s (narrow the filter or raise LIBREDNN_SANITIZE_STEP_SECONDS)")
+    elif grep -a -q -E "^\[  PASSED  \] 0 tests" "$log"; then
+        failures+=("$tool $name: no test ran (every one skipped: a build without the CUDA backend?)")
+    elif [ $rc -ne 0 ]; then
+        failures+=("$tool $name: rc $rc, see $log")
+        grep -a -E "^========= (Invalid|Program hit|Uninitialized|Race|Barrier|Warning|Error)|Failure$|^\[  FAILED" \
+            "$log" | head -20
+    fi
+}
+
+for tool in "${tools[@]}"; do
+    case $tool in
+        memcheck | racecheck | initcheck | synccheck) ;;
+        *) echo "gpu_sanitize: $tool is not one of memcheck racecheck initcheck synccheck"; exit 2 ;;
+    esac
+    run "$tool" gpu-tests "$gpu_tests"
+    ops=$ops_common
+    [ "$tool" = racecheck ] && ops=$ops_racecheck
+    ops=${LIBREDNN_SANITIZE_OPS-$ops}
+    [ -n "$ops" ] && LIBREDNN_OP_TEST_BACKEND=cuda run "$tool" op-tests "$op_tests" --gtest_filter="$ops"
+    for example in "$build"/examples/*_cuda; do
+        [ -x "$example" ] && LIBREDNN_BACKEND=cuda run "$tool" "$(basename "$example")" "$example"
+    done
+done
+
+if [ ${#failures[@]} -gt 0 ]; then
+    printf 'gpu_sanitize: FAILED\n'
+    printf '  %s\n' "${failures[@]}"
+    exit 1
+fi
+echo "gpu_sanitize: no errors (${tools[*]}; logs in $logs)"
