@@ -137,8 +137,17 @@ bool winograd_documented(const ConvProblem &p, WinogradVariant variant) {
     return p.compute_type == CUDNN_DATA_FLOAT || (nonfused && r == 3);
 }
 
-// The host's algorithms for `p`: the GEMM family always, Winograd where cuDNN documents it.
+// cuDNN 8's documented algorithms for the int8 configurations (restated here, not asked of the library):
+// the two implicit GEMMs, INT8x32_CONFIG IMPLICIT_PRECOMP_GEMM only.
+std::vector<int> int8_documented_algorithms(const ConvProblem &p) {
+    if (p.x.dtype == CUDNN_DATA_INT8x32) return {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM};
+    return {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM};
+}
+
+// The host's algorithms for `p`: the GEMM family always (the implicit GEMMs only for int8), Winograd where
+// cuDNN documents it.
 std::vector<int> host_algorithms(const ConvProblem &p) {
+    if (p.compute_type == CUDNN_DATA_INT32) return int8_documented_algorithms(p);
     std::vector<int> algorithms;
     switch (p.direction) {
         case ConvDirection::forward:

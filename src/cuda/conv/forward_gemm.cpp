@@ -6,6 +6,7 @@
 #include "cuda/conv/im2col.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "ops/common/solver_id.hpp"
+#include "ops/conv/validate.hpp"
 
 namespace librednn {
 
@@ -24,6 +25,9 @@ public:
 
     Applicability applicable(const ConvProblem &problem) const override {
         if (problem.direction != ConvDirection::forward) return Applicability::no("solves forward convolutions");
+        if (const char *reason = int8_algorithm_refusal(problem, CUDNN_CONVOLUTION_FWD_ALGO_GEMM)) {
+            return Applicability::no(reason);
+        }
         if (const char *reason = cuda::column_matrix_unsupported_reason(problem)) return Applicability::no(reason);
         cuda::ConvMath math;
         const char *reason = nullptr;
