@@ -138,8 +138,17 @@ bool winograd_documented(const ConvProblem &p, WinogradVariant variant) {
     return p.compute_type == CUDNN_DATA_FLOAT || (nonfused && r == 3);
 }
 
-// The host's algorithms for `p`: the GEMM family always, Winograd where cuDNN documents it.
+// cuDNN 8's documented algorithms for the int8 configurations (restated here, not asked of the library):
+// the two implicit GEMMs, INT8x32_CONFIG IMPLICIT_PRECOMP_GEMM only.
+std::vector<int> int8_documented_algorithms(const ConvProblem &p) {
+    if (p.x.dtype == CUDNN_DATA_INT8x32) return {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM};
+    return {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM};
+}
+
+// The host's algorithms for `p`: the GEMM family always (the implicit GEMMs only for int8), Winograd where
+// cuDNN documents it.
 std::vector<int> host_algorithms(const ConvProblem &p) {
+    if (p.compute_type == CUDNN_DATA_INT32) return int8_documented_algorithms(p);
     std::vector<int> algorithms;
     switch (p.direction) {
         case ConvDirection::forward:
@@ -579,7 +588,7 @@ bool is_fft_algorithm(ConvDirection direction, int algorithm) {
 }
 
 // Runs `problem` with one of the algorithms the backend runs for it (the host's all do), against the
-// reference; false when the backend runs none (the CUDA backend takes no vectorised int8 yet).
+// reference; false when the backend runs none.
 bool check_against_reference(Random &rng, const ConvProblem &problem) {
     Handle handle;
     std::vector<int> algorithms = runnable_algorithms(handle, problem);
@@ -739,6 +748,27 @@ TEST(ConvolutionOnednn, HostDispatchPicksOnednnWhereItLoadsAndSaysWhyNotElsewher
 TEST(Convolution, Int8ForwardMatchesReferenceExactly) {
     LIBREDNN_SEEDED_RANDOM(rng);
     check_trials(rng, 40, [&] { return random_problem(rng, ConvDirection::forward, true); });
+}
+
+// INT8x4, UINT8x4 and INT8x32 in NCHW_VECT_C (any vector strides, any geometry of 1 to 3 spatial dims):
+// every backend runs each under exactly the algorithms cuDNN 8 documents for it, each matching the
+// reference exactly (int32 sums; alpha, beta, rounding and saturation as the reference's).
+TEST(Convolution, VectorisedInt8ForwardRunsUnderTheDocumentedAlgorithmsAndMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    Handle handle;
+    for (int trial = 0; trial < 30; ++trial) {
+        ConvProblem p = random_problem(rng, ConvDirection::forward, true);
+        while (p.x.vector() == 1) p = random_problem(rng, ConvDirection::forward, true);
+        const std::string text = to_problem_string(p).to_string();
+        std::vector<int> runnable = runnable_algorithms(handle, p), documented = int8_documented_algorithms(p);
+        std::sort(runnable.begin(), runnable.end());
+        std::sort(documented.begin(), documented.end());
+        EXPECT_EQ(runnable, documented) << text;
+        for (int algorithm : documented) {
+            p.algorithm = algorithm;
+            EXPECT_TRUE(check_against_reference(rng, p)) << text;
+        }
+    }
 }
 
 TEST(Convolution, LongSumsMatchReference) {

@@ -1,7 +1,9 @@
 // cudnnReorderFilterAndBias: cuDNN keeps INT8x32 filters (and their float bias) in a reordered layout
-// for its IMPLICIT_PRECOMP_GEMM kernels. LibreDNN's convolutions read INT8x32 filters as stored, so its
-// reordered layout is the stored one: the call copies (both reorder types), and a filter reordered by
-// LibreDNN is the filter LibreDNN's convolutions expect.
+// for its IMPLICIT_PRECOMP_GEMM kernels: under CUDNN_DEFAULT_REORDER a convolution reorders the filter it
+// is given on every call, under CUDNN_NO_REORDER it takes one this function already reordered. The
+// layout is cuDNN's own (undocumented). LibreDNN's convolutions (host and CUDA) read INT8x32 filters as
+// stored, so its reordered layout is the stored one: the call copies (both reorder types), and the
+// convolutions read the filter the same under both reorder types.
 #include "api/entry.hpp"
 #include "core/cuda_failure.hpp"
 #include "core/cuda_runtime.hpp"

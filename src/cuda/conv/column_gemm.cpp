@@ -9,6 +9,7 @@
 #include "cuda/conv/implicit_gemm.hpp"
 #include "ops/common/solver_id.hpp"
 #include "ops/conv/algorithms.hpp"
+#include "ops/conv/validate.hpp"
 
 namespace librednn {
 
@@ -32,6 +33,11 @@ public:
         if (problem.direction != direction_) {
             return Applicability::no_format("solves %s convolutions, not %s", conv_direction_name(direction_),
                                             conv_direction_name(problem.direction));
+        }
+        // The int8 configurations run forward, under the implicit GEMMs only (cuDNN 8's rule).
+        if (const char *reason =
+                direction_ == ConvDirection::forward ? int8_algorithm_refusal(problem, algorithm_) : nullptr) {
+            return Applicability::no(reason);
         }
         if (const char *reason = cuda::column_matrix_unsupported_reason(problem)) return Applicability::no(reason);
         cuda::ConvMath math;

@@ -15,6 +15,7 @@
 #include "cuda/conv/implicit_gemm.hpp"
 #include "cuda/conv/winograd.hpp"
 #include "ops/common/registry.hpp"
+#include "ops/conv/validate.hpp"
 
 namespace librednn {
 
@@ -34,6 +35,9 @@ public:
 
     Applicability applicable(const ConvProblem &problem) const override {
         if (problem.direction != direction_) return Applicability::no("solves another direction");
+        if (direction_ == ConvDirection::forward) {
+            if (const char *reason = int8_algorithm_refusal(problem, algorithm_)) return Applicability::no(reason);
+        }
         cuda::ConvMath math;
         const char *reason = nullptr;
         if (!cuda::implicit_gemm_math(problem, &math, &reason)) return Applicability::no(reason);

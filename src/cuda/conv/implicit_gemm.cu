@@ -37,6 +37,10 @@ struct ConvGemmArgs {
     int taps, in_size, out_size;
     int flip;                     // CUDNN_CONVOLUTION: the input position of tap t is that of the mirrored tap
     int64_t xs[5], ys[5], ws[5];  // element strides: n, c, then spatial (x, y); k, c, then spatial (w)
+    // log2 of the lanes of a vectorised int8 operand (NCHW_VECT_C: 2 for x4, 5 for x32; 0 for one scalar per
+    // element). The strides above are then in scalars, dim 1's the step from one vector of channels to the
+    // next; channel_offset() places a channel.
+    int x_shift, y_shift, w_shift, z_shift;
     const void *x, *w, *y;
     void *result;
     ScalarType x_type, y_type, w_type;
@@ -54,6 +58,7 @@ struct ConvGemmArgs {
     const void *bias;
     ScalarType bias_type;
     int64_t bias_stride;
+    int bias_shift;
     const ConvTapEntry *tap_table;  // forward IMPLICIT_PRECOMP_GEMM: each tap's offsets, precomputed
 };
 
@@ -132,7 +137,13 @@ __device__ __forceinline__ S zero_element() {
     }
 }
 
-// --- spatial index arithmetic ------------------------------------------------------------------------
+// --- index arithmetic --------------------------------------------------------------------------------
+
+// Where channel `c` lies from its tensor's channel 0, in scalars: `stride` per channel, or for a vectorised
+// operand (`shift` = log2 lanes) lane c % lanes of vector c / lanes, `stride` scalars a vector.
+__device__ __forceinline__ int64_t channel_offset(int64_t c, int64_t stride, int shift) {
+    return (c >> shift) * stride + (c & ((int64_t{1} << shift) - 1));
+}
 
 // Splits `linear` (row-major over `extents`) into its coordinates.
 __device__ __forceinline__ void split3(int linear, const int (&extents)[kDims], int (&at)[kDims]) {
@@ -267,14 +278,16 @@ struct RowLoader;
 template <class S, int Count>
 struct RowLoader<Dir::fwd, S, Count> {
     bool valid;
-    int64_t base;  // the window's origin: x's offset of image n, group g, channel 0, position start
+    int64_t base;      // the window's origin: x's offset of image n, channel 0, position start
+    int64_t channel0;  // the group's first channel
     int start[kDims];
     __device__ void init(const ConvGemmArgs &a, const DataPhase &, int g, int64_t m) {
         valid = m < a.M;
         const int n = valid ? static_cast<int>(m / a.out_size) : 0;
         int o[kDims];
         split3(valid ? static_cast<int>(m % a.out_size) : 0, a.out, o);
-        base = n * a.xs[0] + static_cast<int64_t>(g) * a.cg * a.xs[1];
+        base = n * a.xs[0];
+        channel0 = static_cast<int64_t>(g) * a.cg;
         for (int d = 0; d < kDims; ++d) {
             start[d] = o[d] * a.stride[d] - a.pad[d];
             base += start[d] * a.xs[2 + d];
@@ -295,7 +308,7 @@ struct RowLoader<Dir::fwd, S, Count> {
         if constexpr (kVectorRuns<S, Count>) {
             if (a.vec_a) {  // the run is Count channels of one tap, contiguous and aligned
                 if (valid && k0 < a.K && inside(a, at)) {
-                    load_run<S, Count>(a.x, base + delta + c, out);
+                    load_run<S, Count>(a.x, base + delta + channel0 + c, out);
                 } else {
                     fill_zero(out);
                 }
@@ -306,7 +319,7 @@ struct RowLoader<Dir::fwd, S, Count> {
         for (int i = 0; i < Count; ++i) {
             S value = zero_element<S>();
             if (valid && k0 + i < a.K && inside(a, at)) {
-                value = load_element<S>(a.x, a.x_type, base + delta + c * a.xs[1]);
+                value = load_element<S>(a.x, a.x_type, base + delta + channel_offset(channel0 + c, a.xs[1], a.x_shift));
             }
             out[i] = value;
             if (++c == a.cg) {
@@ -430,7 +443,8 @@ struct ColumnLoader<Dir::fwd, S, Count> {
         for (int i = 0; i < Count; ++i) {
             S value = zero_element<S>();
             if (valid && k0 + i < a.K) {
-                const int64_t offset = base + c * a.ws[1] + f[0] * a.ws[2] + f[1] * a.ws[3] + f[2] * a.ws[4];
+                const int64_t offset =
+                    base + channel_offset(c, a.ws[1], a.w_shift) + f[0] * a.ws[2] + f[1] * a.ws[3] + f[2] * a.ws[4];
                 value = load_element<S>(a.w, a.w_type, offset);
             }
             out[i] = value;
@@ -517,7 +531,7 @@ struct ColumnLoader<Dir::bwd_filter, S, Count> {
 
 template <class C>
 __device__ __forceinline__ C read_bias(const ConvGemmArgs &a, int64_t channel) {
-    return load_as<C>(a.bias, a.bias_type, channel * a.bias_stride);
+    return load_as<C>(a.bias, a.bias_type, channel_offset(channel, a.bias_stride, a.bias_shift));
 }
 
 // Writes one finished sum: result = alpha * sum + beta * result, or fused: act(alpha * sum + alpha2 * z +
@@ -533,8 +547,10 @@ __device__ __forceinline__ void write_output(const ConvGemmArgs &a, const DataPh
         int o[kDims];
         split3(static_cast<int>(m % a.out_size), a.out, o);
         channel = static_cast<int64_t>(g) * a.kg + j;
-        offset = n * a.ys[0] + channel * a.ys[1] + o[0] * a.ys[2] + o[1] * a.ys[3] + o[2] * a.ys[4];
-        z_offset = n * a.zs[0] + channel * a.zs[1] + o[0] * a.zs[2] + o[1] * a.zs[3] + o[2] * a.zs[4];
+        offset = n * a.ys[0] + channel_offset(channel, a.ys[1], a.y_shift) + o[0] * a.ys[2] + o[1] * a.ys[3] +
+                 o[2] * a.ys[4];
+        z_offset = n * a.zs[0] + channel_offset(channel, a.zs[1], a.z_shift) + o[0] * a.zs[2] + o[1] * a.zs[3] +
+                   o[2] * a.zs[4];
     } else if constexpr (D == Dir::bwd_data) {
         const int n = static_cast<int>(m / ph.qsize);
         int i[kDims];
@@ -936,14 +952,24 @@ Status launch_math(cudaStream_t stream, ConvMath math, const ConvGemmArgs &a) {
                 conv_math_name(math));
 }
 
-// Element strides of a tensor of 3 to 5 dims as (n, c, d, h, w): missing leading spatial dims get 0.
+// log2 of the lanes of a vectorised int8 type (0 for one scalar per element).
+int lane_shift(const TensorGeometry &g) {
+    int shift = 0;
+    while ((1 << shift) < g.vector()) ++shift;
+    return shift;
+}
+
+// Strides of a tensor of 3 to 5 dims as (n, c, d, h, w), in scalars: missing leading spatial dims get 0.
+// A vectorised tensor's strides count vectors; times the lanes they count scalars, and dim 1's is then the
+// step between vectors of channels (channel_offset() adds the lane).
 void strides5(const TensorGeometry &g, int64_t (&out)[5]) {
     const int spatial = g.nb_dims - 2;
-    out[0] = g.strides[0];
-    out[1] = g.strides[1];
+    const int64_t lanes = g.vector();
+    out[0] = g.strides[0] * lanes;
+    out[1] = g.strides[1] * lanes;
     for (int d = 0; d < kDims; ++d) {
         const int from = d - (kDims - spatial);
-        out[2 + d] = from >= 0 ? g.strides[2 + from] : 0;
+        out[2 + d] = from >= 0 ? g.strides[2 + from] * lanes : 0;
     }
 }
 
@@ -1015,10 +1041,6 @@ bool implicit_gemm_math(const ConvProblem &p, ConvMath *math, const char **reaso
         *reason = "takes 1 to 3 spatial dims";
         return false;
     }
-    if (p.x.vector() > 1 || p.w.vector() > 1 || p.y.vector() > 1) {
-        *reason = "does not take vectorised int8 (NCHW_VECT_C) tensors yet";
-        return false;
-    }
     if (p.x.dims[0] * p.x.dims[1] > INT32_MAX / 2 || p.x.span_elements() > INT32_MAX ||
         p.y.span_elements() > INT32_MAX) {
         *reason = "takes tensors of fewer than 2^31 elements";
@@ -1039,6 +1061,9 @@ bool implicit_gemm_math(const ConvProblem &p, ConvMath *math, const char **reaso
         case CUDNN_DATA_DOUBLE: *math = ConvMath::f64_fma; break;
         case CUDNN_DATA_INT8:
         case CUDNN_DATA_UINT8:
+        case CUDNN_DATA_INT8x4:
+        case CUDNN_DATA_UINT8x4:
+        case CUDNN_DATA_INT8x32:  // NCHW_VECT_C: the loaders place each channel in its vector (channel_offset)
             if (p.direction != ConvDirection::forward) {
                 *reason = "takes int8 data forward only";
                 return false;
@@ -1104,6 +1129,9 @@ Status implicit_gemm(cudaStream_t stream, const ConvProblem &p, const ConvBuffer
     strides5(p.x, a.xs);
     strides5(p.y, a.ys);
     strides5(p.w, a.ws);
+    a.x_shift = lane_shift(p.x);
+    a.y_shift = lane_shift(p.y);
+    a.w_shift = lane_shift(p.w);
     a.x = buffers.x;
     a.w = buffers.w;
     a.y = buffers.y;
@@ -1121,9 +1149,11 @@ Status implicit_gemm(cudaStream_t stream, const ConvProblem &p, const ConvBuffer
         a.alpha2 = e.alpha2;
         a.z = buffers.z;
         strides5(e.z, a.zs);
+        a.z_shift = lane_shift(e.z);
         a.bias = buffers.bias;
         a.bias_type = scalar_of(e.bias.dtype);
-        a.bias_stride = e.bias.strides[1];
+        a.bias_stride = e.bias.strides[1] * e.bias.vector();
+        a.bias_shift = lane_shift(e.bias);
         a.relu = e.activation == CUDNN_ACTIVATION_RELU;
         a.relu_propagates_nan = e.nan_opt == CUDNN_PROPAGATE_NAN;
     }

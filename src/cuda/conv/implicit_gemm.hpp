@@ -1,7 +1,7 @@
 // The CUDA backend's general convolution: implicit GEMM in every direction, any geometry of 1 to 3
-// spatial dims (groups, padding, strides, dilation, both modes), any strides, on tensor cores where
-// the types allow. Each direction is one matrix product whose operands are gathered from the tensors
-// as the tiles load (nothing materialised):
+// spatial dims (groups, padding, strides, dilation, both modes), any strides (NCHW_VECT_C too), on
+// tensor cores where the types allow. Each direction is one matrix product whose operands are gathered
+// from the tensors as the tiles load (nothing materialised):
 //   forward          y[(n, p)][k]      = sum over (tap, c) of x[n][c][in(p, tap)] * w[k][c][tap]
 //   backward data    dx[(n, q)][c]     = sum over (tap, k) of dy[n][k][out(q, tap)] * w[k][c][tap]
 //   backward filter  dw[k][(tap, c)]   = sum over (n, p) of dy[n][k][p] * x[n][c][in(p, tap)]
@@ -25,7 +25,8 @@ enum class ConvMath { f16_tensor, bf16_tensor, tf32_tensor, f32_fma, f64_fma, i8
 const char *conv_math_name(ConvMath math);
 
 // The math this kernel uses for `problem`, or false (with `reason`) when the kernel does not take it
-// (more than 3 spatial dims, vectorised int8 layouts, int8 outside the forward direction).
+// (more than 3 spatial dims, int8 outside the forward direction). The int8 configurations include the
+// vectorised ones (INT8x4, UINT8x4, INT8x32 in NCHW_VECT_C), read and written in place.
 bool implicit_gemm_math(const ConvProblem &problem, ConvMath *math, const char **reason);
 
 // How the forward finds the input element of each (output position, filter tap): worked out from the

@@ -1,6 +1,7 @@
 // Host convolution, IMPLICIT_GEMM: the forward sum with each window's input positions found as it runs, no index table.
 #include "host/conv/solvers.hpp"
 #include "host/conv/sums.hpp"
+#include "ops/conv/validate.hpp"
 
 namespace librednn {
 
@@ -16,7 +17,11 @@ public:
     int algorithm() const override { return CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM; }
 
     Applicability applicable(const ConvProblem &problem) const override {
-        return require_direction(problem, ConvDirection::forward);
+        Applicability answer = require_direction(problem, ConvDirection::forward);
+        if (!answer.ok()) return answer;
+        if (const char *reason = int8_algorithm_refusal(problem, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM))
+            return Applicability::no(reason);
+        return answer;
     }
 
     size_t workspace_bytes(const ConvProblem &problem) const override {

@@ -131,6 +131,19 @@ bool conv_type_config(const ConvProblem &p, ConvTypeConfig *config, Status *stat
     return false;
 }
 
+const char *int8_algorithm_refusal(const ConvProblem &p, int algorithm) {
+    if (!is_int8_family(p.x.dtype) && !is_int8_family(p.w.dtype)) return nullptr;
+    if (algorithm == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM) return nullptr;
+    const bool x32 = p.x.dtype == CUDNN_DATA_INT8x32 || p.w.dtype == CUDNN_DATA_INT8x32;
+    if (algorithm == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM) {
+        return x32 ? "cuDNN 8 runs INT8x32_CONFIG under CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM only"
+                   : nullptr;
+    }
+    return x32 ? "cuDNN 8 runs INT8x32_CONFIG under CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM only"
+               : "cuDNN 8 runs the int8 configurations under CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM and "
+                 "IMPLICIT_PRECOMP_GEMM only";
+}
+
 Status validate_convolution(const ConvProblem &p) {
     const Names names = names_of(p.direction);
     const int nb_dims = p.x.nb_dims;

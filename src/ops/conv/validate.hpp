@@ -19,7 +19,7 @@ enum class ConvTypeConfig {
     int8_ext,         // the same with a float y
     int8x4,           // INT8x4 (UINT8x4 x) in NCHW_VECT_C, int8x4 y
     int8x4_ext,       // the same with a float y
-    int8x32,          // INT8x32 in NCHW_VECT_C (forward, IMPLICIT_PRECOMP_GEMM only in cuDNN)
+    int8x32,          // INT8x32 in NCHW_VECT_C
 };
 
 const char *conv_type_config_name(ConvTypeConfig config);
@@ -39,5 +39,11 @@ Status validate_im2col(const ConvProblem &problem);
 
 // True when the configuration is one of the int8 ones (integer accumulation).
 bool is_integer_config(ConvTypeConfig config);
+
+// cuDNN 8's algorithms for the int8 configurations (forward): INT8, INT8_EXT, INT8x4 and INT8x4_EXT under
+// IMPLICIT_GEMM and IMPLICIT_PRECOMP_GEMM, INT8x32 under IMPLICIT_PRECOMP_GEMM only. Why `algorithm` (a
+// forward algorithm) does not take the problem's int8 configuration, or nullptr when it does or the problem
+// is not int8. Every backend's solvers of these algorithms ask it, so that both refuse the same calls.
+const char *int8_algorithm_refusal(const ConvProblem &problem, int algorithm);
 
 }  // namespace librednn
