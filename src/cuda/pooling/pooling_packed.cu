@@ -32,6 +32,7 @@ struct NhwcArgs {
     // The pass's result's index decode (out_* forward, in_* backward), without 64-bit divisions: a thread
     // moves a few bytes, and five 64-bit divisions cost more than its loads.
     FastDivisor vectors, width, height;
+    FastDivisor stride_rows, stride_columns;  // backward: the strides, as divisors
     int max, include_padding, propagate;
     float alpha, beta;
     const void *x, *dy;
@@ -55,10 +56,12 @@ struct VectorAt {
     int px, py;
 };
 
+template <int kLanes>
 __device__ __forceinline__ VectorAt vector_at(const NhwcArgs &a, int64_t v) {
     VectorAt at;
-    const int64_t position = divide(a.vectors, v);
-    at.cv = v - position * a.vectors.divisor;
+    // NCHW (one lane): a position holds one vector.
+    const int64_t position = kLanes == 1 ? v : divide(a.vectors, v);
+    at.cv = v - position * (kLanes == 1 ? 1 : a.vectors.divisor);
     const int64_t rest = divide(a.width, position);
     at.px = static_cast<int>(position - rest * a.width.divisor);
     at.n = divide(a.height, rest);
@@ -89,7 +92,7 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
     auto *y = static_cast<V *>(a.result);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const VectorAt at = vector_at(a, v);
+        const VectorAt at = vector_at<kLanes>(a, v);
         const int64_t cv = at.cv, n = at.n;
         const int ow = at.px, oh = at.py;
         int h0, h1, w0, w1;
@@ -99,7 +102,9 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
         uint8_t where[kLanes];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) acc[l] = 0.0f, found[l] = false, where[l] = kNone;
-        const int64_t image = n * a.in_h;
+        // Offsets: one 64-bit product per output, then steps of a row and of a position (the window's taps).
+        const int64_t position_step = kLanes == 1 ? 1 : a.vectors_per_position;
+        const int64_t row_step = a.in_w * position_step;
         // Takes window position `index`'s vector, in row-major window order.
         auto take = [&](int index, const V &in) {
 #pragma unroll
@@ -113,28 +118,34 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
             }
         };
         const int sh = oh * a.stride_h - a.pad_h, sw = ow * a.stride_w - a.pad_w;
+        // The window's corner (it may lie outside the image: only taps inside are read).
+        const int64_t corner = ((n * a.in_h + sh) * a.in_w + sw) * position_step + cv;
         if constexpr (kWindow > 0) {
+            bool row_in[kWindow], column_in[kWindow];
+#pragma unroll
+            for (int i = 0; i < kWindow; ++i) {
+                row_in[i] = sh + i >= h0 && sh + i < h1;
+                column_in[i] = sw + i >= w0 && sw + i < w1;
+            }
             V in[kWindow][kWindow];
 #pragma unroll
             for (int i = 0; i < kWindow; ++i) {
 #pragma unroll
                 for (int j = 0; j < kWindow; ++j) {
-                    if (sh + i >= h0 && sh + i < h1 && sw + j >= w0 && sw + j < w1)
-                        in[i][j] = x[((image + sh + i) * a.in_w + sw + j) * a.vectors_per_position + cv];
+                    if (row_in[i] && column_in[j]) in[i][j] = x[corner + i * row_step + j * position_step];
                 }
             }
 #pragma unroll
             for (int i = 0; i < kWindow; ++i) {
 #pragma unroll
                 for (int j = 0; j < kWindow; ++j) {
-                    if (sh + i >= h0 && sh + i < h1 && sw + j >= w0 && sw + j < w1) take(i * kWindow + j, in[i][j]);
+                    if (row_in[i] && column_in[j]) take(i * kWindow + j, in[i][j]);
                 }
             }
         } else {
             for (int h = h0; h < h1; ++h) {
-                for (int w = w0; w < w1; ++w) {
-                    take((h - sh) * a.window_w + (w - sw), x[((image + h) * a.in_w + w) * a.vectors_per_position + cv]);
-                }
+                const int64_t row = corner + (h - sh) * row_step;
+                for (int w = w0; w < w1; ++w) take((h - sh) * a.window_w + (w - sw), x[row + (w - sw) * position_step]);
             }
         }
         if (kArgmaxOnly) {
@@ -171,21 +182,30 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant_
     auto *dx = static_cast<V *>(a.result);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const VectorAt at = vector_at(a, v);
+        const VectorAt at = vector_at<kLanes>(a, v);
         const int64_t cv = at.cv, n = at.n;
         const int qw = at.px, qh = at.py;
         // Outputs o with o * stride - pad <= q <= o * stride - pad + window - 1 (in int: coordinates and window
         // offsets stay below 2^30 + 2^16, pooling_packed_applicable).
         const int top_h = qh + a.pad_h, top_w = qw + a.pad_w;
-        const int first_h = top_h - a.window_h + 1 <= 0 ? 0 : (top_h - a.window_h + a.stride_h) / a.stride_h;
-        const int first_w = top_w - a.window_w + 1 <= 0 ? 0 : (top_w - a.window_w + a.stride_w) / a.stride_w;
-        const int last_h = min(top_h / a.stride_h, a.out_h - 1);
-        const int last_w = min(top_w / a.stride_w, a.out_w - 1);
+        const int first_h =
+            top_h - a.window_h + 1 <= 0 ? 0 : static_cast<int>(divide(a.stride_rows, top_h - a.window_h + a.stride_h));
+        const int first_w = top_w - a.window_w + 1 <= 0
+                                ? 0
+                                : static_cast<int>(divide(a.stride_columns, top_w - a.window_w + a.stride_w));
+        const int last_h = min(static_cast<int>(divide(a.stride_rows, top_h)), a.out_h - 1);
+        const int last_w = min(static_cast<int>(divide(a.stride_columns, top_w)), a.out_w - 1);
         float sum[kLanes];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) sum[l] = 0.0f;
         const auto *argmax = reinterpret_cast<const Where *>(a.argmax);
-        auto output = [&](int oh, int ow) { return ((n * a.out_h + oh) * a.out_w + ow) * a.vectors_per_position + cv; };
+        // dy's offsets: one 64-bit product per input, then steps of an output row and position.
+        const int64_t position_step = kLanes == 1 ? 1 : a.vectors_per_position;
+        const int64_t row_step = a.out_w * position_step;
+        const int64_t first = ((n * a.out_h + first_h) * a.out_w + first_w) * position_step + cv;
+        auto output = [&](int oh, int ow) {
+            return first + (oh - first_h) * row_step + (ow - first_w) * position_step;
+        };
         // Adds output (oh, ow)'s share, its dy vector g (and its argmax).
         auto add = [&](int oh, int ow, const V &g, const Where &where) {
             if (a.max) {
@@ -299,23 +319,26 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     a.vectors = make_fast_divisor(a.vectors_per_position);
     a.width = make_fast_divisor(a.out_w);
     a.height = make_fast_divisor(a.out_h);
-    // The 3 x 3 windows (ResNet's stem, most CNNs' max pooling) load all nine vectors at once; forward over
-    // NCHW, 7 x 7 windows (ResNet's head, global average pooling of 7 x 7 planes) all 49 values.
+    // Over NCHW (one value a thread), 3 x 3 windows (ResNet's stem, most CNNs' max pooling) load all nine
+    // values at once, and forward 7 x 7 windows (ResNet's head, global average pooling of 7 x 7 planes) all 49.
+    // (Nine 16-byte NHWC vectors held at once ran slower than the loop.)
     const bool window3 = a.window_h == 3 && a.window_w == 3, window7 = a.window_h == 7 && a.window_w == 7;
     auto forward_pass = [&](auto argmax_only) {
         constexpr bool kArgmaxOnly = decltype(argmax_only)::value;
         const int grid = grid_size(a.work, kBlock, kBlock, 4);
-        if (window3) {
-            forward_kernel<T, kLanes, kArgmaxOnly, 3><<<grid, kBlock, 0, stream>>>(a);
-        } else if constexpr (kLanes == 1 && !kArgmaxOnly) {
-            if (window7) {
-                forward_kernel<T, kLanes, kArgmaxOnly, 7><<<grid, kBlock, 0, stream>>>(a);
-            } else {
-                forward_kernel<T, kLanes, kArgmaxOnly, 0><<<grid, kBlock, 0, stream>>>(a);
+        if constexpr (kLanes == 1) {
+            if (window3) {
+                forward_kernel<T, kLanes, kArgmaxOnly, 3><<<grid, kBlock, 0, stream>>>(a);
+                return;
             }
-        } else {
-            forward_kernel<T, kLanes, kArgmaxOnly, 0><<<grid, kBlock, 0, stream>>>(a);
+            if constexpr (!kArgmaxOnly) {
+                if (window7) {
+                    forward_kernel<T, kLanes, kArgmaxOnly, 7><<<grid, kBlock, 0, stream>>>(a);
+                    return;
+                }
+            }
         }
+        forward_kernel<T, kLanes, kArgmaxOnly, 0><<<grid, kBlock, 0, stream>>>(a);
     };
     if (forward) {
         a.work = out_vectors;
@@ -336,6 +359,8 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     a.work = in_vectors;
     a.width = make_fast_divisor(a.in_w);
     a.height = make_fast_divisor(a.in_h);
+    a.stride_rows = make_fast_divisor(a.stride_h);
+    a.stride_columns = make_fast_divisor(a.stride_w);
     if (status == CUDNN_STATUS_SUCCESS && a.work > 0) {
         // At most two outputs per dim cover an input where window <= 2 * stride (3 x 3 windows at stride 2).
         const bool cover2 = a.window_h <= 2 * a.stride_h && a.window_w <= 2 * a.stride_w;
