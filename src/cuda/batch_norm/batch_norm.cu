@@ -1,6 +1,7 @@
 // The batch-normalisation kernels (batch_norm.hpp).
 #include "cuda/batch_norm/batch_norm.hpp"
 
+#include "cuda/batch_norm/lane_channels.cuh"
 #include "cuda/batch_norm/training_packed.hpp"
 
 #include "core/data_type.hpp"
@@ -264,8 +265,12 @@ __global__ void __launch_bounds__(kMaxBlock) inference_packed_kernel(const __gri
             return static_cast<int>(plane - divide(a.channels, plane) * channels);
         };
         int c0;
+        LaneChannels split{};
         if (a.channels_last) {
             c0 = static_cast<int>(first - divide(a.channels, first) * channels);
+        } else if (a.lane_channels) {
+            c0 = 0;
+            split = lane_channels(a.spatial, a.channels, first);
         } else {
             c0 = channel_of_plane(first);
         }
@@ -274,7 +279,7 @@ __global__ void __launch_bounds__(kMaxBlock) inference_packed_kernel(const __gri
         if (a.beta != 0.0f) out = y[v];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) {
-            const int c = skewed(a.channels_last ? c0 + l : (a.lane_channels ? channel_of_plane(first + l) : c0));
+            const int c = skewed(a.channels_last ? c0 + l : (a.lane_channels ? lane_channel(split, l) : c0));
             float value = a.alpha * (gain[c] * (to_compute<float>(in.lane[l]) - mean[c]) + bias[c]);
             if (a.beta != 0.0f) value += a.beta * to_compute<float>(out.lane[l]);
             out.lane[l] = from_compute<T>(value);
@@ -301,7 +306,8 @@ bool packed_inference_layout(const BatchNormProblem &p, const BatchNormBuffers &
             expected *= p.x.dims[i];
         }
         *channels_last = false;
-        return p.x.element_count() % lanes == 0;  // planes that are not whole vectors: a channel per lane
+        // Planes that are not whole vectors: a vector meets two planes at most where a plane is a vector long.
+        return spatial % lanes == 0 || (spatial >= lanes && p.x.element_count() % lanes == 0);
     }
     // NHWC: C innermost, then the spatial dims inner to outer, then N.
     if (p.x.strides[1] != 1 && channels > 1) return false;

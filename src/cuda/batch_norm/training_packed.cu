@@ -4,6 +4,7 @@
 #include "core/cuda_failure.hpp"
 #include "core/data_type.hpp"
 #include "core/fault_injection.hpp"
+#include "cuda/batch_norm/lane_channels.cuh"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
@@ -436,16 +437,19 @@ __global__ void __launch_bounds__(kBlock) apply_kernel(const __grid_constant__ A
     auto *out = static_cast<Vector16<T> *>(a.out);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.vectors;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        // The channel of plane number `index` (of vectors, or of elements with lane_channels).
+        // The channel of vector `index` (planes of whole vectors).
         auto channel_of = [&](int64_t index) {
             const int64_t plane = divide(a.spatial_vectors, index);
             return static_cast<int>(plane - divide(a.channel_count, plane) * C);
         };
-        int c0;
+        int c0 = 0;
+        LaneChannels split{};
         if (a.channels_last) {
             c0 = static_cast<int>(v - divide(a.channel_vectors, v) * a.channel_vectors.divisor) * kLanes;
+        } else if (a.lane_channels) {
+            split = lane_channels(a.spatial_vectors, a.channel_count, v * kLanes);
         } else {
-            c0 = a.lane_channels ? 0 : channel_of(v);
+            c0 = channel_of(v);
         }
         const Vector16<T> xv = x[v];
         Vector16<T> gv, result;
@@ -453,7 +457,7 @@ __global__ void __launch_bounds__(kBlock) apply_kernel(const __grid_constant__ A
         if (a.beta != 0.0f) result = out[v];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) {
-            const int c = skewed(a.channels_last ? c0 + l : (a.lane_channels ? channel_of(v * kLanes + l) : c0));
+            const int c = skewed(a.channels_last ? c0 + l : (a.lane_channels ? lane_channel(split, l) : c0));
             const float centred = to_compute<float>(xv.lane[l]) - k0[c];
             float value;
             if (!a.backward) {
@@ -652,7 +656,8 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         // NCHW planes that are not whole vectors: vectors whose lanes each find their channel, or one element
         // a thread ("vectors" of one) where the tensor is not whole vectors either.
         const bool partial_planes = !channels_last && spatial % kLanes != 0;
-        const bool scalar = partial_planes && p.x.element_count() % kLanes != 0;
+        // (Vectors meet at most two planes where a plane is at least a vector long.)
+        const bool scalar = partial_planes && (p.x.element_count() % kLanes != 0 || spatial < kLanes);
         const int lanes = scalar ? 1 : kLanes;
         ApplyArgs a{};
         a.vectors = p.x.element_count() / lanes;
