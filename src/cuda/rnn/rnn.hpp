@@ -2,7 +2,8 @@
 // cudnnRNNBackwardWeights_v8; docs/RNN.md): every cell, direction, layer count, input and bias mode, the
 // LSTM projection and the three data layouts, half, float and double data (half computes in float). The
 // products over all time steps at once (W x, the layer input's gradient, the weight gradients) and each
-// step's recurrent product are strided matrix products (cuda/common/gemm_simt.hpp); small kernels apply
+// step's recurrent product are strided matrix products on the operands in place: on the convolutions'
+// implicit GEMM (TF32 tensor cores) or gemm_simt, as cuda/rnn/rnn_products.hpp chooses; small kernels apply
 // the cell between them. The reserve space has the host backend's layout (ops/rnn/problem.hpp), so the
 // two backends leave the same values in it. Deterministic: no atomics, fixed summation orders.
 #pragma once

@@ -7,9 +7,9 @@
 // the reserve space for the backward weights pass. Dropout between layers multiplies the gradient reaching a
 // layer's output from the layer above by the forward's factors; LSTM cell clipping stops the gradient at a
 // clipped c.
-#include "cuda/common/gemm_simt.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
+#include "cuda/rnn/rnn_products.hpp"
 
 #include <algorithm>
 
@@ -271,15 +271,19 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                 cell.s = s;
                 take_output_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("take_output_gradient_kernel"));
-                if (places.projection >= 0) LIBREDNN_CHECK(gemm_simt(stream, unproject));
+                if (places.projection >= 0)
+                    LIBREDNN_CHECK(
+                        rnn_product(stream, p, RnnProductScope::one_step, RnnProductShape::backward_data, unproject));
                 if (net.cell == CUDNN_GRU) {
                     gather_previous_h_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                     LIBREDNN_CHECK(check_launch("gather_previous_h_kernel"));
-                    LIBREDNN_CHECK(gemm_simt(stream, reset_product));
+                    LIBREDNN_CHECK(
+                        rnn_product(stream, p, RnnProductScope::one_step, RnnProductShape::forward, reset_product));
                 }
                 cell_backward_kernel<T, C><<<grid_h, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("cell_backward_kernel"));
-                LIBREDNN_CHECK(gemm_simt(stream, previous));
+                LIBREDNN_CHECK(
+                    rnn_product(stream, p, RnnProductScope::one_step, RnnProductShape::backward_data, previous));
                 take_previous_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("take_previous_gradient_kernel"));
             }
@@ -301,7 +305,8 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                 input.a = grads, input.a_row = gradient_block, input.a_col = 1;
                 input.b = at.weights + places.input_matrices, input.b_row = width, input.b_col = 1;
                 input.c = din, input.c_row = width, input.accumulate = dir > 0;
-                LIBREDNN_CHECK(gemm_simt(stream, input));
+                LIBREDNN_CHECK(
+                    rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::backward_data, input));
             } else {
                 skip_input_gradient_kernel<C>
                     <<<rnn_grid(steps * H), kRnnBlock, 0, stream>>>(grads, gradient_block, steps, H, g, dir > 0, din);

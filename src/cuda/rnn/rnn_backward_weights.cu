@@ -4,9 +4,9 @@
 // bias's with a column of ones (a layer above the first reads its input through the forward's dropout
 // factors). Sums go to the workspace in the compute type, then add into (or replace)
 // the caller's gradients.
-#include "cuda/common/gemm_simt.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
+#include "cuda/rnn/rnn_products.hpp"
 
 namespace librednn::cuda {
 
@@ -89,6 +89,10 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         LIBREDNN_CHECK(check_launch("gather_all_previous_h_kernel"));
         // Each product: rows are a gradient's rows (gate and unit), columns the other operand's, the sum
         // over every (t, n).
+        const auto weight_product = [&](const GemmOperands<C> &operands) {
+            return rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::backward_filter, operands,
+                               at.products, at.product_bytes);
+        };
         GemmOperands<C> product;
         product.scratch = at.split, product.scratch_elements = at.split_elements;
         product.k = steps;
@@ -98,18 +102,18 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
             product.m = gH, product.n = width, product.a = grads;
             product.b = input, product.b_row = width;
             product.c = sums + places.input_matrices, product.c_row = width;
-            LIBREDNN_CHECK(gemm_simt(stream, product));
+            LIBREDNN_CHECK(weight_product(product));
         }
         product.m = gH, product.n = P, product.a = grads + gH;
         product.b = at.gates, product.b_row = P;
         product.c = sums + places.recurrent_matrices, product.c_row = P;
-        LIBREDNN_CHECK(gemm_simt(stream, product));
+        LIBREDNN_CHECK(weight_product(product));
         if (places.projection >= 0) {
             product.m = P, product.n = H, product.a = grads + 2 * gH;
             product.b = reserve + pl * steps * forward_block + 5 * static_cast<int64_t>(H),
             product.b_row = forward_block;
             product.c = sums + places.projection, product.c_row = H;
-            LIBREDNN_CHECK(gemm_simt(stream, product));
+            LIBREDNN_CHECK(weight_product(product));
         }
         // Bias gradients: ones^T times the gate gradients, one row.
         GemmOperands<C> bias;

@@ -4,9 +4,9 @@
 // takes the new h. Training keeps the gate activations, cell states, unprojected h and layer outputs in
 // the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp); with dropout between layers,
 // a kernel draws each layer's factors (ops/rnn/dropout_mask.hpp) and multiplies the next layer's input by them.
-#include "cuda/common/gemm_simt.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
+#include "cuda/rnn/rnn_products.hpp"
 #include "ops/dropout/problem.hpp"
 #include "ops/rnn/dropout_mask.hpp"
 
@@ -210,7 +210,7 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                 wx.a = in, wx.a_row = width, wx.a_col = 1;
                 wx.b = at.weights + places.input_matrices, wx.b_row = 1, wx.b_col = width;
                 wx.c = at.gates, wx.c_row = gH, wx.bias = input_bias;
-                LIBREDNN_CHECK(gemm_simt(stream, wx));
+                LIBREDNN_CHECK(rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::forward, wx));
             } else {
                 skip_input_kernel<C>
                     <<<rnn_grid(steps * gH), kRnnBlock, 0, stream>>>(in, steps, H, g, input_bias, at.gates);
@@ -249,11 +249,12 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             projection.c = at.state + state.h_new, projection.c_row = spn;
             for (int s = 0; s < max_length; ++s) {
                 cell.s = s;
-                LIBREDNN_CHECK(gemm_simt(stream, recurrent));
+                LIBREDNN_CHECK(rnn_product(stream, p, RnnProductScope::one_step, RnnProductShape::forward, recurrent));
                 cell_forward_kernel<C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("cell_forward_kernel"));
                 if (places.projection >= 0) {
-                    LIBREDNN_CHECK(gemm_simt(stream, projection));
+                    LIBREDNN_CHECK(
+                        rnn_product(stream, p, RnnProductScope::one_step, RnnProductShape::forward, projection));
                     take_projected_kernel<C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(cell);
                     LIBREDNN_CHECK(check_launch("take_projected_kernel"));
                 }

@@ -2,6 +2,7 @@
 #include "cuda/rnn/rnn_plan.hpp"
 
 #include "cuda/common/gemm_simt.hpp"
+#include "cuda/rnn/rnn_products.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -31,8 +32,12 @@ RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p) {
     if (p.batch_size <= 64) w.split = kGemmMaxSplit * static_cast<int64_t>(p.batch_size) * gH;
     const size_t element = net.data_type == CUDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
     w.table_offset = align_up(static_cast<size_t>(w.weights + 2 * w.sequences + w.gates + w.state + w.split) * element);
-    w.bytes = w.table_offset + align_up(sizeof(int) * static_cast<size_t>(p.batch_size)) +
-              sizeof(int64_t) * static_cast<size_t>(steps);
+    w.product_offset = align_up(w.table_offset + align_up(sizeof(int) * static_cast<size_t>(p.batch_size)) +
+                                sizeof(int64_t) * static_cast<size_t>(steps));
+    w.product_bytes = rnn_product_workspace_bytes(p);
+    w.bytes = w.product_bytes > 0 ? w.product_offset + w.product_bytes
+                                  : w.table_offset + align_up(sizeof(int) * static_cast<size_t>(p.batch_size)) +
+                                        sizeof(int64_t) * static_cast<size_t>(steps);
     return w;
 }
 

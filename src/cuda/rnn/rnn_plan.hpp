@@ -15,12 +15,13 @@ namespace librednn::cuda {
 // The workspace, in elements of the compute type C unless named bytes: the weights converted to C
 // (backward weights: the gradients' sums), two [T][N][widest] sequence buffers (layer input and output,
 // or their gradients), [T][N][gates * hidden] for W x + b_W (backward weights: every step's previous h),
-// per-sequence state, the parts of a recurrence step's products when they split k (batches up to 64), and
-// the tables.
+// per-sequence state, the parts of a recurrence step's products when they split k (batches up to 64), the
+// tables, and last the split sums of backward weights' products on the implicit GEMM (rnn_products.hpp).
 struct RnnCudaWorkspace {
     int64_t weights = 0, sequences = 0, gates = 0, state = 0, split = 0;  // elements of one piece
     int64_t state_per_sequence = 0;
     size_t table_offset = 0;  // bytes from the start: int32 lengths[N], then int64 rows[T][N]
+    size_t product_offset = 0, product_bytes = 0;
     size_t bytes = 0;
 };
 RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p);
@@ -31,7 +32,9 @@ struct RnnWorkspacePointers {
     C *weights, *sequence_a, *sequence_b, *gates, *state, *split;
     int64_t split_elements;
     int *lengths;
-    int64_t *rows;  // (t, n) -> row of the data tensors; -1 for a step beyond the sequence when packed
+    int64_t *rows;   // (t, n) -> row of the data tensors; -1 for a step beyond the sequence when packed
+    void *products;  // the implicit GEMM's workspace for backward weights' products
+    size_t product_bytes;
 };
 template <class C>
 RnnWorkspacePointers<C> rnn_workspace_pointers(const RnnProblem &p, void *workspace) {
@@ -48,6 +51,8 @@ RnnWorkspacePointers<C> rnn_workspace_pointers(const RnnProblem &p, void *worksp
     at.lengths = reinterpret_cast<int *>(static_cast<char *>(workspace) + w.table_offset);
     at.rows = reinterpret_cast<int64_t *>(static_cast<char *>(workspace) + w.table_offset +
                                           ((sizeof(int) * static_cast<size_t>(p.batch_size) + 255) & ~size_t{255}));
+    at.products = w.product_bytes > 0 ? static_cast<char *>(workspace) + w.product_offset : nullptr;
+    at.product_bytes = w.product_bytes;
     return at;
 }
 

@@ -1,0 +1,128 @@
+// The CUDA RNN's products on the implicit GEMM: the kernel choice, the 1x1 convolution of each product, and
+// backward weights' workspace (rnn_products.hpp).
+#include "cuda/rnn/rnn_products.hpp"
+
+#include "cuda/common/launch_util.hpp"
+#include "cuda/conv/implicit_gemm.hpp"
+#include "cuda/rnn/rnn_plan.hpp"
+
+#include <algorithm>
+
+namespace librednn::cuda {
+
+namespace {
+
+// The implicit GEMM's tile of results (cuda/conv/implicit_gemm.cu): 128 rows by 64 columns a block.
+constexpr int64_t kTileRows = 128, kTileColumns = 64;
+
+// A matrix [rows][cols] as a 4-d tensor of one-pixel images: rows the images, cols the channels. The pixel's
+// dims have extent 1; their strides 0 keep the implicit GEMM's 16-byte runs possible wherever the row stride
+// allows them.
+TensorGeometry matrix_geometry(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride) {
+    TensorGeometry g;
+    g.dtype = CUDNN_DATA_FLOAT;
+    g.nb_dims = 4;
+    g.dims[0] = rows, g.dims[1] = cols, g.dims[2] = 1, g.dims[3] = 1;
+    g.strides[0] = row_stride, g.strides[1] = col_stride, g.strides[2] = 0, g.strides[3] = 0;
+    return g;
+}
+
+}  // namespace
+
+RnnProductKernel rnn_product_kernel(const RnnProblem &p, RnnProductScope scope, int64_t m, int64_t n, int64_t k) {
+    if (rnn_compute_type(p.net) != CUDNN_DATA_FLOAT || p.net.math_type == CUDNN_FMA_MATH) return RnnProductKernel::simt;
+    if (m < 1 || n < 1 || k < 1) return RnnProductKernel::simt;
+    if (scope == RnnProductScope::all_steps) return RnnProductKernel::implicit_gemm;
+    // A step's product of m rows: below 128 rows part of each tile's work is wasted, and fewer tiles than SMs
+    // leave tensor cores idle while gemm_simt splits k over every SM. Tune here by measurement.
+    const int64_t tiles = (m + kTileRows - 1) / kTileRows * ((n + kTileColumns - 1) / kTileColumns);
+    return m >= kTileRows && tiles >= current_device_limits().sm_count ? RnnProductKernel::implicit_gemm
+                                                                       : RnnProductKernel::simt;
+}
+
+ConvProblem rnn_product_problem(const GemmOperands<float> &o, RnnProductShape shape, cudnnMathType_t math_type) {
+    ConvProblem c;
+    c.filter_format = CUDNN_TENSOR_NCHW;
+    c.spatial_dims = 2;
+    for (int d = 0; d < 2; ++d) c.pad[d] = 0, c.stride[d] = 1, c.dilation[d] = 1;
+    c.groups = 1;
+    c.mode = CUDNN_CROSS_CORRELATION;
+    c.compute_type = CUDNN_DATA_FLOAT;
+    c.math_type = math_type;
+    c.alpha = 1.0;
+    c.beta = o.accumulate ? 1.0 : 0.0;
+    switch (shape) {
+        case RnnProductShape::forward:
+            c.direction = ConvDirection::forward;
+            c.x = matrix_geometry(o.m, o.k, o.a_row, o.a_col);
+            c.w = matrix_geometry(o.n, o.k, o.b_col, o.b_row);
+            c.y = matrix_geometry(o.m, o.n, o.c_row, 1);
+            if (o.bias != nullptr) {
+                c.beta = 0.0;  // the fused epilogue has no beta (rnn_product_on_implicit_gemm never fuses one)
+                c.epilogue.fused = true;
+                c.epilogue.z = c.y;
+                c.epilogue.bias = matrix_geometry(1, o.n, o.n, 1);
+                c.epilogue.activation = CUDNN_ACTIVATION_IDENTITY;
+            }
+            break;
+        case RnnProductShape::backward_data:
+            c.direction = ConvDirection::backward_data;
+            c.y = matrix_geometry(o.m, o.k, o.a_row, o.a_col);
+            c.w = matrix_geometry(o.k, o.n, o.b_row, o.b_col);
+            c.x = matrix_geometry(o.m, o.n, o.c_row, 1);
+            break;
+        case RnnProductShape::backward_filter:
+            c.direction = ConvDirection::backward_filter;
+            c.y = matrix_geometry(o.k, o.m, o.a_col, o.a_row);
+            c.x = matrix_geometry(o.k, o.n, o.b_row, o.b_col);
+            c.w = matrix_geometry(o.m, o.n, o.c_row, 1);
+            break;
+    }
+    return c;
+}
+
+size_t rnn_product_workspace_bytes(const RnnProblem &p) {
+    if (!p.training && p.direction == RnnDirection::forward) return 0;  // inference runs no backward weights
+    const RnnNetwork &net = p.net;
+    const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
+    const int64_t H = net.hidden_size, P = net.proj_size, gH = net.gates() * H;
+    size_t most = 0;
+    // Backward weights' products (rnn_backward_weights.cu): m gradient rows by n columns, summed over steps.
+    const auto consider = [&](int64_t m, int64_t n) {
+        if (rnn_product_kernel(p, RnnProductScope::all_steps, m, n, steps) != RnnProductKernel::implicit_gemm) return;
+        GemmOperands<float> o;
+        o.m = m, o.n = n, o.k = steps;
+        o.a_row = 1, o.a_col = m, o.b_row = n, o.b_col = 1, o.c_row = n;
+        most = std::max(most, implicit_gemm_workspace_bytes(
+                                  rnn_product_problem(o, RnnProductShape::backward_filter, net.math_type)));
+    };
+    for (int pl = 0; pl < net.pseudo_layers(); ++pl) {
+        const RnnLayerPlaces places = rnn_layer_places(net, pl);
+        if (places.input_matrices >= 0) consider(gH, places.width);
+        consider(gH, P);
+        if (places.projection >= 0) consider(P, H);
+    }
+    return most;
+}
+
+Status rnn_product_on_implicit_gemm(cudaStream_t stream, const RnnProblem &p, RnnProductShape shape,
+                                    const GemmOperands<float> &o, void *workspace, size_t workspace_bytes) {
+    const bool fused_bias = o.bias != nullptr && shape == RnnProductShape::forward && !o.accumulate;
+    if (o.bias != nullptr && !fused_bias) return gemm_simt(stream, o);  // no epilogue adds a bias and blends
+    const ConvProblem problem = rnn_product_problem(o, shape, p.net.math_type);
+    ConvMath math = ConvMath::f32_fma;
+    const char *reason = nullptr;
+    // Tensors of 2^31 elements or more, or more split sums than the workspace holds: gemm_simt takes any.
+    if (!implicit_gemm_math(problem, &math, &reason) || implicit_gemm_workspace_bytes(problem) > workspace_bytes)
+        return gemm_simt(stream, o);
+    ConvBuffers buffers;
+    switch (shape) {
+        case RnnProductShape::forward: buffers.x = o.a, buffers.w = o.b, buffers.bias = o.bias; break;
+        case RnnProductShape::backward_data: buffers.y = o.a, buffers.w = o.b; break;
+        case RnnProductShape::backward_filter: buffers.y = o.a, buffers.x = o.b; break;
+    }
+    buffers.result = o.c;
+    return implicit_gemm(stream, problem, buffers, workspace, workspace_bytes);
+}
+
+}  // namespace librednn::cuda

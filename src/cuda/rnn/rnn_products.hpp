@@ -1,0 +1,66 @@
+// Where the CUDA RNN's matrix products run (docs/RNN.md, "On CUDA"). The products over every time step at
+// once (W x, the layer input's gradient, the weight gradients) go to the convolutions' implicit GEMM
+// (cuda/conv/implicit_gemm.hpp) as 1x1 convolutions whose tensors are the operands in place, seen through
+// their strides, as cuda/conv/column_matrix.hpp does for the GEMM convolutions; TF32 tensor cores where the
+// compute type is float (half and float data) and the math type is not CUDNN_FMA_MATH. Everything else runs
+// on gemm_simt (cuda/common/gemm_simt.hpp). rnn_product_kernel() is the one place that decides.
+#pragma once
+
+#include "core/status.hpp"
+#include "cuda/common/gemm_simt.hpp"
+#include "ops/conv/problem.hpp"
+#include "ops/rnn/problem.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace librednn::cuda {
+
+// The product C = A B (operands as gemm_simt takes them, C's columns at unit stride) as the direction of a
+// 1x1 convolution of one-pixel images, every operand a 2-d tensor [rows][columns] with the operand's strides:
+//   forward          x = A [m][k], w = B^T [n][k], y = C [m][n]; the bias (if any) is the fused epilogue's
+//   backward_data    dy = A [m][k], w = B [k][n], dx = C [m][n]
+//   backward_filter  dy = A^T [k][m], x = B [k][n], dw = C [m][n]: the sum over k splits over blocks and adds
+//                    its parts in a fixed order (workspace)
+// All three are deterministic. Which one a product takes changes only how the kernel walks it.
+enum class RnnProductShape { forward, backward_data, backward_filter };
+
+// The products over every step at once, or one recurrence step's (a few rows each, many of them in a row).
+enum class RnnProductScope { all_steps, one_step };
+
+enum class RnnProductKernel { simt, implicit_gemm };
+
+// Which kernel runs a product of m x n results, k terms each, of `problem`: the implicit GEMM only where it
+// multiplies on tensor cores (float compute, any math type but FMA; double data and FMA math stay on
+// gemm_simt), for every product over all steps, and for a step's product only when it fills whole 128-row
+// tiles and every SM (batch 64's steps fill half a tile on half the SMs: gemm_simt's split k suits them).
+RnnProductKernel rnn_product_kernel(const RnnProblem &problem, RnnProductScope scope, int64_t m, int64_t n, int64_t k);
+
+// The product as a convolution problem of float tensors under `math_type`, operands in place. `operands`
+// needs no pointers here, only sizes and strides; a bias needs the forward shape and no accumulation.
+ConvProblem rnn_product_problem(const GemmOperands<float> &operands, RnnProductShape shape, cudnnMathType_t math_type);
+
+// The workspace backward weights' products need on the implicit GEMM (the split sums of the largest), on
+// the current device; 0 for inference and where they run on gemm_simt.
+size_t rnn_product_workspace_bytes(const RnnProblem &problem);
+
+// Runs the product on the implicit GEMM (rnn_product_kernel chose it); gemm_simt where the implicit GEMM
+// turns this geometry down or would need more than `workspace_bytes`.
+Status rnn_product_on_implicit_gemm(cudaStream_t stream, const RnnProblem &problem, RnnProductShape shape,
+                                    const GemmOperands<float> &operands, void *workspace, size_t workspace_bytes);
+
+// Runs the product on the kernel rnn_product_kernel chooses.
+template <class C>
+Status rnn_product(cudaStream_t stream, const RnnProblem &problem, RnnProductScope scope, RnnProductShape shape,
+                   const GemmOperands<C> &operands, void *workspace = nullptr, size_t workspace_bytes = 0) {
+    if constexpr (std::is_same_v<C, float>) {
+        if (rnn_product_kernel(problem, scope, operands.m, operands.n, operands.k) == RnnProductKernel::implicit_gemm)
+            return rnn_product_on_implicit_gemm(stream, problem, shape, operands, workspace, workspace_bytes);
+    }
+    return gemm_simt(stream, operands);
+}
+
+}  // namespace librednn::cuda

@@ -1,0 +1,160 @@
+// The CUDA RNN's products on the implicit GEMM (src/cuda/rnn/rnn_products.hpp) against a double product on
+// the host: each of the three 1x1-convolution shapes on operands with the RNN's kinds of strides (rows wider
+// than the matrix, A and B in both orientations), a bias through the forward's epilogue, accumulation
+// through backward data's beta, and backward filter's long sums split over blocks. TF32 under the default
+// math (each product off by up to 2^-10 of itself), gemm_simt under FMA math; every run twice, bit for bit.
+#include "cuda/rnn/rnn_products.hpp"
+#include "cuda/conv/implicit_gemm.hpp"
+#include "gpu_test_util.hpp"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace librednn;
+using namespace librednn::cuda;
+
+struct Case {
+    RnnProductShape shape;
+    int64_t m, n, k;
+    bool a_k_contiguous, b_k_contiguous, bias, accumulate;
+    int64_t row_gap;  // elements past each row of every operand (the RNN's rows hold more than one matrix)
+};
+
+float *device_copy(const std::vector<float> &values) {
+    float *at = nullptr;
+    EXPECT_EQ(cudaMalloc(&at, values.size() * sizeof(float)), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(at, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+    return at;
+}
+
+const char *shape_name(RnnProductShape shape) {
+    switch (shape) {
+        case RnnProductShape::forward: return "forward";
+        case RnnProductShape::backward_data: return "backward_data";
+        case RnnProductShape::backward_filter: return "backward_filter";
+    }
+    return "?";
+}
+
+void check(const Case &s, cudnnMathType_t math_type, std::mt19937_64 &rng) {
+    SCOPED_TRACE(testing::Message() << shape_name(s.shape) << " m " << s.m << " n " << s.n << " k " << s.k
+                                    << " a_k_contiguous " << s.a_k_contiguous << " b_k_contiguous " << s.b_k_contiguous
+                                    << " bias " << s.bias << " accumulate " << s.accumulate << " row_gap " << s.row_gap
+                                    << " math_type " << math_type);
+    RnnProblem p;
+    p.net.data_type = p.net.math_prec = CUDNN_DATA_FLOAT;
+    p.net.math_type = math_type;
+    const bool tf32 = math_type != CUDNN_FMA_MATH;
+    ASSERT_EQ(rnn_product_kernel(p, RnnProductScope::all_steps, s.m, s.n, s.k) == RnnProductKernel::implicit_gemm,
+              tf32);
+    GemmOperands<float> g;
+    g.m = s.m, g.n = s.n, g.k = s.k;
+    // A [m][k] or by columns, B [k][n] or by columns, C [m][n]; each row (or column) `row_gap` longer.
+    g.a_row = s.a_k_contiguous ? s.k + s.row_gap : 1, g.a_col = s.a_k_contiguous ? 1 : s.m + s.row_gap;
+    g.b_row = s.b_k_contiguous ? 1 : s.n + s.row_gap, g.b_col = s.b_k_contiguous ? s.k + s.row_gap : 1;
+    g.c_row = s.n + s.row_gap, g.accumulate = s.accumulate;
+    const int64_t a_span = (s.a_k_contiguous ? s.m : s.k) * (s.a_k_contiguous ? g.a_row : g.a_col);
+    const int64_t b_span = (s.b_k_contiguous ? s.n : s.k) * (s.b_k_contiguous ? g.b_col : g.b_row);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    auto random = [&](int64_t count) {
+        std::vector<float> v(static_cast<size_t>(count));
+        for (float &x : v) x = static_cast<float>(uniform(rng));
+        return v;
+    };
+    const std::vector<float> a = random(a_span), b = random(b_span), bias = random(s.n), c0 = random(s.m * g.c_row);
+    float *da = device_copy(a), *db = device_copy(b), *dbias = device_copy(bias), *dc = device_copy(c0);
+    g.a = da, g.b = db, g.c = dc, g.bias = s.bias ? dbias : nullptr;
+    const size_t workspace_bytes =
+        tf32 ? implicit_gemm_workspace_bytes(rnn_product_problem(g, s.shape, math_type)) : size_t{0};
+    void *workspace = nullptr;
+    if (workspace_bytes > 0) {
+        ASSERT_EQ(cudaMalloc(&workspace, workspace_bytes), cudaSuccess);
+    }
+    std::vector<float> first;
+    for (int run = 0; run < 2; ++run) {
+        ASSERT_EQ(cudaMemcpy(dc, c0.data(), c0.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+        ASSERT_EQ(rnn_product(nullptr, p, RnnProductScope::all_steps, s.shape, g, workspace, workspace_bytes),
+                  CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        std::vector<float> got(c0.size());
+        ASSERT_EQ(cudaMemcpy(got.data(), dc, got.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+        if (run == 1) {
+            ASSERT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(float)), 0) << "not deterministic";
+            break;
+        }
+        first = got;
+        const double u = 0x1p-24, product_error = tf32 ? 0x1p-10 : 0.0;
+        for (int64_t i = 0; i < s.m; ++i)
+            for (int64_t j = 0; j < g.c_row; ++j) {
+                const int64_t at = i * g.c_row + j;
+                if (j >= s.n) {  // the gap past each row is never written
+                    ASSERT_EQ(got[at], c0[at]) << "C(" << i << ", " << j << ") past the row";
+                    continue;
+                }
+                double want = 0, magnitude = 0;
+                for (int64_t l = 0; l < s.k; ++l) {
+                    const double product =
+                        static_cast<double>(a[i * g.a_row + l * g.a_col]) * b[l * g.b_row + j * g.b_col];
+                    want += product;
+                    magnitude += std::fabs(product);
+                }
+                double others = 0;
+                if (s.bias) want += bias[j], others += std::fabs(bias[j]);
+                if (s.accumulate) want += c0[at], others += std::fabs(c0[at]);
+                // Any order of k + 2 rounded additions, and TF32's rounding of each product's factors.
+                const double allowed =
+                    static_cast<double>(s.k + 2) * u * (magnitude + others) + product_error * magnitude;
+                ASSERT_LE(std::fabs(got[at] - want), allowed) << "C(" << i << ", " << j << ")";
+            }
+    }
+    cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(workspace);
+}
+
+TEST(RnnProducts, ImplicitGemmShapesMatchDoubleProduct) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(11);
+    using S = RnnProductShape;
+    const Case cases[] = {
+        // W x + b_W: x rows of the layer input, W [gates * hidden][width] row-major (B by columns).
+        {S::forward, 300, 200, 96, true, false, true, false, 0},
+        {S::forward, 130, 70, 33, true, false, false, false, 5},  // ragged tiles, unaligned rows
+        {S::forward, 7, 3, 5, false, true, true, false, 2},
+        // W^T dG: the gate gradients' rows in the reserve space, W [k][n] row-major, both directions summed.
+        {S::backward_data, 300, 96, 200, true, true, false, false, 40},
+        {S::backward_data, 129, 65, 48, true, true, false, true, 3},
+        {S::backward_data, 5, 1, 7, false, false, false, true, 0},
+        // dW = dG^T x over every step: A by columns (the gate gradients' rows), the sum split over blocks.
+        {S::backward_filter, 256, 128, 3200, false, true, false, false, 64},
+        {S::backward_filter, 96, 40, 1001, false, true, false, false, 1},
+        {S::backward_filter, 3, 2, 9, true, false, false, false, 0},
+    };
+    for (const Case &s : cases)
+        for (cudnnMathType_t math : {CUDNN_DEFAULT_MATH, CUDNN_FMA_MATH}) check(s, math, rng);
+}
+
+// A step's products (batch rows) stay on gemm_simt below whole 128-row tiles; double data and FMA math
+// never reach the implicit GEMM.
+TEST(RnnProducts, KernelChoice) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    RnnProblem p;
+    p.net.data_type = p.net.math_prec = CUDNN_DATA_HALF;
+    p.net.math_type = CUDNN_TENSOR_OP_MATH;
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::all_steps, 3200, 4096, 1024), RnnProductKernel::implicit_gemm);
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, 64, 4096, 1024), RnnProductKernel::simt);
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, 1, 4096, 1024), RnnProductKernel::simt);
+    p.net.math_type = CUDNN_FMA_MATH;
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::all_steps, 3200, 4096, 1024), RnnProductKernel::simt);
+    p.net.data_type = p.net.math_prec = CUDNN_DATA_DOUBLE;
+    p.net.math_type = CUDNN_DEFAULT_MATH;
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::all_steps, 3200, 4096, 1024), RnnProductKernel::simt);
+}
+
+}  // namespace
