@@ -12,6 +12,9 @@ namespace librednn::api {
 
 namespace {
 
+// What a workspace pointer must be aligned to, as a CUDNN_PTR_16B_ALIGNED placeholder promises of the others.
+constexpr size_t kWorkspaceAlignment = 16;
+
 const char *label_name(int label) {
     const char *name = enum_name(static_cast<cudnnFusedOpsConstParamLabel_t>(label));
     return name ? name : "?";
@@ -322,10 +325,18 @@ Status fused_ops_buffers_of(const cudnnFusedOpsPlanStruct &plan, const cudnnFuse
                         "CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES is %zu, but the plan needs %zu bytes (what "
                         "cudnnMakeFusedOpsPlan reported)",
                         pack.workspace_size_in_bytes, plan.workspace_size_in_bytes);
-        if (pack.pointers[CUDNN_PTR_WORKSPACE] == nullptr)
+        const void *workspace = pack.pointers[CUDNN_PTR_WORKSPACE];
+        if (workspace == nullptr)
             return fail(CUDNN_STATUS_BAD_PARAM,
                         "CUDNN_PTR_WORKSPACE is NULL, but the plan needs %zu bytes of workspace",
                         plan.workspace_size_in_bytes);
+        // The prologue stores x' there in x's type and the convolution's solver keeps typed data in the rest:
+        // a workspace off alignment would be a misaligned access (a fault on the GPU).
+        if (reinterpret_cast<uintptr_t>(workspace) % kWorkspaceAlignment != 0)
+            return fail(CUDNN_STATUS_BAD_PARAM,
+                        "CUDNN_PTR_WORKSPACE is %p, not aligned to %zu bytes; the plan keeps typed data in its "
+                        "workspace (cudaMalloc gives 256-byte aligned memory)",
+                        workspace, kWorkspaceAlignment);
     }
     if (!plan.problem.convolves()) {
         if (!(b.epsilon >= 0.0))

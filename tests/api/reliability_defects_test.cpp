@@ -6,8 +6,10 @@
 #include <cudnn.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -283,4 +285,81 @@ TEST(ReliabilityDefect, RnnWeightSpaceBeyondInt64IsRefusedWithoutOverflow) {
     EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnGetRNNWeightSpaceSize(h.handle, rnn, &bytes),
                     "cudnnGetRNNWeightSpaceSize", "2^63 bytes");
     cudnnDestroyRNNDescriptor(rnn);
+}
+
+// Fuzz finding, from the fused-ops steps' misaligned-workspace case (tests/fuzz/corpus/api/
+// regression-fused-ops-misaligned-workspace): a CONV_BNSTATS plan with a scale, whose prologue writes x' into
+// the workspace, ran on a workspace one byte off alignment, and the host stored doubles at an odd address
+// (UBSan: misaligned store in element_access.cpp); on the GPU such an access faults. cudnnFusedOpsExecute
+// checked every pointer the plan uses against its placeholder's promise except the workspace; it now refuses
+// one off 16-byte alignment, as CUDNN_PTR_16B_ALIGNED would.
+TEST(ReliabilityDefect, FusedOpsWorkspaceOffAlignmentIsRefused) {
+    setenv("LIBREDNN_BACKEND", "host", 1);  // the aligned run below uses host memory
+    Handle h;
+    unsetenv("LIBREDNN_BACKEND");
+    cudnnTensorDescriptor_t x = nullptr, y = nullptr, eq = nullptr;
+    cudnnFilterDescriptor_t w = nullptr;
+    cudnnConvolutionDescriptor_t conv = nullptr;
+    for (auto *t : {&x, &y, &eq}) ASSERT_EQ(cudnnCreateTensorDescriptor(t), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateFilterDescriptor(&w), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateConvolutionDescriptor(&conv), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, CUDNN_DATA_DOUBLE, 1, 2, 3, 3), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(y, CUDNN_TENSOR_NCHW, CUDNN_DATA_DOUBLE, 1, 2, 3, 3), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(eq, CUDNN_TENSOR_NCHW, CUDNN_DATA_DOUBLE, 1, 2, 1, 1), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetFilter4dDescriptor(w, CUDNN_DATA_DOUBLE, CUDNN_TENSOR_NCHW, 2, 2, 1, 1), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetConvolution2dDescriptor(conv, 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_DOUBLE),
+              CUDNN_STATUS_SUCCESS);
+    cudnnFusedOpsConstParamPack_t constants = nullptr;
+    ASSERT_EQ(cudnnCreateFusedOpsConstParamPack(&constants, CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS),
+              CUDNN_STATUS_SUCCESS);
+    const std::pair<cudnnFusedOpsConstParamLabel_t, const void *> descriptors[] = {
+        {CUDNN_PARAM_XDESC, x},
+        {CUDNN_PARAM_YDESC, y},
+        {CUDNN_PARAM_BN_EQSCALEBIAS_DESC, eq},
+        {CUDNN_PARAM_WDESC, w},
+        {CUDNN_PARAM_CONV_DESC, conv}};
+    for (const auto &[label, param] : descriptors)
+        EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(constants, label, param), CUDNN_STATUS_SUCCESS) << label;
+    const cudnnFusedOpsPointerPlaceHolder_t aligned = CUDNN_PTR_ELEM_ALIGNED;
+    for (auto label : {CUDNN_PARAM_XDATA_PLACEHOLDER, CUDNN_PARAM_WDATA_PLACEHOLDER, CUDNN_PARAM_YDATA_PLACEHOLDER,
+                       CUDNN_PARAM_BN_EQSCALE_PLACEHOLDER})
+        EXPECT_EQ(cudnnSetFusedOpsConstParamPackAttribute(constants, label, &aligned), CUDNN_STATUS_SUCCESS) << label;
+    cudnnFusedOpsPlan_t plan = nullptr;
+    ASSERT_EQ(cudnnCreateFusedOpsPlan(&plan, CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS), CUDNN_STATUS_SUCCESS);
+    size_t bytes = 0;
+    ASSERT_EQ(cudnnMakeFusedOpsPlan(h.handle, plan, constants, &bytes), CUDNN_STATUS_SUCCESS);
+    ASSERT_GT(bytes, 0u);  // the prologue's copy of x
+
+    // x all 1, eqScale 2, w all 1 (1x1): every y is 2 channels x 2 = 4.
+    std::vector<double> xs(18, 1.0), ws(4, 1.0), ys(18, 0.0), scale(2, 2.0);
+    std::vector<double> memory(bytes / sizeof(double) + 4);  // room for 16-byte alignment plus 8 bytes
+    auto *base = reinterpret_cast<unsigned char *>(memory.data());
+    base += (16 - reinterpret_cast<uintptr_t>(base) % 16) % 16;
+    cudnnFusedOpsVariantParamPack_t variants = nullptr;
+    ASSERT_EQ(cudnnCreateFusedOpsVariantParamPack(&variants, CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS),
+              CUDNN_STATUS_SUCCESS);
+    const std::pair<cudnnFusedOpsVariantParamLabel_t, void *> pointers[] = {{CUDNN_PTR_XDATA, xs.data()},
+                                                                            {CUDNN_PTR_WDATA, ws.data()},
+                                                                            {CUDNN_PTR_YDATA, ys.data()},
+                                                                            {CUDNN_PTR_BN_EQSCALE, scale.data()}};
+    for (const auto &[label, pointer] : pointers)
+        EXPECT_EQ(cudnnSetFusedOpsVariantParamPackAttribute(variants, label, pointer), CUDNN_STATUS_SUCCESS) << label;
+    EXPECT_EQ(cudnnSetFusedOpsVariantParamPackAttribute(variants, CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES, &bytes),
+              CUDNN_STATUS_SUCCESS);
+    for (size_t offset : {1, 8}) {
+        EXPECT_EQ(cudnnSetFusedOpsVariantParamPackAttribute(variants, CUDNN_PTR_WORKSPACE, base + offset),
+                  CUDNN_STATUS_SUCCESS);
+        EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnFusedOpsExecute(h.handle, plan, variants), "CUDNN_PTR_WORKSPACE",
+                        "not aligned to 16 bytes");
+    }
+    EXPECT_EQ(cudnnSetFusedOpsVariantParamPackAttribute(variants, CUDNN_PTR_WORKSPACE, base), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(cudnnFusedOpsExecute(h.handle, plan, variants), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(ys, std::vector<double>(18, 4.0));
+
+    cudnnDestroyFusedOpsVariantParamPack(variants);
+    cudnnDestroyFusedOpsPlan(plan);
+    cudnnDestroyFusedOpsConstParamPack(constants);
+    cudnnDestroyConvolutionDescriptor(conv);
+    cudnnDestroyFilterDescriptor(w);
+    for (auto t : {x, y, eq}) cudnnDestroyTensorDescriptor(t);
 }

@@ -81,6 +81,96 @@ private:
     std::unique_ptr<uint8_t[]> data_;
 };
 
+// ---- Fused ops (cudnnFusedOps*: constant and variant packs, plans, execution) ----
+
+// The variant pack's pointer labels: CUDNN_PTR_XDATA (0) to CUDNN_PTR_BN_DBIAS (23).
+constexpr int kFusedPointers = CUDNN_PTR_BN_DBIAS + 1;
+constexpr int kNoLabel = -1;
+
+// The constant-pack descriptor that describes each pointer's buffer (CUDNN_PTR_WORKSPACE: the plan's size).
+constexpr int kPointerDescriptor[kFusedPointers] = {
+    CUDNN_PARAM_XDESC,
+    CUDNN_PARAM_BN_EQSCALEBIAS_DESC,
+    CUDNN_PARAM_BN_EQSCALEBIAS_DESC,
+    CUDNN_PARAM_WDESC,
+    CUDNN_PARAM_DWDESC,
+    CUDNN_PARAM_YDESC,
+    CUDNN_PARAM_DYDESC,
+    CUDNN_PARAM_YSTATS_DESC,
+    CUDNN_PARAM_YSTATS_DESC,
+    kNoLabel,
+    CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
+    CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
+    CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
+    CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
+    CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
+    CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
+    CUDNN_PARAM_ZDESC,
+    CUDNN_PARAM_BN_Z_EQSCALEBIAS_DESC,
+    CUDNN_PARAM_BN_Z_EQSCALEBIAS_DESC,
+    CUDNN_PARAM_ACTIVATION_BITMASK_DESC,
+    CUDNN_PARAM_DXDESC,
+    CUDNN_PARAM_DZDESC,
+    CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
+    CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC,
+};
+
+// The placeholder that says whether a plan uses each pointer.
+constexpr int kPointerPlaceholder[kFusedPointers] = {
+    CUDNN_PARAM_XDATA_PLACEHOLDER,           CUDNN_PARAM_BN_EQSCALE_PLACEHOLDER,
+    CUDNN_PARAM_BN_EQBIAS_PLACEHOLDER,       CUDNN_PARAM_WDATA_PLACEHOLDER,
+    CUDNN_PARAM_DWDATA_PLACEHOLDER,          CUDNN_PARAM_YDATA_PLACEHOLDER,
+    CUDNN_PARAM_DYDATA_PLACEHOLDER,          CUDNN_PARAM_YSUM_PLACEHOLDER,
+    CUDNN_PARAM_YSQSUM_PLACEHOLDER,          kNoLabel,
+    CUDNN_PARAM_BN_SCALE_PLACEHOLDER,        CUDNN_PARAM_BN_BIAS_PLACEHOLDER,
+    CUDNN_PARAM_BN_SAVED_MEAN_PLACEHOLDER,   CUDNN_PARAM_BN_SAVED_INVSTD_PLACEHOLDER,
+    CUDNN_PARAM_BN_RUNNING_MEAN_PLACEHOLDER, CUDNN_PARAM_BN_RUNNING_VAR_PLACEHOLDER,
+    CUDNN_PARAM_ZDATA_PLACEHOLDER,           CUDNN_PARAM_BN_Z_EQSCALE_PLACEHOLDER,
+    CUDNN_PARAM_BN_Z_EQBIAS_PLACEHOLDER,     CUDNN_PARAM_ACTIVATION_BITMASK_PLACEHOLDER,
+    CUDNN_PARAM_DXDATA_PLACEHOLDER,          CUDNN_PARAM_DZDATA_PLACEHOLDER,
+    CUDNN_PARAM_BN_DSCALE_PLACEHOLDER,       CUDNN_PARAM_BN_DBIAS_PLACEHOLDER,
+};
+
+// What `param` points to for a constant-pack label (cudnn_cnn_train.h). The library cannot see the type
+// behind a `const void *`: the harness passes the kind the label names, never another (that would be the
+// caller's type confusion, as a float scaling factor for double data is).
+enum class FusedParam { tensor, filter, convolution, activation, placeholder, batch_norm_mode };
+
+FusedParam fused_param_kind(int label) {
+    switch (label) {
+        case CUDNN_PARAM_WDESC:
+        case CUDNN_PARAM_DWDESC: return FusedParam::filter;
+        case CUDNN_PARAM_CONV_DESC: return FusedParam::convolution;
+        case CUDNN_PARAM_ACTIVATION_DESC: return FusedParam::activation;
+        case CUDNN_PARAM_BN_MODE: return FusedParam::batch_norm_mode;
+        default: break;
+    }
+    for (int descriptor : kPointerDescriptor)
+        if (label == descriptor) return FusedParam::tensor;
+    return FusedParam::placeholder;  // and labels that are no label: the call must refuse before reading
+}
+
+// A tensor's or filter's description, read back from a constant pack when a plan is made.
+struct FusedShape {
+    int64_t bytes = -1;  // -1: no descriptor, or one claiming more than the harness allocates
+    int64_t elements = 0;
+    cudnnDataType_t type = CUDNN_DATA_FLOAT;
+    int nb = 0, dims[8] = {}, strides[8] = {};
+};
+
+// A plan slot, with what its last successful cudnnMakeFusedOpsPlan was made from: the plan keeps its own
+// copy of the constant pack's descriptors, so the buffers of an execution are sized from this record, not
+// from the pack as it stands later.
+struct FusedPlan {
+    cudnnFusedOpsPlan_t plan = nullptr;
+    cudnnFusedOps_t ops = CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
+    bool made = false;
+    size_t workspace = 0;
+    FusedShape shapes[kFusedPointers];
+    bool used[kFusedPointers] = {};  // placeholder not CUDNN_PTR_NULL
+    int64_t conv_products = 0;       // (x + y elements) times filter elements, for the convolution fusions
+};
+
 struct State {
     cudnnHandle_t handle = nullptr;
     cudnnTensorDescriptor_t tensors[4] = {};
@@ -102,6 +192,17 @@ struct State {
     // The legacy calls' step descriptors: x[t] and y[t] (dy and dx too).
     cudnnTensorDescriptor_t steps[2][kMaxSteps] = {};
     cudnnCTCLossDescriptor_t ctc = nullptr;
+    // Fused ops: two constant packs, two variant packs and two plans, each for the fusion it was created for
+    // (NULL before a create step, or after a create the library refused).
+    cudnnFusedOpsConstParamPack_t const_packs[2] = {};
+    cudnnFusedOps_t const_ops[2] = {};
+    cudnnFusedOpsVariantParamPack_t variant_packs[2] = {};
+    FusedPlan plans[2];
+    // Descriptors never set (a constant pack must refuse them) and the ones its getter copies into.
+    cudnnTensorDescriptor_t unset_tensor = nullptr, fused_tensor = nullptr;
+    cudnnFilterDescriptor_t unset_filter = nullptr, fused_filter = nullptr;
+    cudnnConvolutionDescriptor_t unset_conv = nullptr, fused_conv = nullptr;
+    cudnnActivationDescriptor_t unset_act = nullptr, fused_act = nullptr;
 
     State() {
         cudnnCreate(&handle);
@@ -120,6 +221,10 @@ struct State {
         for (auto &array : steps)
             for (auto &t : array) cudnnCreateTensorDescriptor(&t);
         cudnnCreateCTCLossDescriptor(&ctc);
+        for (auto *t : {&unset_tensor, &fused_tensor}) cudnnCreateTensorDescriptor(t);
+        for (auto *f : {&unset_filter, &fused_filter}) cudnnCreateFilterDescriptor(f);
+        for (auto *c : {&unset_conv, &fused_conv}) cudnnCreateConvolutionDescriptor(c);
+        for (auto *a : {&unset_act, &fused_act}) cudnnCreateActivationDescriptor(a);
     }
     ~State() {
         for (auto &t : tensors) cudnnDestroyTensorDescriptor(t);
@@ -137,6 +242,16 @@ struct State {
         for (auto &array : steps)
             for (auto &t : array) cudnnDestroyTensorDescriptor(t);
         cudnnDestroyCTCLossDescriptor(ctc);
+        for (auto pack : const_packs)
+            if (pack) cudnnDestroyFusedOpsConstParamPack(pack);
+        for (auto pack : variant_packs)
+            if (pack) cudnnDestroyFusedOpsVariantParamPack(pack);
+        for (auto &p : plans)
+            if (p.plan) cudnnDestroyFusedOpsPlan(p.plan);
+        for (auto t : {unset_tensor, fused_tensor}) cudnnDestroyTensorDescriptor(t);
+        for (auto f : {unset_filter, fused_filter}) cudnnDestroyFilterDescriptor(f);
+        for (auto c : {unset_conv, fused_conv}) cudnnDestroyConvolutionDescriptor(c);
+        for (auto a : {unset_act, fused_act}) cudnnDestroyActivationDescriptor(a);
         cudnnDestroy(handle);
     }
     cudnnTensorDescriptor_t tensor(Bytes &in) { return tensors[in.u8() % 4]; }
@@ -624,6 +739,431 @@ void ctc_loss(State &s, Bytes &in) {
     }
 }
 
+// The fused-ops calls answer SUCCESS, BAD_PARAM or NOT_SUPPORTED (docs/FUSED_OPS.md); any other status is a
+// finding.
+cudnnStatus_t documented(cudnnStatus_t status) {
+    if (status != CUDNN_STATUS_SUCCESS && status != CUDNN_STATUS_BAD_PARAM && status != CUDNN_STATUS_NOT_SUPPORTED)
+        std::abort();
+    return status;
+}
+
+bool is_floating(cudnnDataType_t type) {
+    return type == CUDNN_DATA_FLOAT || type == CUDNN_DATA_DOUBLE || type == CUDNN_DATA_HALF ||
+           type == CUDNN_DATA_BFLOAT16;
+}
+
+size_t floating_bytes(cudnnDataType_t type) { return type == CUDNN_DATA_DOUBLE ? 8 : type == CUDNN_DATA_FLOAT ? 4 : 2; }
+
+// Small exact values (multiples of 0.5 in [-2, 2]) in a floating type, element by element from `seed`, so
+// that the sums the harness checks are exact; other types are left as they are (zeros).
+void fill_values(uint8_t *data, size_t bytes, cudnnDataType_t type, uint8_t seed) {
+    if (!is_floating(type)) return;
+    static const uint16_t kHalf[] = {0xc000, 0xbe00, 0xbc00, 0xb800, 0x0000, 0x3800, 0x3c00, 0x3e00, 0x4000};
+    const size_t size = floating_bytes(type);
+    for (size_t i = 0; i + size <= bytes; i += size) {
+        const int k = static_cast<int>((i / size * 5 + seed) % 9);
+        const double value = 0.5 * (k - 4);
+        if (type == CUDNN_DATA_DOUBLE) {
+            std::memcpy(data + i, &value, 8);
+        } else if (type == CUDNN_DATA_FLOAT) {
+            const float f = static_cast<float>(value);
+            std::memcpy(data + i, &f, 4);
+        } else if (type == CUDNN_DATA_HALF) {
+            std::memcpy(data + i, &kHalf[k], 2);
+        } else {
+            const float f = static_cast<float>(value);
+            uint32_t bits;
+            std::memcpy(&bits, &f, 4);
+            const uint16_t top = static_cast<uint16_t>(bits >> 16);  // exact for these values
+            std::memcpy(data + i, &top, 2);
+        }
+    }
+}
+
+double load_floating(const uint8_t *data, cudnnDataType_t type, int64_t element) {
+    if (type == CUDNN_DATA_DOUBLE) {
+        double v;
+        std::memcpy(&v, data + element * 8, 8);
+        return v;
+    }
+    float v;
+    std::memcpy(&v, data + element * 4, 4);
+    return v;
+}
+
+// Reads a tensor or filter label of `pack` back through the getter; bytes stay -1 when the pack holds none
+// there or the descriptor claims more than the harness allocates.
+FusedShape read_shape(State &s, cudnnFusedOpsConstParamPack_t pack, int label) {
+    FusedShape shape;
+    const auto l = static_cast<cudnnFusedOpsConstParamLabel_t>(label);
+    int is_null = 1;
+    size_t bytes = 0;
+    if (fused_param_kind(label) == FusedParam::filter) {
+        cudnnTensorFormat_t format;
+        if (documented(cudnnGetFusedOpsConstParamPackAttribute(pack, l, s.fused_filter, &is_null)) !=
+                CUDNN_STATUS_SUCCESS ||
+            is_null || cudnnGetFilterSizeInBytes(s.fused_filter, &bytes) != CUDNN_STATUS_SUCCESS ||
+            cudnnGetFilterNdDescriptor(s.fused_filter, 8, &shape.type, &format, &shape.nb, shape.dims) !=
+                CUDNN_STATUS_SUCCESS)
+            return shape;
+    } else {
+        if (documented(cudnnGetFusedOpsConstParamPackAttribute(pack, l, s.fused_tensor, &is_null)) !=
+                CUDNN_STATUS_SUCCESS ||
+            is_null || cudnnGetTensorSizeInBytes(s.fused_tensor, &bytes) != CUDNN_STATUS_SUCCESS ||
+            cudnnGetTensorNdDescriptor(s.fused_tensor, 8, &shape.type, &shape.nb, shape.dims, shape.strides) !=
+                CUDNN_STATUS_SUCCESS)
+            return shape;
+    }
+    shape.elements = element_count(shape.nb, shape.dims);
+    if (bytes <= kMaxBytes && shape.elements <= kMaxElements) shape.bytes = static_cast<int64_t>(bytes);
+    return shape;
+}
+
+bool convolves(cudnnFusedOps_t ops) {
+    return ops == CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS || ops == CUDNN_FUSED_SCALE_BIAS_ACTIVATION_WGRAD;
+}
+
+// Fills `p` from the constant pack a cudnnMakeFusedOpsPlan has just succeeded on.
+void record_plan(State &s, cudnnFusedOpsConstParamPack_t pack, size_t workspace, FusedPlan &p) {
+    p.made = true;
+    p.workspace = workspace;
+    for (int l = 0; l < kFusedPointers; ++l) {
+        p.shapes[l] = FusedShape();
+        p.used[l] = false;
+        if (kPointerDescriptor[l] == kNoLabel) continue;
+        p.shapes[l] = read_shape(s, pack, kPointerDescriptor[l]);
+        cudnnFusedOpsPointerPlaceHolder_t placeholder = CUDNN_PTR_NULL;
+        int is_null = 0;
+        documented(cudnnGetFusedOpsConstParamPackAttribute(
+            pack, static_cast<cudnnFusedOpsConstParamLabel_t>(kPointerPlaceholder[l]), &placeholder, &is_null));
+        p.used[l] = placeholder != CUDNN_PTR_NULL;
+    }
+    // Each output of x or y meets each weight once or so: the bound on the convolution's work. Each count is
+    // at most kMaxElements + 1, so the product cannot overflow.
+    const bool forward = p.ops == CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
+    const FusedShape &x = p.shapes[CUDNN_PTR_XDATA], &w = p.shapes[forward ? CUDNN_PTR_WDATA : CUDNN_PTR_DWDATA],
+                     &y = p.shapes[forward ? CUDNN_PTR_YDATA : CUDNN_PTR_DYDATA];
+    p.conv_products = (x.elements + y.elements) * w.elements;
+}
+
+// Creates (after destroying what the slot held) a constant pack, a variant pack or a plan for any
+// cudnnFusedOps_t, the reserved and invalid ones too; a refused create leaves the slot NULL. Rarely the
+// output pointer is NULL.
+void fused_create(State &s, Bytes &in) {
+    const uint8_t what = in.u8();
+    const int slot = in.u8() % 2;
+    const auto ops = in.pick<cudnnFusedOps_t>(7);
+    const bool null_out = what >= 240;
+    switch (what % 3) {
+        case 0:
+            if (s.const_packs[slot]) cudnnDestroyFusedOpsConstParamPack(s.const_packs[slot]);
+            s.const_packs[slot] = nullptr;
+            s.const_ops[slot] = ops;
+            documented(cudnnCreateFusedOpsConstParamPack(null_out ? nullptr : &s.const_packs[slot], ops));
+            break;
+        case 1:
+            if (s.variant_packs[slot]) cudnnDestroyFusedOpsVariantParamPack(s.variant_packs[slot]);
+            s.variant_packs[slot] = nullptr;
+            documented(cudnnCreateFusedOpsVariantParamPack(null_out ? nullptr : &s.variant_packs[slot], ops));
+            break;
+        default: {
+            FusedPlan &p = s.plans[slot];
+            if (p.plan) cudnnDestroyFusedOpsPlan(p.plan);
+            p = FusedPlan();
+            p.ops = ops;
+            documented(cudnnCreateFusedOpsPlan(null_out ? nullptr : &p.plan, ops));
+            break;
+        }
+    }
+}
+
+// One constant-pack attribute: any label (invalid ones too), with the harness's descriptor of the kind the
+// label takes, NULL or one never set; placeholders and BN modes valid or out of range, or a NULL param.
+void fused_set(State &s, Bytes &in) {
+    const cudnnFusedOpsConstParamPack_t pack = s.const_packs[in.u8() % 2];
+    const auto label = in.pick<cudnnFusedOpsConstParamLabel_t>(39);
+    const uint8_t which = in.u8();
+    // An int, not the enum: a C caller may store any int there, and the library must read it as such.
+    const int value = which < 240 ? which % 3 : which;
+    const void *param = nullptr;
+    switch (fused_param_kind(label)) {
+        case FusedParam::tensor:
+            param = which < 200 ? s.tensors[which % 4] : which < 228 ? nullptr : s.unset_tensor;
+            break;
+        case FusedParam::filter:
+            param = which < 200 ? s.filters[which % 2] : which < 228 ? nullptr : s.unset_filter;
+            break;
+        case FusedParam::convolution: param = which < 200 ? s.conv : which < 228 ? nullptr : s.unset_conv; break;
+        case FusedParam::activation: param = which < 200 ? s.act : which < 228 ? nullptr : s.unset_act; break;
+        default: param = which < 250 ? &value : nullptr; break;
+    }
+    documented(cudnnSetFusedOpsConstParamPackAttribute(pack, label, param));
+}
+
+// One constant-pack attribute read back into a descriptor of the label's kind (or an int), param or isNULL
+// sometimes NULL.
+void fused_get(State &s, Bytes &in) {
+    const cudnnFusedOpsConstParamPack_t pack = s.const_packs[in.u8() % 2];
+    const auto label = in.pick<cudnnFusedOpsConstParamLabel_t>(39);
+    const uint8_t which = in.u8();
+    int value = 0, is_null = 0;
+    void *param = &value;
+    switch (fused_param_kind(label)) {
+        case FusedParam::tensor: param = s.fused_tensor; break;
+        case FusedParam::filter: param = s.fused_filter; break;
+        case FusedParam::convolution: param = s.fused_conv; break;
+        case FusedParam::activation: param = s.fused_act; break;
+        default: break;
+    }
+    documented(cudnnGetFusedOpsConstParamPackAttribute(pack, label, which >= 240 ? nullptr : param,
+                                                       which % 16 == 15 ? nullptr : &is_null));
+}
+
+// One variant-pack attribute, set or read back: pointer labels (an address never dereferenced: each execution
+// sets every pointer first), the four scalars with values from the input, invalid labels; ptr sometimes NULL.
+void fused_variant(State &s, Bytes &in) {
+    const cudnnFusedOpsVariantParamPack_t pack = s.variant_packs[in.u8() % 2];
+    const uint8_t tag = in.u8(), how = in.u8();
+    const int label = tag < 160 ? tag % kFusedPointers : tag < 240 ? 100 + tag % 4 : tag % 2 ? 24 + tag : -1;
+    const auto l = static_cast<cudnnFusedOpsVariantParamLabel_t>(label);
+    const bool get = how % 2;
+    size_t size = 0;
+    int64_t count = 0;
+    double real = 0.0;
+    void *pointer = reinterpret_cast<void *>(uintptr_t{how} << 4);
+    void *ptr = &size;  // invalid labels too: the call must refuse before reading it
+    if (label >= 0 && label < kFusedPointers) {
+        ptr = get ? &pointer : pointer;  // the getter writes a void *; the setter takes the address itself
+    } else if (label == CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES) {
+        if (!get) size = static_cast<size_t>(static_cast<int64_t>(in.integer()));
+    } else if (label == CUDNN_SCALAR_INT64_T_BN_ACCUMULATION_COUNT) {
+        if (!get) count = in.integer();
+        ptr = &count;
+    } else if (label == CUDNN_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR || label == CUDNN_SCALAR_DOUBLE_BN_EPSILON) {
+        if (!get) real = in.real();
+        ptr = &real;
+    }
+    if (how >= 240 && (get || label < 0 || label >= kFusedPointers)) ptr = nullptr;
+    if (get) {
+        documented(cudnnGetFusedOpsVariantParamPackAttribute(pack, l, ptr));
+    } else {
+        documented(cudnnSetFusedOpsVariantParamPackAttribute(pack, l, ptr));
+    }
+}
+
+// cudnnMakeFusedOpsPlan on a plan slot and a constant pack slot (either NULL, of different fusions, or
+// incomplete: refused); the handle or the size pointer rarely NULL.
+void fused_make(State &s, Bytes &in) {
+    FusedPlan &p = s.plans[in.u8() % 2];
+    const cudnnFusedOpsConstParamPack_t pack = s.const_packs[in.u8() % 2];
+    const uint8_t nulls = in.u8();
+    size_t workspace = 0;
+    if (documented(cudnnMakeFusedOpsPlan(nulls == 254 ? nullptr : s.handle, p.plan, pack,
+                                         nulls == 255 ? nullptr : &workspace)) != CUDNN_STATUS_SUCCESS)
+        return;
+    if (p.plan == nullptr || pack == nullptr || nulls >= 254) std::abort();  // made from NULL arguments
+    record_plan(s, pack, workspace, p);
+}
+
+// Sets a constant pack up for its fusion in one step from the harness's descriptors (the fuzzer seldom
+// assembles the dozen labels a fusion needs one at a time): the data descriptors, per-channel descriptors as
+// they stand or derived (cudnnDeriveBNTensorDescriptor, SPATIAL) from x or y, the convolution, the
+// activation or none, the BN mode, and the placeholders: the required ones element- or 16-byte-aligned
+// (a bit of the input each), the optional ones on or off (a bit each).
+void fused_recipe(State &s, Bytes &in) {
+    const int slot = in.u8() % 2;
+    const uint8_t optional = in.u8(), sixteen = in.u8(), derive = in.u8();
+    const cudnnTensorDescriptor_t a = s.tensor(in), b = s.tensor(in), c = s.tensor(in), d = s.tensor(in);
+    const cudnnFilterDescriptor_t f = s.filter(in);
+    const cudnnFusedOpsConstParamPack_t pack = s.const_packs[slot];
+    if (pack == nullptr) return;
+    auto set = [&](cudnnFusedOpsConstParamLabel_t label, const void *param) {
+        documented(cudnnSetFusedOpsConstParamPackAttribute(pack, label, param));
+    };
+    auto place = [&](cudnnFusedOpsConstParamLabel_t label, bool on, int bit) {
+        const cudnnFusedOpsPointerPlaceHolder_t placeholder = !on                    ? CUDNN_PTR_NULL
+                                                              : (sixteen >> bit) & 1 ? CUDNN_PTR_16B_ALIGNED
+                                                                                     : CUDNN_PTR_ELEM_ALIGNED;
+        set(label, &placeholder);
+    };
+    const cudnnFusedOps_t ops = s.const_ops[slot];
+    if (convolves(ops)) {
+        // a: x, b: y (or dy), c: eqScale and eqBias, d: ySum and ySqSum.
+        const bool forward = ops == CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS;
+        if (derive & 1) cudnnDeriveBNTensorDescriptor(c, a, CUDNN_BATCHNORM_SPATIAL);
+        if (derive & 2) cudnnDeriveBNTensorDescriptor(d, b, CUDNN_BATCHNORM_SPATIAL);
+        set(CUDNN_PARAM_XDESC, a);
+        set(forward ? CUDNN_PARAM_WDESC : CUDNN_PARAM_DWDESC, f);
+        set(forward ? CUDNN_PARAM_YDESC : CUDNN_PARAM_DYDESC, b);
+        set(CUDNN_PARAM_CONV_DESC, s.conv);
+        set(CUDNN_PARAM_BN_EQSCALEBIAS_DESC, c);
+        set(CUDNN_PARAM_ACTIVATION_DESC, optional & 16 ? s.act : nullptr);
+        place(CUDNN_PARAM_XDATA_PLACEHOLDER, true, 0);
+        place(forward ? CUDNN_PARAM_WDATA_PLACEHOLDER : CUDNN_PARAM_DWDATA_PLACEHOLDER, true, 1);
+        place(forward ? CUDNN_PARAM_YDATA_PLACEHOLDER : CUDNN_PARAM_DYDATA_PLACEHOLDER, true, 2);
+        place(CUDNN_PARAM_BN_EQSCALE_PLACEHOLDER, optional & 1, 3);
+        place(CUDNN_PARAM_BN_EQBIAS_PLACEHOLDER, optional & 2, 4);
+        if (forward) {
+            set(CUDNN_PARAM_YSTATS_DESC, d);
+            place(CUDNN_PARAM_YSUM_PLACEHOLDER, optional & 4, 5);
+            place(CUDNN_PARAM_YSQSUM_PLACEHOLDER, optional & 8, 6);
+        }
+    } else if (ops == CUDNN_FUSED_BN_FINALIZE_STATISTICS_TRAINING ||
+               ops == CUDNN_FUSED_BN_FINALIZE_STATISTICS_INFERENCE) {
+        // a: scale, bias, means and variances; b: eqScale and eqBias; c: ySum and ySqSum; d: what they are
+        // derived from. Mostly a spatial mode, sometimes per activation (refused) or out of range.
+        if (derive & 1) cudnnDeriveBNTensorDescriptor(a, d, CUDNN_BATCHNORM_SPATIAL);
+        if (derive & 2) cudnnDeriveBNTensorDescriptor(b, d, CUDNN_BATCHNORM_SPATIAL);
+        if (derive & 4) cudnnDeriveBNTensorDescriptor(c, d, CUDNN_BATCHNORM_SPATIAL);
+        const int mode = derive < 192 ? 1 + (derive >> 3) % 2 : derive < 248 ? CUDNN_BATCHNORM_PER_ACTIVATION : derive;
+        set(CUDNN_PARAM_BN_MODE, &mode);
+        set(CUDNN_PARAM_BN_SCALEBIAS_MEANVAR_DESC, a);
+        set(CUDNN_PARAM_BN_EQSCALEBIAS_DESC, b);
+        place(CUDNN_PARAM_BN_SCALE_PLACEHOLDER, true, 0);
+        place(CUDNN_PARAM_BN_BIAS_PLACEHOLDER, true, 1);
+        place(CUDNN_PARAM_BN_EQSCALE_PLACEHOLDER, true, 2);
+        place(CUDNN_PARAM_BN_EQBIAS_PLACEHOLDER, true, 3);
+        if (ops == CUDNN_FUSED_BN_FINALIZE_STATISTICS_TRAINING) {
+            set(CUDNN_PARAM_YSTATS_DESC, c);
+            place(CUDNN_PARAM_YSUM_PLACEHOLDER, true, 4);
+            place(CUDNN_PARAM_YSQSUM_PLACEHOLDER, true, 5);
+            place(CUDNN_PARAM_BN_SAVED_MEAN_PLACEHOLDER, optional & 1, 6);
+            place(CUDNN_PARAM_BN_SAVED_INVSTD_PLACEHOLDER, optional & 2, 7);
+            place(CUDNN_PARAM_BN_RUNNING_MEAN_PLACEHOLDER, optional & 4, 0);
+            place(CUDNN_PARAM_BN_RUNNING_VAR_PLACEHOLDER, optional & 8, 1);
+        } else {
+            place(CUDNN_PARAM_BN_RUNNING_MEAN_PLACEHOLDER, true, 4);
+            place(CUDNN_PARAM_BN_RUNNING_VAR_PLACEHOLDER, true, 5);
+        }
+    } else {
+        // The reserved fusions: x and its placeholder; the plan must be refused.
+        set(CUDNN_PARAM_XDESC, a);
+        place(CUDNN_PARAM_XDATA_PLACEHOLDER, true, 0);
+    }
+}
+
+// Within `tolerance` of `want`, relative to `scale`; a result the harness cannot predict (non-finite, or
+// beyond float) passes.
+bool close_to(double got, double want, double scale, cudnnDataType_t type) {
+    const bool in_float = type == CUDNN_DATA_FLOAT;
+    if (!std::isfinite(want) || !std::isfinite(scale) || (in_float && std::fabs(scale) > 1e38)) return true;
+    const double tolerance = in_float ? 1e-6 : 1e-12, floor = in_float ? 1e-37 : 1e-300;
+    return std::fabs(got - want) <= tolerance * std::fabs(scale) + floor;
+}
+
+// What a successful execution wrote, where the harness can say what it must be: the per-channel sums of
+// CONV_BNSTATS against the y it wrote, and the inference finalization's eqScale and eqBias against
+// docs/FUSED_OPS.md's formulas (float and double data; the values are small multiples of 0.5).
+void check_fused_result(const FusedPlan &p, uint8_t *const *data, double epsilon) {
+    if (p.ops == CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS) {
+        const FusedShape &y = p.shapes[CUDNN_PTR_YDATA], &stats = p.shapes[CUDNN_PTR_YSUM];
+        if (y.type != CUDNN_DATA_FLOAT && y.type != CUDNN_DATA_DOUBLE) return;
+        if (stats.type != CUDNN_DATA_FLOAT && stats.type != CUDNN_DATA_DOUBLE) return;
+        if (y.nb < 2 || stats.nb < 2) return;
+        std::vector<double> sum(static_cast<size_t>(y.dims[1])), square(sum.size()), magnitude(sum.size());
+        for (int64_t e = 0; e < y.elements; ++e) {
+            int64_t position = e, offset = 0, channel = 0;
+            for (int axis = y.nb - 1; axis >= 0; --axis) {
+                const int64_t index = position % y.dims[axis];
+                position /= y.dims[axis];
+                offset += index * y.strides[axis];
+                if (axis == 1) channel = index;
+            }
+            const double v = load_floating(data[CUDNN_PTR_YDATA], y.type, offset);
+            sum[channel] += v;
+            square[channel] += v * v;
+            magnitude[channel] += std::fabs(v);
+        }
+        for (size_t k = 0; k < sum.size(); ++k) {
+            const int64_t at = static_cast<int64_t>(k) * stats.strides[1];
+            if (p.used[CUDNN_PTR_YSUM] &&
+                !close_to(load_floating(data[CUDNN_PTR_YSUM], stats.type, at), sum[k], magnitude[k], stats.type))
+                std::abort();
+            if (p.used[CUDNN_PTR_YSQSUM] &&
+                !close_to(load_floating(data[CUDNN_PTR_YSQSUM], stats.type, at), square[k], square[k], stats.type))
+                std::abort();
+        }
+    } else if (p.ops == CUDNN_FUSED_BN_FINALIZE_STATISTICS_INFERENCE) {
+        const FusedShape &param = p.shapes[CUDNN_PTR_BN_SCALE], &eq = p.shapes[CUDNN_PTR_BN_EQSCALE];
+        if (eq.type != CUDNN_DATA_FLOAT && eq.type != CUDNN_DATA_DOUBLE) return;
+        if (param.nb < 2 || eq.nb < 2) return;
+        for (int64_t c = 0; c < param.dims[1]; ++c) {
+            const int64_t po = c * param.strides[1], eo = c * eq.strides[1];
+            const double scale = load_floating(data[CUDNN_PTR_BN_SCALE], param.type, po);
+            const double bias = load_floating(data[CUDNN_PTR_BN_BIAS], param.type, po);
+            const double mean = load_floating(data[CUDNN_PTR_BN_RUNNING_MEAN], param.type, po);
+            const double variance = load_floating(data[CUDNN_PTR_BN_RUNNING_VAR], param.type, po);
+            const double eq_scale = scale / std::sqrt(variance + epsilon);
+            const double eq_bias = bias - mean * eq_scale;
+            if (!close_to(load_floating(data[CUDNN_PTR_BN_EQSCALE], eq.type, eo), eq_scale, eq_scale, eq.type) ||
+                !close_to(load_floating(data[CUDNN_PTR_BN_EQBIAS], eq.type, eo), eq_bias,
+                          std::fabs(bias) + std::fabs(mean * eq_scale), eq.type))
+                std::abort();
+        }
+    }
+}
+
+// cudnnFusedOpsExecute with every pointer label set to a buffer as large as the plan's descriptors claimed
+// when it was made (floating data filled with small values), one of them sometimes NULL or off by 1 to 8
+// bytes; the workspace the plan asked for, or less (the scalar says what was given), or NULL; the BN scalars
+// from the input; rarely a NULL handle or plan. A plan not made must be refused; a success is checked.
+void fused_execute(State &s, Bytes &in) {
+    FusedPlan &p = s.plans[in.u8() % 2];
+    const cudnnFusedOpsVariantParamPack_t pack = s.variant_packs[in.u8() % 2];
+    const uint8_t fault = in.u8(), seed = in.u8(), space = in.u8(), nulls = in.u8();
+    const int faulty = fault >= 224 ? in.u8() % kFusedPointers : -1;
+    static const size_t kOffsets[] = {0, 1, 2, 4, 8};
+    const size_t offset = kOffsets[fault % 5];  // 0 for the faulty pointer: NULL
+    const uint8_t count_tag = in.u8();
+    const int64_t count = count_tag < 224 ? 1 + count_tag % 64 : in.integer();
+    const double factor = in.real(), epsilon = in.real();
+    if (p.made && convolves(p.ops) && p.conv_products > (int64_t{1} << 24)) return;
+    // The workspace: the plan's size mostly; sometimes that size with a NULL pointer, or 1 byte off its
+    // alignment; sometimes less than the plan's size.
+    size_t work = p.made ? p.workspace : 0;
+    if (space >= 192) {
+        const int kind = space % 4;
+        work = kind == 0   ? 0
+               : kind == 1 ? (work ? work - 1 : 0)
+               : kind == 2 ? work / 2
+                           : std::min<size_t>(work, in.u8());
+    }
+    if (work > kMaxWorkBytes) return;
+
+    std::unique_ptr<uint8_t[]> memory[kFusedPointers + 1];
+    uint8_t *data[kFusedPointers + 1] = {};
+    for (int l = 0; l < kFusedPointers; ++l) {
+        const FusedShape &shape = p.shapes[l];
+        if (l == CUDNN_PTR_WORKSPACE || !p.made || shape.bytes < 0 || (l == faulty && offset == 0)) continue;
+        const size_t extra = l == faulty ? offset : 0, bytes = static_cast<size_t>(shape.bytes);
+        memory[l].reset(new uint8_t[bytes + extra]());
+        data[l] = memory[l].get() + extra;
+        fill_values(data[l], bytes, shape.type, static_cast<uint8_t>(seed + l));
+    }
+    const size_t work_extra = space >= 160 && space < 176 ? 1 : 0;
+    memory[kFusedPointers].reset(new uint8_t[work + work_extra]());
+    data[CUDNN_PTR_WORKSPACE] = space >= 176 && space < 192 ? nullptr : memory[kFusedPointers].get() + work_extra;
+
+    for (int l = 0; l < kFusedPointers; ++l)
+        documented(
+            cudnnSetFusedOpsVariantParamPackAttribute(pack, static_cast<cudnnFusedOpsVariantParamLabel_t>(l), data[l]));
+    documented(cudnnSetFusedOpsVariantParamPackAttribute(pack, CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES, &work));
+    documented(cudnnSetFusedOpsVariantParamPackAttribute(pack, CUDNN_SCALAR_INT64_T_BN_ACCUMULATION_COUNT,
+                                                         const_cast<int64_t *>(&count)));
+    documented(cudnnSetFusedOpsVariantParamPackAttribute(pack, CUDNN_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR,
+                                                         const_cast<double *>(&factor)));
+    documented(cudnnSetFusedOpsVariantParamPackAttribute(pack, CUDNN_SCALAR_DOUBLE_BN_EPSILON,
+                                                         const_cast<double *>(&epsilon)));
+    const cudnnStatus_t status =
+        documented(cudnnFusedOpsExecute(nulls == 255 ? nullptr : s.handle, nulls == 254 ? nullptr : p.plan, pack));
+    // Every pointer of the pack is reset before the buffers go: the next execution sets them all again anyway.
+    for (int l = 0; l < kFusedPointers && pack; ++l)
+        cudnnSetFusedOpsVariantParamPackAttribute(pack, static_cast<cudnnFusedOpsVariantParamLabel_t>(l), nullptr);
+    if (status != CUDNN_STATUS_SUCCESS) return;
+    if (!p.made || nulls >= 254) std::abort();  // ran a plan never made, or NULL arguments
+    check_fused_result(p, data, epsilon);
+}
+
 void step(State &s, Bytes &in) {
     // Scaling factors of either width: the library reads a double for double data, a float otherwise.
     // Each lies in 8 bytes, so that reading the other width (the caller's mistake, which no library
@@ -636,7 +1176,7 @@ void step(State &s, Bytes &in) {
     const void *one = in.u8() % 2 ? static_cast<const void *>(&one_d) : &one_f;
     const void *zero = in.u8() % 2 ? static_cast<const void *>(&zero_d) : &zero_f;
     int a[9], b[9], c[9];
-    switch (in.u8() % 48) {
+    switch (in.u8() % 56) {
         case 0: {
             auto t = s.tensor(in);
             const cudnnDataType_t type = data_type(in);
@@ -996,6 +1536,13 @@ void step(State &s, Bytes &in) {
         case 39: rnn_legacy_ex(s, in); break;
         case 40: ctc_set(s, in); break;
         case 41: ctc_loss(s, in); break;
+        case 48: fused_create(s, in); break;
+        case 49: fused_set(s, in); break;
+        case 50: fused_get(s, in); break;
+        case 51: fused_variant(s, in); break;
+        case 52: fused_make(s, in); break;
+        case 53: fused_recipe(s, in); break;
+        case 54: fused_execute(s, in); break;
         default: {
             // A descriptor's whole life in one step: create, set, use in a query, destroy.
             cudnnTensorDescriptor_t t = nullptr;

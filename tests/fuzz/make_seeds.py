@@ -68,6 +68,27 @@ def rnn_steps(index, batches, width, dtype=FLOAT):
     return step(36, index, len(batches) - 1, dtype, i(width), i(batches[0]), *tags)
 
 
+CONST_PACK, VARIANT_PACK, PLAN = 0, 1, 2
+CONV_BNSTATS, WGRAD, BN_FINALIZE_TRAINING, BN_FINALIZE_INFERENCE, CONV_SCALE_BIAS_ADD_ACT = 0, 1, 2, 3, 4
+
+
+def fused_objects(slot, ops):
+    """A constant pack, a plan and a variant pack for `ops` in `slot` (step 48)."""
+    return step(48, CONST_PACK, slot, ops) + step(48, PLAN, slot, ops) + step(48, VARIANT_PACK, slot, ops)
+
+
+def fused_recipe(slot, optional, x_or_params, y_or_eq, eq_or_stats, stats_or_source, derive, sixteen=0, f=0):
+    """Step 53: the pack in `slot` set up for its fusion from tensors 0-3 and filter f."""
+    return step(53, slot, optional, sixteen, derive, x_or_params, y_or_eq, eq_or_stats, stats_or_source, f)
+
+
+def fused_execute(slot, fault=0, seed=1, space=0, faulty=None, count=0, factor=3, epsilon=4):
+    """Step 54: plan and variant pack of `slot`; count tag 0-223 gives 1 + tag % 64; reals by tag (3: 0.5,
+    4: 1e-5)."""
+    extra = [] if faulty is None else [faulty]
+    return step(54, slot, slot, fault, seed, space, 0, *extra, count, factor, epsilon)
+
+
 def pool2d(window, pad, stride, mode=0, nan=0):
     return step(4, 2, window, window, pad, pad, stride, stride, mode, nan)
 
@@ -131,6 +152,30 @@ SEEDS = {
     # The same through cudnnCTCLoss_v8, the descriptor's maxLabelLength 4.
     "ctc_loss_v8": tensor3d(0, 5, 2, 4) + tensor3d(1, 5, 2, 4) + step(40, FLOAT, 2, 1, 0, 4)
     + step(41, 0, 1, 2, 1, 2, 1, 0, 1, 1, 1, 0, 1, 1),
+    # CONV_BNSTATS: x 2x4x5x5, y 2x8x5x5, w 8x4x3x3, pad 1, ReLU; eqScale/eqBias and ySum/ySqSum descriptors
+    # derived (tensors 2, 3), every optional part on. Made, then run with the workspace the plan asks for,
+    # with one byte less (refused) and with x one byte off its alignment (refused).
+    "fused_conv_bnstats": tensor4d(0, 2, 4, 5, 5) + tensor4d(1, 2, 8, 5, 5) + filter4d(0, 8, 4, 3, 3) + conv2d(1, 1)
+    + step(5, 1, 0, 0) + fused_objects(0, CONV_BNSTATS) + fused_recipe(0, 0x1F, 0, 1, 2, 3, 3) + step(52, 0, 0, 0)
+    + fused_execute(0) + fused_execute(0, space=193) + fused_execute(0, fault=226, faulty=0),
+    # WGRAD on the same shapes (dy 2x8x5x5, dw 8x4x3x3): scale, bias and ReLU, 16-byte placeholders.
+    "fused_wgrad": tensor4d(0, 2, 4, 5, 5) + tensor4d(1, 2, 8, 5, 5) + filter4d(1, 8, 4, 3, 3) + conv2d(1, 1)
+    + step(5, 1, 0, 0) + fused_objects(1, WGRAD) + fused_recipe(1, 0x13, 0, 1, 2, 3, 1, sixteen=0xFF, f=1)
+    + step(52, 1, 1, 0) + fused_execute(1),
+    # The finalizations over 4 channels: parameters, eqScale/eqBias and the sums derived from x 2x4x5x5
+    # (tensors 1-3 from 0), SPATIAL; training with saved and running statistics (M = 50, factor 0.5).
+    "fused_bn_finalize_training": tensor4d(0, 2, 4, 5, 5) + fused_objects(0, BN_FINALIZE_TRAINING)
+    + fused_recipe(0, 0x0F, 1, 2, 3, 0, 7) + step(52, 0, 0, 0) + fused_execute(0, count=49),
+    "fused_bn_finalize_inference": tensor4d(0, 2, 4, 5, 5) + fused_objects(1, BN_FINALIZE_INFERENCE)
+    + fused_recipe(1, 0, 1, 2, 3, 0, 7) + step(52, 1, 1, 0) + fused_execute(1),
+    # CONV_BNSTATS label by label (step 49: x, its placeholder 16-byte aligned, the convolution, w, y and their
+    # placeholders), read back (step 50), a variant scalar set and read (step 51), made and run; then a
+    # reserved fusion, which the plan refuses.
+    "fused_by_label": tensor4d(0, 1, 2, 5, 5) + tensor4d(1, 1, 3, 5, 5) + filter4d(0, 3, 2, 3, 3) + conv2d(1, 1)
+    + fused_objects(0, CONV_BNSTATS) + step(49, 0, 0, 0) + step(49, 0, 1, 2) + step(49, 0, 7, 0) + step(49, 0, 8, 0)
+    + step(49, 0, 9, 1) + step(49, 0, 12, 1) + step(49, 0, 13, 1) + step(50, 0, 0, 0) + step(50, 0, 2, 0)
+    + step(50, 0, 13, 0) + step(51, 0, 161, 0, 5) + step(51, 0, 161, 1) + step(52, 0, 0, 0) + fused_execute(0)
+    + fused_objects(1, CONV_SCALE_BIAS_ADD_ACT) + fused_recipe(1, 0, 0, 1, 2, 3, 0) + step(52, 1, 1, 0),
 }
 
 
