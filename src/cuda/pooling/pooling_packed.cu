@@ -147,7 +147,8 @@ __global__ void __launch_bounds__(kBlock) forward_kernel(const __grid_constant__
                 }
             }
         } else {
-            // (Measured: over NHWC vectors this form ran faster than steps from the corner, 446 against 493 us.)
+            // (Half NHWC stem forward: 446 us at bd95109, 493-498 since, with this form or steps from the corner
+            // alike; the cause is not found yet, bench/results/2026-12-02-h200-second-session/.)
             const int64_t image = n * a.in_h;
             for (int h = h0; h < h1; ++h) {
                 for (int w = w0; w < w1; ++w) {
