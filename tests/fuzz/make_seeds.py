@@ -158,6 +158,11 @@ SEEDS = {
     "fused_conv_bnstats": tensor4d(0, 2, 4, 5, 5) + tensor4d(1, 2, 8, 5, 5) + filter4d(0, 8, 4, 3, 3) + conv2d(1, 1)
     + step(5, 1, 0, 0) + fused_objects(0, CONV_BNSTATS) + fused_recipe(0, 0x1F, 0, 1, 2, 3, 3) + step(52, 0, 0, 0)
     + fused_execute(0) + fused_execute(0, space=193) + fused_execute(0, fault=226, faulty=0),
+    # CONV_BNSTATS as frameworks drive it: half NHWC x, w and y (2x8x4x4, w 8x8x3x3), float per-channel
+    # descriptors derived from x and y, 16-byte placeholders.
+    "fused_conv_bnstats_half_nhwc": tensor4d(0, 2, 8, 4, 4, HALF, NHWC) + tensor4d(1, 2, 8, 4, 4, HALF, NHWC)
+    + step(2, 0, HALF, NHWC, 4, 8, 8, 3, 3) + conv2d(1, 1) + step(5, 1, 0, 0) + fused_objects(0, CONV_BNSTATS)
+    + fused_recipe(0, 0x1F, 0, 1, 2, 3, 3, sixteen=0xFF) + step(52, 0, 0, 0) + fused_execute(0),
     # WGRAD on the same shapes (dy 2x8x5x5, dw 8x4x3x3): scale, bias and ReLU, 16-byte placeholders.
     "fused_wgrad": tensor4d(0, 2, 4, 5, 5) + tensor4d(1, 2, 8, 5, 5) + filter4d(1, 8, 4, 3, 3) + conv2d(1, 1)
     + step(5, 1, 0, 0) + fused_objects(1, WGRAD) + fused_recipe(1, 0x13, 0, 1, 2, 3, 1, sixteen=0xFF, f=1)
