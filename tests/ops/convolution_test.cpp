@@ -3,6 +3,7 @@
 // identities in double; the algorithm queries; and the rejections.
 #include "reference/convolution.hpp"
 #include "api/api_test_util.hpp"
+#include "conv_descriptors.hpp"
 #include "host/common/onednn.hpp"
 #include "op_test_util.hpp"
 #include "ops/common/dispatch.hpp"
@@ -26,49 +27,6 @@ namespace {
 
 using namespace librednn;
 using namespace librednn::test;
-
-// --- descriptors ------------------------------------------------------------------------------------
-
-class FilterDescriptor {
-public:
-    FilterDescriptor(const TensorGeometry &w, cudnnTensorFormat_t format) {
-        EXPECT_EQ(cudnnCreateFilterDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
-        int dims[kMaxDims];
-        for (int i = 0; i < w.nb_dims; ++i) dims[i] = static_cast<int>(w.dims[i]);
-        EXPECT_EQ(cudnnSetFilterNdDescriptor(desc_, w.dtype, format, w.nb_dims, dims), CUDNN_STATUS_SUCCESS);
-    }
-    ~FilterDescriptor() { cudnnDestroyFilterDescriptor(desc_); }
-    FilterDescriptor(const FilterDescriptor &) = delete;
-    FilterDescriptor &operator=(const FilterDescriptor &) = delete;
-    operator cudnnFilterDescriptor_t() const { return desc_; }
-
-private:
-    cudnnFilterDescriptor_t desc_ = nullptr;
-};
-
-class ConvDescriptor {
-public:
-    explicit ConvDescriptor(const ConvProblem &p) {
-        EXPECT_EQ(cudnnCreateConvolutionDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
-        int pad[kMaxDims], stride[kMaxDims], dilation[kMaxDims];
-        for (int i = 0; i < p.spatial_dims; ++i) {
-            pad[i] = static_cast<int>(p.pad[i]);
-            stride[i] = static_cast<int>(p.stride[i]);
-            dilation[i] = static_cast<int>(p.dilation[i]);
-        }
-        EXPECT_EQ(cudnnSetConvolutionNdDescriptor(desc_, p.spatial_dims, pad, stride, dilation, p.mode, p.compute_type),
-                  CUDNN_STATUS_SUCCESS);
-        EXPECT_EQ(cudnnSetConvolutionGroupCount(desc_, static_cast<int>(p.groups)), CUDNN_STATUS_SUCCESS);
-        EXPECT_EQ(cudnnSetConvolutionMathType(desc_, p.math_type), CUDNN_STATUS_SUCCESS);
-    }
-    ~ConvDescriptor() { cudnnDestroyConvolutionDescriptor(desc_); }
-    ConvDescriptor(const ConvDescriptor &) = delete;
-    ConvDescriptor &operator=(const ConvDescriptor &) = delete;
-    operator cudnnConvolutionDescriptor_t() const { return desc_; }
-
-private:
-    cudnnConvolutionDescriptor_t desc_ = nullptr;
-};
 
 PackedLayout layout_of(cudnnTensorFormat_t format) {
     return format == CUDNN_TENSOR_NHWC          ? PackedLayout::nhwc

@@ -1,6 +1,7 @@
 // The fused ops cuDNN 8 implements (cudnnMakeFusedOpsPlan + cudnnFusedOpsExecute) against the reference
 // (src/reference/fused_ops.hpp) on random shapes, layouts and types, on the backend under test.
 #include "reference/fused_ops.hpp"
+#include "conv_descriptors.hpp"
 #include "op_test_util.hpp"
 #include "ops/conv/problem.hpp"
 
@@ -47,35 +48,6 @@ struct Plan {
     cudnnFusedOpsPlan_t plan = nullptr;
     explicit Plan(cudnnFusedOps_t ops) { EXPECT_EQ(cudnnCreateFusedOpsPlan(&plan, ops), CUDNN_STATUS_SUCCESS); }
     ~Plan() { cudnnDestroyFusedOpsPlan(plan); }
-};
-
-struct FilterDesc {
-    cudnnFilterDescriptor_t desc = nullptr;
-    FilterDesc(const TensorGeometry &w, cudnnTensorFormat_t format) {
-        EXPECT_EQ(cudnnCreateFilterDescriptor(&desc), CUDNN_STATUS_SUCCESS);
-        int dims[kMaxDims];
-        for (int i = 0; i < w.nb_dims; ++i) dims[i] = static_cast<int>(w.dims[i]);
-        EXPECT_EQ(cudnnSetFilterNdDescriptor(desc, w.dtype, format, w.nb_dims, dims), CUDNN_STATUS_SUCCESS);
-    }
-    ~FilterDesc() { cudnnDestroyFilterDescriptor(desc); }
-};
-
-struct ConvDesc {
-    cudnnConvolutionDescriptor_t desc = nullptr;
-    explicit ConvDesc(const ConvProblem &p) {
-        EXPECT_EQ(cudnnCreateConvolutionDescriptor(&desc), CUDNN_STATUS_SUCCESS);
-        int pad[kMaxDims], stride[kMaxDims], dilation[kMaxDims];
-        for (int i = 0; i < p.spatial_dims; ++i) {
-            pad[i] = static_cast<int>(p.pad[i]);
-            stride[i] = static_cast<int>(p.stride[i]);
-            dilation[i] = static_cast<int>(p.dilation[i]);
-        }
-        EXPECT_EQ(cudnnSetConvolutionNdDescriptor(desc, p.spatial_dims, pad, stride, dilation, p.mode, p.compute_type),
-                  CUDNN_STATUS_SUCCESS);
-        EXPECT_EQ(cudnnSetConvolutionGroupCount(desc, static_cast<int>(p.groups)), CUDNN_STATUS_SUCCESS);
-        EXPECT_EQ(cudnnSetConvolutionMathType(desc, p.math_type), CUDNN_STATUS_SUCCESS);
-    }
-    ~ConvDesc() { cudnnDestroyConvolutionDescriptor(desc); }
 };
 
 struct ActivationDesc {
@@ -212,13 +184,13 @@ void check_conv_case(Random &rng, const ConvCase &c) {
     Handle handle;
     ConstPack constants(c.ops);
     TensorDescriptor x_desc(p.x), y_desc(p.y), eq_desc(scale.geometry), stats_desc(stats_g);
-    FilterDesc w_desc(p.w, p.filter_format);
-    ConvDesc conv_desc(p);
+    FilterDescriptor w_desc(p.w, p.filter_format);
+    ConvDescriptor conv_desc(p);
     ActivationDesc activation(c.relu ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY);
     constants.set(CUDNN_PARAM_XDESC, x_desc.get());
     constants.placeholder(CUDNN_PARAM_XDATA_PLACEHOLDER, random_placeholder(rng));
-    constants.set(CUDNN_PARAM_CONV_DESC, conv_desc.desc);
-    constants.set(forward ? CUDNN_PARAM_WDESC : CUDNN_PARAM_DWDESC, w_desc.desc);
+    constants.set(CUDNN_PARAM_CONV_DESC, static_cast<cudnnConvolutionDescriptor_t>(conv_desc));
+    constants.set(forward ? CUDNN_PARAM_WDESC : CUDNN_PARAM_DWDESC, static_cast<cudnnFilterDescriptor_t>(w_desc));
     constants.placeholder(forward ? CUDNN_PARAM_WDATA_PLACEHOLDER : CUDNN_PARAM_DWDATA_PLACEHOLDER,
                           random_placeholder(rng));
     constants.set(forward ? CUDNN_PARAM_YDESC : CUDNN_PARAM_DYDESC, y_desc.get());
