@@ -1,6 +1,7 @@
 // cudnnPoolingForward and cudnnPoolingBackward against the reference on random geometries (1 to 3
 // spatial dims, windows larger than the stride and than the input with padding), modes, the NaN option,
-// layouts and types; and their rejections.
+// layouts and types; the backward pass also against central differences of the forward in double; and
+// their rejections.
 #include "reference/pooling.hpp"
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
@@ -229,6 +230,74 @@ TEST(Pooling, PackedNhwcAndNchwMatchReference) {
         p.alpha = Scalar(random_alpha(rng), false).value();
         p.beta = Scalar(random_beta(rng), false).value();
         check_against_reference(rng, p, p.is_max() && rng.integer(0, 3) == 0);
+    }
+}
+
+// The backward pass is the gradient of the forward: dx = d(sum w * y)/dx for dy = w, in every mode, 2-D and
+// 3-D, with padding and windows overlapping or not. The forward is piecewise linear in x (linear for the
+// averages; for the maxima, linear while each window's maximum stays where it is): x's values lie 1/64 apart,
+// so no step of h = 2^-20 moves a maximum, and a central difference in double is exact but for the rounding
+// of the loss (about 2^-52 * 64 / h, under 1e-8). 1e-6 catches any misrouted or misweighted term.
+TEST(Pooling, BackwardIsTheGradientOfTheForward) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 24; ++trial) {
+        PoolingProblem p;
+        p.mode = kModes[static_cast<size_t>(trial) % kModes.size()];
+        p.spatial_dims = trial % 3 == 2 ? 3 : 2;
+        std::vector<int64_t> x_dims = {rng.integer(1, 2), rng.integer(1, 3)};
+        for (int i = 0; i < p.spatial_dims; ++i) {
+            p.window[i] = rng.integer(1, 3);
+            p.stride[i] = rng.integer(1, 3);
+            p.pad[i] = rng.integer(0, p.window[i] - 1);
+            x_dims.push_back(
+                std::max<int64_t>(rng.integer(1, p.spatial_dims == 3 ? 4 : 6), p.window[i] - 2 * p.pad[i]));
+        }
+        int64_t y_dims[kMaxDims];
+        pooling_output_dims(p, x_dims.data(), y_dims);
+        const int nb = static_cast<int>(x_dims.size());
+        p.x = p.dx = packed_geometry(CUDNN_DATA_DOUBLE, nb, x_dims.data(), PackedLayout::nchw);
+        p.y = p.dy = packed_geometry(CUDNN_DATA_DOUBLE, nb, y_dims, PackedLayout::nchw);
+        p.direction = Direction::backward;
+        SCOPED_TRACE(to_problem_string(p).to_string());
+        const size_t x_count = static_cast<size_t>(p.x.element_count()),
+                     y_count = static_cast<size_t>(p.y.element_count());
+        std::vector<double> x(x_count), w(y_count);
+        for (size_t i = 0; i < x_count; ++i) x[i] = (static_cast<double>(i) - static_cast<double>(x_count) / 2) / 64;
+        for (size_t i = x_count; i > 1; --i)
+            std::swap(x[i - 1], x[static_cast<size_t>(rng.integer(0, static_cast<int64_t>(i) - 1))]);
+        for (double &v : w) v = rng.uniform(-1, 1);
+        Handle handle;
+        PoolingDescriptor desc(p);
+        TensorDescriptor x_desc(p.x), y_desc(p.y);
+        const double one = 1.0, zero = 0.0;
+        auto forward = [&](const std::vector<double> &xs) {
+            DeviceBuffer xb(bytes_of(xs)), yb(bytes_of(std::vector<double>(y_count, std::nan(""))));
+            EXPECT_EQ(cudnnPoolingForward(handle, desc, &one, x_desc, xb.get(), &zero, y_desc, yb.get()),
+                      CUDNN_STATUS_SUCCESS);
+            return values_of<double>(yb.download());
+        };
+        auto loss = [&](const std::vector<double> &xs) {
+            const std::vector<double> y = forward(xs);
+            double l = 0;
+            for (size_t i = 0; i < y_count; ++i) l += w[i] * y[i];
+            return l;
+        };
+        DeviceBuffer xb(bytes_of(x)), yb(bytes_of(forward(x))), wb(bytes_of(w));
+        DeviceBuffer dxb(bytes_of(std::vector<double>(x_count, std::nan(""))));
+        ASSERT_EQ(cudnnPoolingBackward(handle, desc, &one, y_desc, yb.get(), y_desc, wb.get(), x_desc, xb.get(), &zero,
+                                       x_desc, dxb.get()),
+                  CUDNN_STATUS_SUCCESS);
+        const std::vector<double> dx = values_of<double>(dxb.download());
+        const double h = 0x1p-20;
+        for (size_t i = 0; i < x_count; ++i) {
+            const double kept = x[i];
+            x[i] = kept + h;
+            const double up = loss(x);
+            x[i] = kept - h;
+            const double down = loss(x);
+            x[i] = kept;
+            EXPECT_NEAR(dx[i], (up - down) / (2 * h), 1e-6) << "dx[" << i << "]";
+        }
     }
 }
 
