@@ -177,6 +177,8 @@ Status run_convolution(const cudnnContext &handle, const ConvProblem &problem, i
         return fail(CUDNN_STATUS_BAD_PARAM, "workSpace is NULL, but %s needs %zu bytes of workspace",
                     conv_algorithm_name(problem.direction, algorithm), needed);
     }
+    LIBREDNN_CHECK(buffer_alignment(problem, buffers));
+    LIBREDNN_CHECK(require_space_aligned("workSpace", workspace, needed));
     ExecutionContext context = context_of(handle);
     context.workspace = workspace;
     context.workspace_bytes = workspace_bytes;

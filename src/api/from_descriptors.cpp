@@ -1,6 +1,8 @@
 // Descriptors to geometries, handles to execution contexts, scaling factors to doubles.
 #include "api/from_descriptors.hpp"
 
+#include <cstring>
+
 namespace librednn {
 
 TensorGeometry geometry_of(const cudnnTensorStruct &tensor) {
@@ -32,7 +34,16 @@ ExecutionContext context_of(const cudnnContext &handle) {
 }
 
 double read_scaling_factor(const void *pointer, bool in_double) {
-    return in_double ? *static_cast<const double *>(pointer) : *static_cast<const float *>(pointer);
+    // Copied, not dereferenced: a scaling factor off its type's alignment (a host variable need not be
+    // aligned by the caller's compiler in a packed struct) is read all the same.
+    if (in_double) {
+        double value;
+        std::memcpy(&value, pointer, sizeof value);
+        return value;
+    }
+    float value;
+    std::memcpy(&value, pointer, sizeof value);
+    return value;
 }
 
 }  // namespace librednn

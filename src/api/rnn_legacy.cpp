@@ -80,6 +80,7 @@ Status run_rnn(const cudnnContext &handle, const RnnProblem &problem, const RnnB
     context.workspace_bytes = spaces.workspace_bytes;
     RnnBuffers with_reserve = buffers;
     with_reserve.reserve = needs_reserve(problem) ? spaces.reserve : nullptr;
+    LIBREDNN_CHECK(checked_buffers(*solver, context, problem, with_reserve));
     return solver->run(context, problem, with_reserve);
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -362,4 +363,90 @@ TEST(ReliabilityDefect, FusedOpsWorkspaceOffAlignmentIsRefused) {
     cudnnDestroyConvolutionDescriptor(conv);
     cudnnDestroyFilterDescriptor(w);
     for (auto t : {x, y, eq}) cudnnDestroyTensorDescriptor(t);
+}
+
+// Fuzz finding, from the `misalign` step (the seed tests/fuzz/corpus/api/misaligned_buffers replays it): a double
+// divisive normalisation on buffers 4 bytes off their alignment read doubles at misaligned addresses (UBSan
+// in divnorm_strided.cpp; on the GPU a fault). Every op family now refuses a data pointer off its elements'
+// alignment, and a workspace off 16 bytes where the solver uses one, with BAD_PARAM naming the pointer
+// (src/ops/common/buffer_alignment.hpp); a scaling factor is read wherever it lies.
+TEST(ReliabilityDefect, MisalignedBuffersAreRefusedNotRead) {
+    setenv("LIBREDNN_BACKEND", "host", 1);  // host memory below
+    Handle h;
+    unsetenv("LIBREDNN_BACKEND");
+    // 16-byte aligned memory, offered at offsets from it.
+    std::vector<double> memory(512 + 4);
+    auto *base = reinterpret_cast<unsigned char *>(memory.data());
+    base += (16 - reinterpret_cast<uintptr_t>(base) % 16) % 16;
+    auto at = [&](size_t offset) { return static_cast<void *>(base + offset); };
+
+    cudnnTensorDescriptor_t d = nullptr, x = nullptr, y = nullptr;
+    for (auto *t : {&d, &x, &y}) ASSERT_EQ(cudnnCreateTensorDescriptor(t), CUDNN_STATUS_SUCCESS);
+    // Divisive normalisation, double 1x3x2x2: x, means, temp, temp2 and y of 12 doubles each.
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, CUDNN_DATA_DOUBLE, 1, 3, 2, 2), CUDNN_STATUS_SUCCESS);
+    cudnnLRNDescriptor_t lrn = nullptr;
+    ASSERT_EQ(cudnnCreateLRNDescriptor(&lrn), CUDNN_STATUS_SUCCESS);
+    const double one = 1.0, zero = 0.0;
+    for (size_t i = 0; i < 60; ++i) memory[i] = 0.25 * static_cast<double>(i % 5);
+    for (size_t offset : {4, 1}) {
+        EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                        cudnnDivisiveNormalizationForward(h.handle, lrn, CUDNN_DIVNORM_PRECOMPUTED_MEANS, &one, d,
+                                                          at(offset), at(offset + 96), at(offset + 192),
+                                                          at(offset + 288), &zero, d, at(offset + 384)),
+                        "x is", "not aligned to its elements (8 bytes)");
+    }
+    EXPECT_EQ(cudnnDivisiveNormalizationForward(h.handle, lrn, CUDNN_DIVNORM_PRECOMPUTED_MEANS, &one, d, at(0), at(96),
+                                                at(192), at(288), &zero, d, at(384)),
+              CUDNN_STATUS_SUCCESS);
+    // An output off alignment is named too.
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnDivisiveNormalizationForward(h.handle, lrn, CUDNN_DIVNORM_PRECOMPUTED_MEANS, &one, d, at(0),
+                                                      at(96), at(192), at(288), &zero, d, at(386)),
+                    "y is", "not aligned");
+
+    // A half GEMM convolution (1x2x4x4, 2x2x3x3 filter, pad 1): its workspace holds the column matrix. Data
+    // 2 bytes off 16 is aligned for half; a workspace 2 bytes off is not.
+    cudnnFilterDescriptor_t w = nullptr;
+    cudnnConvolutionDescriptor_t conv = nullptr;
+    ASSERT_EQ(cudnnCreateFilterDescriptor(&w), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnCreateConvolutionDescriptor(&conv), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, CUDNN_DATA_HALF, 1, 2, 4, 4), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(y, CUDNN_TENSOR_NCHW, CUDNN_DATA_HALF, 1, 2, 4, 4), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetFilter4dDescriptor(w, CUDNN_DATA_HALF, CUDNN_TENSOR_NCHW, 2, 2, 3, 3), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+              CUDNN_STATUS_SUCCESS);
+    size_t bytes = 0;
+    ASSERT_EQ(cudnnGetConvolutionForwardWorkspaceSize(h.handle, x, w, conv, y, CUDNN_CONVOLUTION_FWD_ALGO_GEMM, &bytes),
+              CUDNN_STATUS_SUCCESS);
+    ASSERT_GT(bytes, 0u);
+    std::vector<double> workspace_memory(bytes / sizeof(double) + 4);
+    auto *work = reinterpret_cast<unsigned char *>(workspace_memory.data());
+    work += (16 - reinterpret_cast<uintptr_t>(work) % 16) % 16;
+    for (size_t i = 0; i < 128; ++i) reinterpret_cast<uint16_t *>(base)[i] = 0x3c00;  // half 1.0
+    const float one_f = 1.0f, zero_f = 0.0f;
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnConvolutionForward(h.handle, &one_f, x, at(2), w, at(66), conv,
+                                            CUDNN_CONVOLUTION_FWD_ALGO_GEMM, work + 2, bytes, &zero_f, y, at(2 + 162)),
+                    "workSpace is", "not aligned to 16 bytes");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM,
+                    cudnnConvolutionForward(h.handle, &one_f, x, at(1), w, at(66), conv,
+                                            CUDNN_CONVOLUTION_FWD_ALGO_GEMM, work, bytes, &zero_f, y, at(2 + 162)),
+                    "x is", "not aligned to its elements (2 bytes)");
+    EXPECT_EQ(cudnnConvolutionForward(h.handle, &one_f, x, at(2), w, at(66), conv, CUDNN_CONVOLUTION_FWD_ALGO_GEMM,
+                                      work, bytes, &zero_f, y, at(2 + 162)),
+              CUDNN_STATUS_SUCCESS);
+
+    // A scaling factor off its alignment is read as it lies: y = 3 * x, alpha a float 1 byte into a buffer.
+    unsigned char factor_bytes[8] = {};
+    const float three = 3.0f;
+    std::memcpy(factor_bytes + 1, &three, sizeof three);
+    ASSERT_EQ(cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 1, 4), CUDNN_STATUS_SUCCESS);
+    float values[4] = {1, 2, 3, 4};
+    EXPECT_EQ(cudnnScaleTensor(h.handle, d, values, factor_bytes + 1), CUDNN_STATUS_SUCCESS);
+    EXPECT_EQ(std::vector<float>(values, values + 4), (std::vector<float>{3, 6, 9, 12}));
+
+    cudnnDestroyConvolutionDescriptor(conv);
+    cudnnDestroyFilterDescriptor(w);
+    cudnnDestroyLRNDescriptor(lrn);
+    for (auto t : {d, x, y}) cudnnDestroyTensorDescriptor(t);
 }

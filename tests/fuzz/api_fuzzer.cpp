@@ -68,17 +68,25 @@ cudnnDataType_t data_type(Bytes &in) {
     return tag < 250 ? kTypes[tag % 10] : static_cast<cudnnDataType_t>(tag);
 }
 
-// Memory exactly `bytes` long (so that AddressSanitizer sees one byte past it), filled with small
-// values in every type.
+// How far the buffers of the step running now lie past their allocation's alignment: 0 mostly; 1, 2, 4 or 8
+// bytes after a `misalign` step (case 55), for the step after it only. A pointer off its type's alignment
+// must be refused with a status, never read (UndefinedBehaviorSanitizer reports a misaligned access; the
+// GPU faults).
+size_t g_misalignment = 0;
+
+// Memory exactly `bytes` long (so that AddressSanitizer sees one byte past it), `g_misalignment` bytes past
+// new[]'s alignment, filled with small values in every type.
 class Buffer {
 public:
-    explicit Buffer(size_t bytes) : data_(new uint8_t[bytes ? bytes : 1]) {
+    explicit Buffer(size_t bytes)
+        : memory_(new uint8_t[(bytes ? bytes : 1) + g_misalignment]), data_(memory_.get() + g_misalignment) {
         for (size_t i = 0; i < bytes; ++i) data_[i] = static_cast<uint8_t>(i % 7 == 0 ? 0x3c : 0x01);
     }
-    void *get() { return data_.get(); }
+    void *get() { return data_; }
 
 private:
-    std::unique_ptr<uint8_t[]> data_;
+    std::unique_ptr<uint8_t[]> memory_;
+    uint8_t *data_;
 };
 
 // ---- Fused ops (cudnnFusedOps*: constant and variant packs, plans, execution) ----
@@ -1164,6 +1172,9 @@ void fused_execute(State &s, Bytes &in) {
     check_fused_result(p, data, epsilon);
 }
 
+// Set by a `misalign` step: the next step's g_misalignment.
+size_t next_misalignment = 0;
+
 void step(State &s, Bytes &in) {
     // Scaling factors of either width: the library reads a double for double data, a float otherwise.
     // Each lies in 8 bytes, so that reading the other width (the caller's mistake, which no library
@@ -1543,6 +1554,11 @@ void step(State &s, Bytes &in) {
         case 52: fused_make(s, in); break;
         case 53: fused_recipe(s, in); break;
         case 54: fused_execute(s, in); break;
+        case 55: {
+            static const size_t kOffsets[] = {1, 2, 4, 8};
+            next_misalignment = kOffsets[in.u8() % 4];
+            break;
+        }
         default: {
             // A descriptor's whole life in one step: create, set, use in a query, destroy.
             cudnnTensorDescriptor_t t = nullptr;
@@ -1569,6 +1585,12 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Bytes in(data, size);
     State state;
-    for (int steps = 0; steps < 64 && !in.empty(); ++steps) step(state, in);
+    next_misalignment = 0;
+    for (int steps = 0; steps < 64 && !in.empty(); ++steps) {
+        g_misalignment = next_misalignment;
+        next_misalignment = 0;
+        step(state, in);
+    }
+    g_misalignment = 0;
     return 0;
 }

@@ -181,6 +181,13 @@ SEEDS = {
     + step(49, 0, 9, 1) + step(49, 0, 12, 1) + step(49, 0, 13, 1) + step(50, 0, 0, 0) + step(50, 0, 2, 0)
     + step(50, 0, 13, 0) + step(51, 0, 161, 0, 5) + step(51, 0, 161, 1) + step(52, 0, 0, 0) + fused_execute(0)
     + fused_objects(1, CONV_SCALE_BIAS_ADD_ACT) + fused_recipe(1, 0, 0, 1, 2, 3, 0) + step(52, 1, 1, 0),
+    # Buffers off their alignment (step 55: the next step's buffers 1, 2, 4 or 8 bytes off): a double divisive
+    # normalisation 4 bytes off (refused: x), a half GEMM convolution 2 bytes off (data aligned for half, the
+    # workspace not: refused), then the same convolution aligned.
+    "misaligned_buffers": tensor4d(0, 1, 3, 2, 2, DOUBLE, wide=1) + tensor4d(1, 1, 3, 2, 2, DOUBLE, wide=1)
+    + step(6, 5, 11, 9, 5) + step(55, 2) + step(29, 0, 1, 0, 1, 1, 1, wide=1) + tensor4d(0, 1, 2, 4, 4, HALF)
+    + tensor4d(1, 1, 2, 4, 4, HALF) + filter4d(0, 2, 2, 3, 3, HALF) + conv2d(1, 1) + step(55, 1)
+    + step(13, 0, 1, 0, 2, 0) + step(13, 0, 1, 0, 2, 0),
 }
 
 

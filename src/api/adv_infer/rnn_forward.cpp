@@ -93,6 +93,7 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNForward(cudnnHandle_t handle, cudnnRNNDescript
         buffers.weights = weightSpace;
         buffers.reserve = problem.training ? reserveSpace : nullptr;
         LIBREDNN_CHECK(librednn::api::rnn_dropout_states_of(*rnnDesc, problem, &buffers.dropout_states));
+        LIBREDNN_CHECK(librednn::checked_buffers(*solver, context, problem, buffers));
         return solver->run(context, problem, buffers);
     });
 }

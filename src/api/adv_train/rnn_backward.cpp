@@ -92,6 +92,7 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardData_v8(cudnnHandle_t handle, cudnnRNN
         buffers.dcx = lstm ? dcx : nullptr;
         buffers.weights = weightSpace;
         buffers.reserve = reserveSpace;
+        LIBREDNN_CHECK(librednn::checked_buffers(*solver, context, problem, buffers));
         return solver->run(context, problem, buffers);
     });
 }
@@ -138,6 +139,7 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardWeights_v8(cudnnHandle_t handle, cudnn
         buffers.dweights = dweightSpace;
         buffers.add_grad = addGrad == CUDNN_WGRAD_MODE_ADD;
         buffers.reserve = reserveSpace;
+        LIBREDNN_CHECK(librednn::checked_buffers(*solver, context, problem, buffers));
         return solver->run(context, problem, buffers);
     });
 }

@@ -49,6 +49,8 @@ cudnnStatus_t CUDNNWINAPI cudnnConvolutionBackwardBias(cudnnHandle_t handle, con
         LIBREDNN_REQUIRE_NOT_NULL(beta);
         LIBREDNN_REQUIRE_NOT_NULL(dy);
         LIBREDNN_REQUIRE_NOT_NULL(db);
+        // Named as the caller knows them (the reduction's own check would say A and C).
+        LIBREDNN_CHECK(librednn::require_aligned({{"dy", dy, a.dtype}, {"db", db, c.dtype}}));
         problem.op = CUDNN_REDUCE_TENSOR_ADD;
         const bool in_double = a.dtype == CUDNN_DATA_DOUBLE;
         problem.compute = in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;

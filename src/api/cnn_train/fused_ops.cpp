@@ -3,6 +3,8 @@
 #include "descriptors/fused_ops.hpp"
 #include "api/entry.hpp"
 
+#include <cstring>
+
 using librednn::ConstParamKind;
 using librednn::Status;
 using librednn::api::Call;
@@ -290,15 +292,17 @@ cudnnStatus_t CUDNNWINAPI cudnnSetFusedOpsVariantParamPackAttribute(cudnnFusedOp
                                   librednn::enum_name(paramLabel), scalar_type(paramLabel));
         switch (paramLabel) {
             case CUDNN_SCALAR_SIZE_T_WORKSPACE_SIZE_IN_BYTES:
-                varPack->workspace_size_in_bytes = *static_cast<const size_t *>(ptr);
+                std::memcpy(&varPack->workspace_size_in_bytes, ptr, sizeof varPack->workspace_size_in_bytes);
                 break;
             case CUDNN_SCALAR_INT64_T_BN_ACCUMULATION_COUNT:
-                varPack->bn_accumulation_count = *static_cast<const int64_t *>(ptr);
+                std::memcpy(&varPack->bn_accumulation_count, ptr, sizeof varPack->bn_accumulation_count);
                 break;
             case CUDNN_SCALAR_DOUBLE_BN_EXP_AVG_FACTOR:
-                varPack->bn_exp_avg_factor = *static_cast<const double *>(ptr);
+                std::memcpy(&varPack->bn_exp_avg_factor, ptr, sizeof varPack->bn_exp_avg_factor);
                 break;
-            case CUDNN_SCALAR_DOUBLE_BN_EPSILON: varPack->bn_epsilon = *static_cast<const double *>(ptr); break;
+            case CUDNN_SCALAR_DOUBLE_BN_EPSILON:
+                std::memcpy(&varPack->bn_epsilon, ptr, sizeof varPack->bn_epsilon);
+                break;
             default: break;
         }
         return CUDNN_STATUS_SUCCESS;

@@ -6,6 +6,7 @@
 #include "core/fault_injection.hpp"
 #include "core/handle.hpp"
 #include "descriptors/tensor.hpp"
+#include "ops/common/buffer_alignment.hpp"
 
 #include <cstring>
 
@@ -88,6 +89,7 @@ cudnnStatus_t CUDNNWINAPI cudnnSetDropoutDescriptor(cudnnDropoutDescriptor_t dro
             return CUDNN_STATUS_SUCCESS;
         }
         LIBREDNN_CHECK(librednn::check_dropout_states_size(states, stateSizeInBytes));
+        LIBREDNN_CHECK(librednn::require_space_aligned("states", states, stateSizeInBytes));
         const librednn::DropoutState state = librednn::make_dropout_state(seed);
         LIBREDNN_CHECK(write_states(*handle, states, state));
         dropoutDesc->probability = dropout;
@@ -113,6 +115,7 @@ cudnnStatus_t CUDNNWINAPI cudnnRestoreDropoutDescriptor(cudnnDropoutDescriptor_t
         LIBREDNN_REQUIRE_NOT_NULL(handle);
         LIBREDNN_CHECK(librednn::check_dropout_probability(dropout));
         LIBREDNN_CHECK(librednn::check_dropout_states_size(states, stateSizeInBytes));
+        LIBREDNN_CHECK(librednn::require_space_aligned("states", states, stateSizeInBytes));
         // The states were initialised by an earlier cudnnSetDropoutDescriptor and are taken as they
         // stand (their contents, not this seed, decide what is drawn next), on either backend.
         dropoutDesc->probability = dropout;

@@ -2,6 +2,7 @@
 // buffers and its problem string ("op=act dir=fwd mode=relu dtype=half dims=... xstrides=...").
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/direction.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
@@ -37,6 +38,10 @@ struct ActivationBuffers {
     const void *dy = nullptr;
     void *result = nullptr;
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const ActivationProblem &problem, const ActivationBuffers &buffers);
 
 // "relu", "clipped_relu", ...; nullptr for values that are not modes.
 const char *activation_mode_name(cudnnActivationMode_t mode);

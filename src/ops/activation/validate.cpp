@@ -1,6 +1,7 @@
 // Activation rules: every tensor of one float type and one shape; in place only with one layout.
 #include "ops/activation/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/tensor_rules.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -24,6 +25,14 @@ Status validate_activation(const ActivationProblem &problem, const ActivationBuf
     }
     if (problem.direction == Direction::forward) return require_in_place_layout(x, buffers.x, y, buffers.result);
     return require_in_place_layout(dy, buffers.dy, dx, buffers.result);
+}
+
+Status buffer_alignment(const ActivationProblem &p, const ActivationBuffers &b) {
+    const bool forward = p.direction == Direction::forward;
+    return require_aligned({{"x", b.x, p.x.dtype},
+                            {"y", b.y, p.y.dtype},
+                            {"dy", b.dy, p.dy.dtype},
+                            {forward ? "y" : "dx", b.result, p.result().dtype}});
 }
 
 }  // namespace librednn

@@ -13,6 +13,7 @@
 // to dz.
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
 
@@ -69,6 +70,10 @@ struct BatchNormBuffers {
     const void *y = nullptr;  // backward with an activation: the forward's output
     void *dz = nullptr;       // backward with BN_ADD_ACTIVATION
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const BatchNormProblem &problem, const BatchNormBuffers &buffers);
 
 // "spatial", "per_activation", "spatial_persistent"; nullptr for other values.
 const char *batch_norm_mode_name(cudnnBatchNormMode_t mode);

@@ -1,6 +1,7 @@
 // The batch-normalisation rules.
 #include "ops/batch_norm/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/tensor_rules.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -71,6 +72,27 @@ Status validate_batch_norm(const BatchNormProblem &p) {
                     static_cast<double>(CUDNN_BN_MIN_EPSILON));
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const BatchNormProblem &p, const BatchNormBuffers &b) {
+    const bool backward = p.phase == BatchNormPhase::backward;
+    const cudnnDataType_t param = p.parameters.dtype;
+    LIBREDNN_CHECK(require_aligned({{"x", b.x, p.x.dtype},
+                                    {"dy", b.dy, p.dy.dtype},
+                                    {backward ? "dx" : "y", b.result, p.result().dtype},
+                                    {"y", b.y, p.x.dtype},
+                                    {"z", b.z, p.z.dtype},
+                                    {"dz", b.dz, p.z.dtype}}));
+    return require_aligned({{"bnScale", b.scale, param},
+                            {"bnBias", b.bias, param},
+                            {backward ? "savedMean" : "estimatedMean", b.mean, param},
+                            {backward ? "savedInvVariance" : "estimatedVariance", b.variance, param},
+                            {"resultRunningMean", b.running_mean, param},
+                            {"resultRunningVariance", b.running_variance, param},
+                            {"resultSaveMean", b.saved_mean, param},
+                            {"resultSaveInvVariance", b.saved_inv_variance, param},
+                            {"dBnScaleResult", b.dscale, param},
+                            {"dBnBiasResult", b.dbias, param}});
 }
 
 }  // namespace librednn

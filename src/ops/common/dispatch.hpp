@@ -4,6 +4,7 @@
 // is set. LIBREDNN_DISABLE_SOLVERS=name,name switches solvers off (to bisect a wrong result).
 #pragma once
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/solver.hpp"
 #include "problem/problem_string.hpp"
 
@@ -127,12 +128,24 @@ std::vector<RankedSolver<Problem, Buffers>> rank_solvers(const std::vector<const
     return applicable;
 }
 
+// BAD_PARAM when one of the caller's buffers, or the workspace as far as `solver` uses it, is off its
+// alignment (ops/common/buffer_alignment.hpp; each family's buffer_alignment() names its buffers). Every
+// path that runs a solver on the caller's memory asks it first.
+template <class Problem, class Buffers>
+Status checked_buffers(const Solver<Problem, Buffers> &solver, const ExecutionContext &context, const Problem &problem,
+                       const Buffers &buffers) {
+    LIBREDNN_CHECK(buffer_alignment(problem, buffers));
+    if (context.workspace == nullptr) return CUDNN_STATUS_SUCCESS;
+    return require_space_aligned("workSpace", context.workspace, solver.workspace_bytes(problem));
+}
+
 // Selects a solver for `problem` and runs it.
 template <class Problem, class Buffers>
 Status dispatch_and_run(const std::vector<const Solver<Problem, Buffers> *> &solvers, const ExecutionContext &context,
                         const Problem &problem, const Buffers &buffers, const char *family) {
     const Solver<Problem, Buffers> *solver = nullptr;
     LIBREDNN_CHECK(select_solver(solvers, context.backend, problem, family, &solver));
+    LIBREDNN_CHECK(checked_buffers(*solver, context, problem, buffers));
     return solver->run(context, problem, buffers);
 }
 

@@ -8,6 +8,7 @@
 // Output channel k belongs to group k / (K / groups) and reads input channels group * C / groups onward.
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
 
@@ -93,6 +94,10 @@ struct ConvBuffers {
     const void *bias = nullptr;
     void *result = nullptr;
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const ConvProblem &problem, const ConvBuffers &buffers);
 
 // The forward output dims [N, K, spatial...] of input `x` and filter `w` under the problem's geometry
 // (pad, stride, dilation); a spatial dim is 0 or less where the dilated filter overhangs the input.

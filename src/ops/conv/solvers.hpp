@@ -24,6 +24,9 @@ struct Im2ColBuffers {
     void *col = nullptr;
 };
 
+// BAD_PARAM naming x or colBuffer when off its elements' alignment (ops/common/buffer_alignment.hpp).
+Status buffer_alignment(const ConvProblem &problem, const Im2ColBuffers &buffers);
+
 using Im2ColSolver = Solver<ConvProblem, Im2ColBuffers>;
 
 const std::vector<const Im2ColSolver *> &im2col_solvers();

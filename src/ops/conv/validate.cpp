@@ -1,8 +1,10 @@
 // The convolution rules: shapes, data-type configurations, layouts, epilogue.
 #include "ops/conv/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/element_access.hpp"
 #include "ops/common/type_rules.hpp"
+#include "ops/conv/solvers.hpp"
 
 #include <string>
 
@@ -239,6 +241,22 @@ Status validate_im2col(const ConvProblem &problem) {
                     data_type_short_name(problem.x.dtype));
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const ConvProblem &p, const ConvBuffers &b) {
+    const char *result = p.direction == ConvDirection::forward         ? "y"
+                         : p.direction == ConvDirection::backward_data ? "dx"
+                                                                       : "dw";
+    return require_aligned({{"x", b.x, p.x.dtype},
+                            {"w", b.w, p.w.dtype},
+                            {"dy", b.y, p.y.dtype},
+                            {"z", b.z, p.epilogue.z.dtype},
+                            {"bias", b.bias, p.epilogue.bias.dtype},
+                            {result, b.result, p.result().dtype}});
+}
+
+Status buffer_alignment(const ConvProblem &p, const Im2ColBuffers &b) {
+    return require_aligned({{"x", b.x, p.x.dtype}, {"colBuffer", b.col, p.x.dtype}});
 }
 
 }  // namespace librednn

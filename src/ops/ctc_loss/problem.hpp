@@ -15,6 +15,7 @@
 // +inf; its gradients are 0 (CUDNN_NOT_PROPAGATE_NAN) or not written (CUDNN_PROPAGATE_NAN).
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
 
@@ -65,6 +66,10 @@ struct CtcLossBuffers {
     void *costs = nullptr;      // N floats
     void *gradients = nullptr;  // NULL when the problem has none
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const CtcLossProblem &problem, const CtcLossBuffers &buffers);
 
 // The workspace every backend asks for, in bytes: per sequence, log-alpha for every step and position
 // of the extended label (T * S doubles), two rows of beta (2S), the normaliser of each step (T) and a row

@@ -2,6 +2,7 @@
 #include "ops/ctc_loss/validate.hpp"
 
 #include "core/data_type.hpp"
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -84,6 +85,15 @@ Status validate_ctc_labels(const CtcLossProblem &p, const int *labels, const int
         offset += length;
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const CtcLossProblem &p, const CtcLossBuffers &b) {
+    return require_aligned({{"probs", b.probs, p.probs.dtype},
+                            {"labels", b.labels, CUDNN_DATA_INT32},
+                            {"labelLengths", b.label_lengths, CUDNN_DATA_INT32},
+                            {"inputLengths", b.input_lengths, CUDNN_DATA_INT32},
+                            {"costs", b.costs, p.probs.dtype},
+                            {"gradients", b.gradients, p.has_gradients() ? p.gradients.dtype : p.probs.dtype}});
 }
 
 }  // namespace librednn

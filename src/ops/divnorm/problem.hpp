@@ -9,6 +9,7 @@
 // (src/reference/divisive_norm.hpp has the backward formulas).
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/direction.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
@@ -48,6 +49,10 @@ struct DivNormBuffers {
     void *result = nullptr;   // y forward, dx backward; read too when beta != 0
     void *d_means = nullptr;  // backward; may be NULL: not written
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const DivNormProblem &problem, const DivNormBuffers &buffers);
 
 ProblemString to_problem_string(const DivNormProblem &problem);
 bool parse_divnorm_problem(const ProblemString &text, DivNormProblem *problem, std::string *error);

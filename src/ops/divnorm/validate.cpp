@@ -1,6 +1,7 @@
 // The divisive normalisation rules.
 #include "ops/divnorm/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/tensor_rules.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -25,6 +26,18 @@ Status validate_divnorm(const DivNormProblem &p) {
                     type_name(type));
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const DivNormProblem &p, const DivNormBuffers &b) {
+    const bool forward = p.direction == Direction::forward;
+    const cudnnDataType_t type = p.x.dtype;
+    return require_aligned({{"x", b.x, type},
+                            {"means", b.means, type},
+                            {"dy", b.dy, type},
+                            {"temp", b.temp, type},
+                            {"temp2", b.temp2, type},
+                            {forward ? "y" : "dx", b.result, (forward ? p.y : p.dx).dtype},
+                            {"dMeans", b.d_means, (forward ? p.y : p.dx).dtype}});
 }
 
 }  // namespace librednn

@@ -8,6 +8,7 @@
 // order of each tensor's own dims: cuDNN asks only for equal element counts.
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/direction.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
@@ -34,6 +35,10 @@ struct DropoutBuffers {
     // from them and advances their call count.
     void *states = nullptr;
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const DropoutProblem &problem, const DropoutBuffers &buffers);
 
 // The factor kept elements are multiplied by, 1 / (1 - p) rounded once in the compute type: float for
 // float, half and bfloat16 data, double for double. Every backend multiplies by it, so the host and the

@@ -1,6 +1,7 @@
 // The dropout rules.
 #include "ops/dropout/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/tensor_rules.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -28,6 +29,14 @@ Status validate_dropout(const DropoutProblem &p) {
         return fail(CUDNN_STATUS_BAD_PARAM, "the dropout probability is %.9g", static_cast<double>(p.probability));
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const DropoutProblem &p, const DropoutBuffers &b) {
+    const bool forward = p.direction == Direction::forward;
+    LIBREDNN_CHECK(
+        require_aligned({{forward ? "x" : "dy", b.in, p.in.dtype}, {forward ? "y" : "dx", b.out, p.out.dtype}}));
+    LIBREDNN_CHECK(require_space_aligned("reserveSpace", b.reserve, 1));
+    return require_space_aligned("the dropout descriptor's states", b.states, 1);
 }
 
 }  // namespace librednn

@@ -7,6 +7,7 @@
 // y_c = x_c * s_c^-lrn_beta (src/reference/lrn.hpp has the backward formula).
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/direction.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
@@ -37,6 +38,10 @@ struct LrnBuffers {
     const void *dy = nullptr;
     void *result = nullptr;  // y forward, dx backward; read too when beta != 0
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const LrnProblem &problem, const LrnBuffers &buffers);
 
 // lrn_n= lrn_alpha= lrn_beta= lrn_k=: the LRN descriptor's values, which LRN and divisive normalisation
 // problems both carry (defaults 5, 1e-4, 0.75, 2; lrn_n within CUDNN_LRN_MIN_N ... CUDNN_LRN_MAX_N).

@@ -1,6 +1,7 @@
 // The LRN rules.
 #include "ops/lrn/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/tensor_rules.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -22,6 +23,13 @@ Status validate_lrn(const LrnProblem &p) {
                     type_name(p.x.dtype));
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const LrnProblem &p, const LrnBuffers &b) {
+    const bool forward = p.direction == Direction::forward;
+    return require_aligned({{"x", b.x, p.x.dtype},
+                            {"dy", b.dy, p.dy.dtype},
+                            {forward ? "y" : "dx", b.result, (forward ? p.y : p.dx).dtype}});
 }
 
 }  // namespace librednn

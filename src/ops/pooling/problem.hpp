@@ -6,6 +6,7 @@
 // The window of output o spans input positions o * stride - pad ... o * stride - pad + window - 1.
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/direction.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
@@ -42,6 +43,10 @@ struct PoolingBuffers {
     const void *dy = nullptr;
     void *result = nullptr;  // y forward, dx backward; read too when beta != 0
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const PoolingProblem &problem, const PoolingBuffers &buffers);
 
 // "max", "max_det", "avg_incl", "avg_excl"; nullptr for other values.
 const char *pooling_mode_name(cudnnPoolingMode_t mode);

@@ -1,6 +1,7 @@
 // The pooling rules.
 #include "ops/pooling/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/type_rules.hpp"
 
 namespace librednn {
@@ -61,6 +62,14 @@ Status validate_pooling(const PoolingProblem &p) {
                     type_name(p.x.dtype));
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const PoolingProblem &p, const PoolingBuffers &b) {
+    const bool forward = p.direction == Direction::forward;
+    return require_aligned({{"x", b.x, p.x.dtype},
+                            {"y", b.y, p.y.dtype},
+                            {"dy", b.dy, p.dy.dtype},
+                            {forward ? "y" : "dx", b.result, p.result().dtype}});
 }
 
 }  // namespace librednn

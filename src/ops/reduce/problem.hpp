@@ -3,6 +3,7 @@
 // dims=<A> astrides=... cdims=... cstrides=...").
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
 
@@ -36,6 +37,10 @@ struct ReduceBuffers {
     void *c = nullptr;  // read too when beta != 0
     void *indices = nullptr;
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const ReduceProblem &problem, const ReduceBuffers &buffers);
 
 // "add", "mul", "min", "max", "amax", "avg", "norm1", "norm2", "mul_no_zeros"; nullptr otherwise.
 const char *reduce_op_name(cudnnReduceTensorOp_t op);

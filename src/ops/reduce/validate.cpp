@@ -2,6 +2,7 @@
 // double, every other mix of float, half, bfloat16 and int8 in float.
 #include "ops/reduce/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/type_rules.hpp"
 
 namespace librednn {
@@ -51,6 +52,11 @@ Status validate_reduce(const ReduceProblem &problem) {
 
 size_t reduce_indices_bytes(const ReduceProblem &problem) {
     return problem.indices ? static_cast<size_t>(problem.c.element_count()) * sizeof(uint32_t) : 0;
+}
+
+Status buffer_alignment(const ReduceProblem &p, const ReduceBuffers &b) {
+    // The indices are 32-bit (CUDNN_32BIT_INDICES, the one width cuDNN defines).
+    return require_aligned({{"A", b.a, p.a.dtype}, {"C", b.c, p.c.dtype}, {"indices", b.indices, CUDNN_DATA_INT32}});
 }
 
 }  // namespace librednn

@@ -11,6 +11,7 @@
 // A bias the bias mode leaves out counts as zero; CUDNN_SKIP_INPUT makes layer 0's W the identity.
 #pragma once
 
+#include "core/status.hpp"
 #include "problem/problem_string.hpp"
 
 #include <cudnn.h>
@@ -123,6 +124,10 @@ struct RnnBuffers {
     void *dweights = nullptr;
     bool add_grad = true;  // backward_weights: CUDNN_WGRAD_MODE_ADD adds into dweights, SET overwrites
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const RnnProblem &problem, const RnnBuffers &buffers);
 
 // Where element (t, n, i) of an RNN data tensor with vectors of `vector_size` lies, in elements; -1 for
 // a padded-out position of the packed layout (t >= the sequence's length).

@@ -2,6 +2,7 @@
 #include "ops/rnn/validate.hpp"
 
 #include "core/checked_math.hpp"
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/type_rules.hpp"
 
 #include <algorithm>
@@ -76,6 +77,26 @@ Status validate_rnn(const RnnProblem &p) {
                     "pseudo-layers of hiddenSize %d) need more than 2^60 bytes",
                     p.max_seq_length, p.batch_size, static_cast<long long>(row), net.pseudo_layers(), net.hidden_size);
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const RnnProblem &p, const RnnBuffers &b) {
+    const cudnnDataType_t type = p.net.data_type;
+    LIBREDNN_CHECK(require_aligned({{"x", b.x, type},
+                                    {"y", b.y, type},
+                                    {"hx", b.hx, type},
+                                    {"hy", b.hy, type},
+                                    {"cx", b.cx, type},
+                                    {"cy", b.cy, type},
+                                    {"weightSpace", b.weights, type},
+                                    {"dy", b.dy, type},
+                                    {"dx", b.dx, type},
+                                    {"dhy", b.dhy, type},
+                                    {"dhx", b.dhx, type},
+                                    {"dcy", b.dcy, type},
+                                    {"dcx", b.dcx, type},
+                                    {"dweightSpace", b.dweights, type}}));
+    LIBREDNN_CHECK(require_space_aligned("reserveSpace", b.reserve, 1));
+    return require_space_aligned("the dropout descriptor's states", b.dropout_states, 1);
 }
 
 }  // namespace librednn

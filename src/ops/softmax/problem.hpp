@@ -2,6 +2,7 @@
 // its problem string ("op=softmax dir=fwd algo=accurate mode=channel dtype=float dims=...").
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/direction.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
@@ -34,6 +35,10 @@ struct SoftmaxBuffers {
     const void *dy = nullptr;
     void *result = nullptr;
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const SoftmaxProblem &problem, const SoftmaxBuffers &buffers);
 
 // "fast", "accurate", "log" and "instance", "channel"; nullptr for other values.
 const char *softmax_algorithm_name(cudnnSoftmaxAlgorithm_t algorithm);

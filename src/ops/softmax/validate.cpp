@@ -2,6 +2,7 @@
 // only with one layout.
 #include "ops/softmax/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/tensor_rules.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -36,6 +37,14 @@ Status validate_softmax(const SoftmaxProblem &problem, const SoftmaxBuffers &buf
     }
     if (problem.direction == Direction::forward) return require_in_place_layout(x, buffers.x, y, buffers.result);
     return require_in_place_layout(dy, buffers.dy, dx, buffers.result);
+}
+
+Status buffer_alignment(const SoftmaxProblem &p, const SoftmaxBuffers &b) {
+    const bool forward = p.direction == Direction::forward;
+    return require_aligned({{"x", b.x, p.x.dtype},
+                            {"y", b.y, p.y.dtype},
+                            {"dy", b.dy, p.dy.dtype},
+                            {forward ? "y" : "dx", b.result, (forward ? p.y : p.dx).dtype}});
 }
 
 }  // namespace librednn

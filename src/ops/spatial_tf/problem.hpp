@@ -9,6 +9,7 @@
 // the formulas.
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/direction.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
@@ -61,6 +62,10 @@ struct SpatialTfBuffers {
     void *dx = nullptr;
     void *dgrid_out = nullptr;
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const SpatialTfProblem &problem, const SpatialTfBuffers &buffers);
 
 ProblemString to_problem_string(const SpatialTfProblem &problem);
 bool parse_spatial_tf_problem(const ProblemString &text, SpatialTfProblem *problem, std::string *error);

@@ -1,6 +1,7 @@
 // The spatial transformer rules.
 #include "ops/spatial_tf/validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/tensor_rules.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -48,6 +49,20 @@ Status validate_spatial_tf(const SpatialTfProblem &p) {
     LIBREDNN_CHECK(require_type("dyDesc", p.dy, p.dtype));
     LIBREDNN_CHECK(require_dims("dxDesc", p.dx, p.x.dims, "xDesc's dims"));
     return require_type("dxDesc", p.dx, p.dtype);
+}
+
+Status buffer_alignment(const SpatialTfProblem &p, const SpatialTfBuffers &b) {
+    const cudnnDataType_t type = p.dtype;
+    return require_aligned({{"theta", b.theta, type},
+                            {"dgrid", b.dgrid, type},
+                            {"x", b.x, p.x.dtype},
+                            {"grid", b.grid, type},
+                            {"dy", b.dy, p.dy.dtype},
+                            {"grid", b.grid_out, type},
+                            {"dtheta", b.dtheta, type},
+                            {"y", b.y, p.y.dtype},
+                            {"dx", b.dx, p.dx.dtype},
+                            {"dgrid", b.dgrid_out, type}});
 }
 
 }  // namespace librednn

@@ -1,6 +1,7 @@
 // cudnnAddTensor rules: A broadcasts to C (each dim C's or 1), one floating-point type, up to 5 dims.
 #include "ops/tensor/add_tensor_validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/type_rules.hpp"
 
 namespace librednn {
@@ -26,6 +27,10 @@ Status validate_add_tensor(const AddTensorProblem &problem) {
                     type_name(c.dtype));
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const AddTensorProblem &p, const AddTensorBuffers &b) {
+    return require_aligned({{"A", b.a, p.a.dtype}, {"C", b.c, p.c.dtype}});
 }
 
 }  // namespace librednn

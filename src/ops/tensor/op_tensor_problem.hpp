@@ -2,6 +2,7 @@
 // along its dims of extent 1 ("op=op_tensor tensor_op=mul compute=float dtype=half dims=<C> ...").
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
 
@@ -29,6 +30,10 @@ struct OpTensorBuffers {
     const void *b = nullptr;  // unused by SQRT and NOT
     void *c = nullptr;        // read too when beta != 0
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const OpTensorProblem &problem, const OpTensorBuffers &buffers);
 
 // "add", "mul", "min", "max", "sqrt", "not"; nullptr for other values.
 const char *op_tensor_op_name(cudnnOpTensorOp_t op);

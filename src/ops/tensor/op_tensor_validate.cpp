@@ -2,6 +2,7 @@
 // of the combinations cuDNN's documentation lists.
 #include "ops/tensor/op_tensor_validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/type_rules.hpp"
 
 namespace librednn {
@@ -63,6 +64,10 @@ Status validate_op_tensor(const OpTensorProblem &problem) {
                 "A %s, B %s and C %s: cudnnOpTensor takes A, B and C of one type (float, double, half, bfloat16 or "
                 "int8), float A and B with a half, bfloat16 or int8 C, or int8 A and B with a float C",
                 type_name(a.dtype), type_name(b_type), type_name(c.dtype));
+}
+
+Status buffer_alignment(const OpTensorProblem &p, const OpTensorBuffers &b) {
+    return require_aligned({{"A", b.a, p.a.dtype}, {"B", b.b, p.b.dtype}, {"C", b.c, p.c.dtype}});
 }
 
 }  // namespace librednn

@@ -1,6 +1,7 @@
 // cudnnSetTensor / cudnnScaleTensor rules: the data type.
 #include "ops/tensor/set_tensor_validate.hpp"
 
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/type_rules.hpp"
 
 namespace librednn {
@@ -30,6 +31,10 @@ Status validate_set_tensor(const SetTensorProblem &problem) {
                     problem.kind == SetTensorProblem::Kind::set ? "cudnnSetTensor" : "cudnnScaleTensor");
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const SetTensorProblem &p, const SetTensorBuffers &b) {
+    return require_aligned({{"y", b.y, p.y.dtype}});
 }
 
 }  // namespace librednn

@@ -3,6 +3,7 @@
 // "op=transform dtype=int8 dims=... xstrides=... ytype=int8x32 ystrides=... pad_before=... fold=2x2".
 #pragma once
 
+#include "core/status.hpp"
 #include "ops/common/tensor_geometry.hpp"
 #include "problem/problem_string.hpp"
 
@@ -39,6 +40,10 @@ struct TransformBuffers {
     const void *x = nullptr;
     void *y = nullptr;  // read too when beta != 0
 };
+
+// BAD_PARAM naming the first of the buffers off its alignment (ops/common/buffer_alignment.hpp); dispatch
+// asks it before a solver runs.
+Status buffer_alignment(const TransformProblem &problem, const TransformBuffers &buffers);
 
 ProblemString to_problem_string(const TransformProblem &problem);
 bool parse_transform_problem(const ProblemString &text, TransformProblem *problem, std::string *error);

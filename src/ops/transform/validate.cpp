@@ -3,6 +3,7 @@
 #include "ops/transform/validate.hpp"
 
 #include "core/checked_math.hpp"
+#include "ops/common/buffer_alignment.hpp"
 #include "ops/common/element_access.hpp"
 #include "ops/common/type_rules.hpp"
 
@@ -97,6 +98,10 @@ Status validate_transform(const TransformProblem &problem, const TransformBuffer
         return fail(CUDNN_STATUS_BAD_PARAM, "x and y are the same memory: a transform cannot run in place");
     }
     return CUDNN_STATUS_SUCCESS;
+}
+
+Status buffer_alignment(const TransformProblem &p, const TransformBuffers &b) {
+    return require_aligned({{"x", b.x, p.x.dtype}, {"y", b.y, p.y.dtype}});
 }
 
 }  // namespace librednn
