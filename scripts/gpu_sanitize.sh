@@ -7,7 +7,9 @@
 #   scripts/gpu_sanitize.sh racecheck initcheck  # some of them
 # LIBREDNN_BUILD_DIR (default build), LIBREDNN_SANITIZE_LOGS (default $build/sanitize-logs) for the full
 # logs, LIBREDNN_SANITIZE_OPS (a gtest filter replacing the op tests' default one for every tool, "" to
-# skip them), LIBREDNN_SANITIZE_STEP_SECONDS (default 300) bounds each step, LIBREDNN_TEST_SEED (default 1).
+# skip them), LIBREDNN_SANITIZE_GPU_STEPS (NAME=FILTER ... replacing the GPU-test steps, "" to skip them),
+# LIBREDNN_SANITIZE_EXAMPLES=0 (skip the examples), LIBREDNN_SANITIZE_STEP_SECONDS (default 300) bounds each
+# step, LIBREDNN_TEST_SEED (default 1). A device call is limited to 10 minutes: run one or two tools a call.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${LIBREDNN_BUILD_DIR:-build}
@@ -53,6 +55,14 @@ ops_racecheck+=':ReduceTensor.MatchesReferenceOnTheLayoutsWithFastPaths:Softmax.
 ops_racecheck+=':Pooling.PackedNhwcAndNchwMatchReference:DivisiveNorm.ForwardMatches*:CtcLoss.MatchesReferenceOnRandomProblems'
 ops_racecheck+=':Rnn.ForwardMatchesReferenceForEachCell*:SpatialTf.SamplerBackwardMatches*'
 
+# The GPU tests, one step per suite (NAME=FILTER), each bounded alone: as one step the whole binary ran past
+# 150 s under memcheck and synccheck (2026-12-02) and said nothing of which suite was slow. racecheck takes
+# the suites whose kernels share memory between threads (reductions, softmax rows, GEMM tiles).
+gpu_steps_common='GpuHandle=GpuHandle.* TensorKernels=TensorKernels.* GemmSimt=GemmSimt.* RnnProducts=RnnProducts.*'
+gpu_steps_common+=' CudaThreads=CudaThreads.* CudaThreadsDeathTest=CudaThreadsDeathTest.*'
+gpu_steps_racecheck='TensorKernels-reduce=TensorKernels.Reduce* TensorKernels-softmax=TensorKernels.Softmax*'
+gpu_steps_racecheck+=' GemmSimt=GemmSimt.* RnnProducts=RnnProducts.*'
+
 failures=()
 # A filter pattern that matches no test (a test renamed) would silently check nothing: each must match one.
 IFS=: read -r -a patterns <<<"$ops_common:$ops_racecheck${LIBREDNN_SANITIZE_OPS:+:$LIBREDNN_SANITIZE_OPS}"
@@ -61,6 +71,11 @@ for pattern in "${patterns[@]}"; do
     [ -z "$pattern" ] && continue
     if ! "$op_tests" --gtest_list_tests --gtest_filter="$pattern" | grep -q '^  '; then
         failures+=("the op-test filter pattern $pattern matches no test")
+    fi
+done
+for step in $gpu_steps_common $gpu_steps_racecheck ${LIBREDNN_SANITIZE_GPU_STEPS:-}; do
+    if ! "$gpu_tests" --gtest_list_tests --gtest_filter="${step#*=}" | grep -q '^  '; then
+        failures+=("the GPU-test step $step matches no test")
     fi
 done
 
@@ -95,11 +110,17 @@ for tool in "${tools[@]}"; do
         memcheck | racecheck | initcheck | synccheck) ;;
         *) echo "gpu_sanitize: $tool is not one of memcheck racecheck initcheck synccheck"; exit 2 ;;
     esac
-    run "$tool" gpu-tests "$gpu_tests"
+    gpu_steps=$gpu_steps_common
+    [ "$tool" = racecheck ] && gpu_steps=$gpu_steps_racecheck
+    gpu_steps=${LIBREDNN_SANITIZE_GPU_STEPS-$gpu_steps}
+    for step in $gpu_steps; do
+        run "$tool" "gpu-${step%%=*}" "$gpu_tests" --gtest_filter="${step#*=}"
+    done
     ops=$ops_common
     [ "$tool" = racecheck ] && ops=$ops_racecheck
     ops=${LIBREDNN_SANITIZE_OPS-$ops}
     [ -n "$ops" ] && LIBREDNN_OP_TEST_BACKEND=cuda run "$tool" op-tests "$op_tests" --gtest_filter="$ops"
+    [ "${LIBREDNN_SANITIZE_EXAMPLES:-1}" = 0 ] && continue
     for example in "$build"/examples/*_cuda; do
         [ -x "$example" ] && LIBREDNN_BACKEND=cuda run "$tool" "$(basename "$example")" "$example"
     done
