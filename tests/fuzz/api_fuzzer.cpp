@@ -192,6 +192,7 @@ struct State {
     cudnnDropoutDescriptor_t dropout = nullptr;
     Buffer states{64};  // the dropout states (cudnnDropoutGetStatesSize: 64 bytes)
     cudnnSpatialTransformerDescriptor_t st = nullptr;
+    cudnnTensorTransformDescriptor_t transform = nullptr;
     // What the last successful cudnnSetSpatialTransformerNdDescriptor set: the sizes of theta and the grid.
     int st_dims[4] = {0, 0, 0, 0};
     size_t st_scalar = 0;  // bytes a scalar of its data type; 0 before a successful set
@@ -224,6 +225,7 @@ struct State {
         cudnnCreateReduceTensorDescriptor(&reduce);
         cudnnCreateDropoutDescriptor(&dropout);
         cudnnCreateSpatialTransformerDescriptor(&st);
+        cudnnCreateTensorTransformDescriptor(&transform);
         cudnnCreateRNNDescriptor(&rnn);
         for (auto &d : rnn_data) cudnnCreateRNNDataDescriptor(&d);
         for (auto &array : steps)
@@ -245,6 +247,7 @@ struct State {
         cudnnDestroyReduceTensorDescriptor(reduce);
         cudnnDestroyDropoutDescriptor(dropout);
         cudnnDestroySpatialTransformerDescriptor(st);
+        cudnnDestroyTensorTransformDescriptor(transform);
         cudnnDestroyRNNDescriptor(rnn);
         for (auto &d : rnn_data) cudnnDestroyRNNDataDescriptor(d);
         for (auto &array : steps)
@@ -1172,6 +1175,284 @@ void fused_execute(State &s, Bytes &in) {
     check_fused_result(p, data, epsilon);
 }
 
+// Bytes of one element of `type` as the harness allocates them (the vectorised types: one vector); 0 for
+// values that are no type.
+size_t type_bytes(cudnnDataType_t type) {
+    switch (type) {
+        case CUDNN_DATA_DOUBLE:
+        case CUDNN_DATA_INT64: return 8;
+        case CUDNN_DATA_FLOAT:
+        case CUDNN_DATA_INT32:
+        case CUDNN_DATA_INT8x4:
+        case CUDNN_DATA_UINT8x4: return 4;
+        case CUDNN_DATA_HALF:
+        case CUDNN_DATA_BFLOAT16: return 2;
+        case CUDNN_DATA_INT8:
+        case CUDNN_DATA_UINT8:
+        case CUDNN_DATA_BOOLEAN: return 1;
+        case CUDNN_DATA_INT8x32: return 32;
+        default: return 0;
+    }
+}
+
+// The convolution's work bounded as step 13 bounds it: (x + y elements) times filter elements.
+bool conv_work_small(cudnnTensorDescriptor_t x, cudnnTensorDescriptor_t y, cudnnFilterDescriptor_t f, int64_t limit) {
+    return (tensor_elements(x) + tensor_elements(y)) * filter_elements(f) <= limit;
+}
+
+// cudnnConvolutionBiasActivationForward (y = act(alpha1 * conv(x, w) + alpha2 * z + bias)) with any
+// algorithm, z in y's memory or its own, and the workspace the forward query gives.
+void conv_bias_activation(State &s, Bytes &in, const void *one, const void *zero) {
+    auto x = s.tensor(in), y = s.tensor(in), z = s.tensor(in), bias = s.tensor(in);
+    auto f = s.filter(in);
+    const auto algo = static_cast<cudnnConvolutionFwdAlgo_t>(in.u8() % 9);
+    const bool z_is_y = in.u8() % 2;
+    auto bx = tensor_buffer(x), by = tensor_buffer(y), bz = tensor_buffer(z), bb = tensor_buffer(bias);
+    auto bw = filter_buffer(f);
+    if (!bx || !by || !bz || !bb || !bw || !conv_work_small(x, y, f, int64_t{1} << 24)) return;
+    size_t bytes = 0;
+    if (cudnnGetConvolutionForwardWorkspaceSize(s.handle, x, f, s.conv, y, algo, &bytes) != CUDNN_STATUS_SUCCESS ||
+        bytes > kMaxWorkBytes)
+        return;
+    Buffer workspace(bytes);
+    const void *alpha2 = in.u8() % 2 ? one : zero;
+    cudnnConvolutionBiasActivationForward(s.handle, one, x, bx->get(), f, bw->get(), s.conv, algo, workspace.get(),
+                                          bytes, alpha2, z_is_y ? y : z, z_is_y ? by->get() : bz->get(), bias,
+                                          bb->get(), s.act, y, by->get());
+}
+
+// The convolution's other calls: cudnnConvolutionBackwardBias, cudnnIm2Col (the column matrix sized from the
+// output dims), cudnnReorderFilterAndBias and cudnnGetFoldedConvBackwardDataDescriptors.
+void conv_others(State &s, Bytes &in, const void *one, const void *zero) {
+    switch (in.u8() % 4) {
+        case 0: {
+            auto dy = s.tensor(in), db = s.tensor(in);
+            auto bdy = tensor_buffer(dy), bdb = tensor_buffer(db);
+            if (!bdy || !bdb) return;
+            cudnnConvolutionBackwardBias(s.handle, one, dy, bdy->get(), zero, db, bdb->get());
+            return;
+        }
+        case 1: {
+            auto x = s.tensor(in);
+            auto f = s.filter(in);
+            auto bx = tensor_buffer(x);
+            if (!bx) return;
+            cudnnDataType_t type, filter_type;
+            cudnnTensorFormat_t format;
+            int nb = 0, dims[8], strides[8], filter_nb = 0, filter_dims[8], out[8];
+            if (cudnnGetTensorNdDescriptor(x, 8, &type, &nb, dims, strides) != CUDNN_STATUS_SUCCESS ||
+                cudnnGetFilterNdDescriptor(f, 8, &filter_type, &format, &filter_nb, filter_dims) !=
+                    CUDNN_STATUS_SUCCESS ||
+                cudnnGetConvolutionNdForwardOutputDim(s.conv, x, f, nb, out) != CUDNN_STATUS_SUCCESS || nb < 3 ||
+                filter_nb != nb)
+                return;
+            // Rows: images times output positions; columns: x's channels times filter taps.
+            int64_t rows = out[0], columns = dims[1];
+            for (int i = 2; i < nb; ++i) {
+                rows *= out[i];
+                columns *= filter_dims[i];
+            }
+            const int64_t elements = rows * columns;
+            if (rows <= 0 || columns <= 0 || elements > kMaxElements || type_bytes(type) == 0) return;
+            Buffer col(static_cast<size_t>(elements) * type_bytes(type));
+            cudnnIm2Col(s.handle, x, bx->get(), f, s.conv, col.get());
+            return;
+        }
+        case 2: {
+            auto f = s.filter(in);
+            auto bw = filter_buffer(f), reordered = filter_buffer(f);
+            if (!bw) return;
+            cudnnDataType_t type;
+            cudnnTensorFormat_t format;
+            int nb = 0, dims[8];
+            if (cudnnGetFilterNdDescriptor(f, 8, &type, &format, &nb, dims) != CUDNN_STATUS_SUCCESS || nb < 1 ||
+                dims[0] <= 0 || dims[0] > kMaxElements)
+                return;
+            // The bias: one float per output channel.
+            Buffer bias(static_cast<size_t>(dims[0]) * sizeof(float)),
+                reordered_bias(static_cast<size_t>(dims[0]) * sizeof(float));
+            const auto type_tag = in.pick<cudnnReorderType_t>(2);
+            const int with_bias = in.u8() % 2;
+            cudnnReorderFilterAndBias(s.handle, f, type_tag, bw->get(), reordered->get(), with_bias, bias.get(),
+                                      reordered_bias.get());
+            return;
+        }
+        default: {
+            cudnnFilterDescriptor_t folded_filter = nullptr;
+            cudnnTensorDescriptor_t padded_diff = nullptr, folded_grad = nullptr;
+            cudnnConvolutionDescriptor_t folded_conv = nullptr;
+            cudnnTensorTransformDescriptor_t filter_transform = nullptr, diff_pad = nullptr, grad_fold = nullptr,
+                                             grad_unfold = nullptr;
+            cudnnCreateFilterDescriptor(&folded_filter);
+            for (auto *t : {&padded_diff, &folded_grad}) cudnnCreateTensorDescriptor(t);
+            cudnnCreateConvolutionDescriptor(&folded_conv);
+            for (auto *t : {&filter_transform, &diff_pad, &grad_fold, &grad_unfold})
+                cudnnCreateTensorTransformDescriptor(t);
+            // Arguments read in order (a call's arguments are evaluated in no set order).
+            auto w = s.filter(in);
+            auto dy = s.tensor(in), dx = s.tensor(in);
+            const auto format = in.pick<cudnnTensorFormat_t>(3);
+            cudnnGetFoldedConvBackwardDataDescriptors(s.handle, w, dy, s.conv, dx, format, folded_filter, padded_diff,
+                                                      folded_conv, folded_grad, filter_transform, diff_pad, grad_fold,
+                                                      grad_unfold);
+            cudnnDestroyFilterDescriptor(folded_filter);
+            for (auto t : {padded_diff, folded_grad}) cudnnDestroyTensorDescriptor(t);
+            cudnnDestroyConvolutionDescriptor(folded_conv);
+            for (auto t : {filter_transform, diff_pad, grad_fold, grad_unfold})
+                cudnnDestroyTensorTransformDescriptor(t);
+            return;
+        }
+    }
+}
+
+// The Find calls of each direction: the allocating ones and the Ex ones on buffers sized from the
+// descriptors and a workspace of a size from the input (0 to 4 KiB); at most 2^20 products, every
+// algorithm timed four times.
+void conv_find(State &s, Bytes &in) {
+    auto x = s.tensor(in), y = s.tensor(in);
+    auto f = s.filter(in);
+    const int direction = in.u8() % 3, requested = in.u8() % 10;
+    const bool ex = in.u8() % 2;
+    const size_t work = static_cast<size_t>(in.u8()) * 16;
+    auto bx = tensor_buffer(x), by = tensor_buffer(y);
+    auto bw = filter_buffer(f);
+    if (!bx || !by || !bw || !conv_work_small(x, y, f, int64_t{1} << 20)) return;
+    Buffer workspace(work);
+    int returned = -1;
+    if (direction == 0) {
+        cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+        if (ex)
+            cudnnFindConvolutionForwardAlgorithmEx(s.handle, x, bx->get(), f, bw->get(), s.conv, y, by->get(),
+                                                   requested, &returned, perf, workspace.get(), work);
+        else
+            cudnnFindConvolutionForwardAlgorithm(s.handle, x, f, s.conv, y, requested, &returned, perf);
+    } else if (direction == 1) {
+        cudnnConvolutionBwdDataAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+        if (ex)
+            cudnnFindConvolutionBackwardDataAlgorithmEx(s.handle, f, bw->get(), y, by->get(), s.conv, x, bx->get(),
+                                                        requested % 7, &returned, perf, workspace.get(), work);
+        else
+            cudnnFindConvolutionBackwardDataAlgorithm(s.handle, f, y, s.conv, x, requested % 7, &returned, perf);
+    } else {
+        cudnnConvolutionBwdFilterAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
+        if (ex)
+            cudnnFindConvolutionBackwardFilterAlgorithmEx(s.handle, x, bx->get(), y, by->get(), s.conv, f, bw->get(),
+                                                          requested % 8, &returned, perf, workspace.get(), work);
+        else
+            cudnnFindConvolutionBackwardFilterAlgorithm(s.handle, x, y, s.conv, f, requested % 8, &returned, perf);
+    }
+}
+
+// The Ex batch-norm calls (training forward and backward with bnOps, z, the activation, workspace and
+// reserve space from their queries, or a reserve space of a size from the input) and the normalization
+// API's inference, training and backward (PER_CHANNEL / PER_ACTIVATION, groupCnt from the input).
+void batch_norm_ex(State &s, Bytes &in, const void *one, const void *zero) {
+    auto x = s.tensor(in), y = s.tensor(in), z = s.tensor(in), p = s.tensor(in);
+    const int which = in.u8() % 5;
+    const uint8_t mode_tag = in.u8();
+    if (in.u8() % 2) cudnnDeriveBNTensorDescriptor(p, x, static_cast<cudnnBatchNormMode_t>(mode_tag % 3));
+    const double epsilon = in.real(), factor = in.real();
+    const uint8_t ops_tag = in.u8(), reserve_tag = in.u8(), group_tag = in.u8();
+    auto bx = tensor_buffer(x), by = tensor_buffer(y), bz = tensor_buffer(z), bdx = tensor_buffer(x);
+    std::unique_ptr<Buffer> params[8];
+    for (auto &b : params) b = tensor_buffer(p);
+    if (!bx || !by || !bz || !params[0]) return;
+    if (which < 2) {
+        const auto mode = static_cast<cudnnBatchNormMode_t>(mode_tag < 250 ? mode_tag % 3 : mode_tag);
+        const auto ops = static_cast<cudnnBatchNormOps_t>(ops_tag < 250 ? ops_tag % 3 : ops_tag);
+        size_t work = 0, reserve = 0;
+        const cudnnStatus_t sizes = which == 0 ? cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
+                                                     s.handle, mode, ops, x, z, y, p, s.act, &work)
+                                               : cudnnGetBatchNormalizationBackwardExWorkspaceSize(
+                                                     s.handle, mode, ops, x, y, y, z, x, p, s.act, &work);
+        if (sizes != CUDNN_STATUS_SUCCESS ||
+            cudnnGetBatchNormalizationTrainingExReserveSpaceSize(s.handle, mode, ops, s.act, x, &reserve) !=
+                CUDNN_STATUS_SUCCESS ||
+            work > kMaxWorkBytes || reserve > kMaxWorkBytes)
+            return;
+        if (reserve_tag >= 224) reserve = reserve_tag % 32;
+        Buffer workspace(work), reserve_space(reserve);
+        if (which == 0) {
+            cudnnBatchNormalizationForwardTrainingEx(
+                s.handle, mode, ops, one, zero, x, bx->get(), z, bz->get(), y, by->get(), p, params[0]->get(),
+                params[1]->get(), factor, params[2]->get(), params[3]->get(), epsilon, params[4]->get(),
+                params[5]->get(), s.act, workspace.get(), work, reserve_space.get(), reserve);
+        } else {
+            auto bdz = tensor_buffer(z);
+            cudnnBatchNormalizationBackwardEx(
+                s.handle, mode, ops, one, zero, one, zero, x, bx->get(), y, by->get(), y, by->get(), z, bdz->get(), x,
+                bdx->get(), p, params[0]->get(), params[1]->get(), params[2]->get(), params[3]->get(), epsilon,
+                params[4]->get(), params[5]->get(), s.act, workspace.get(), work, reserve_space.get(), reserve);
+        }
+        return;
+    }
+    const auto mode = static_cast<cudnnNormMode_t>(mode_tag < 250 ? mode_tag % 2 : mode_tag);
+    const auto ops = static_cast<cudnnNormOps_t>(ops_tag < 250 ? ops_tag % 3 : ops_tag);
+    const auto algo = static_cast<cudnnNormAlgo_t>(reserve_tag % 2);
+    const int groups = group_tag < 240 ? 1 + group_tag % 2 : static_cast<int>(group_tag) - 250;
+    if (which == 2) {
+        cudnnNormalizationForwardInference(s.handle, mode, ops, algo, one, zero, x, bx->get(), p, params[0]->get(),
+                                           params[1]->get(), p, params[2]->get(), params[3]->get(), z, bz->get(), s.act,
+                                           y, by->get(), epsilon, groups);
+        return;
+    }
+    size_t work = 0, reserve = 0;
+    const cudnnStatus_t sizes = which == 3 ? cudnnGetNormalizationForwardTrainingWorkspaceSize(
+                                                 s.handle, mode, ops, algo, x, z, y, p, s.act, p, &work, groups)
+                                           : cudnnGetNormalizationBackwardWorkspaceSize(
+                                                 s.handle, mode, ops, algo, x, y, y, z, x, p, s.act, p, &work, groups);
+    if (sizes != CUDNN_STATUS_SUCCESS ||
+        cudnnGetNormalizationTrainingReserveSpaceSize(s.handle, mode, ops, algo, s.act, x, &reserve, groups) !=
+            CUDNN_STATUS_SUCCESS ||
+        work > kMaxWorkBytes || reserve > kMaxWorkBytes)
+        return;
+    Buffer workspace(work), reserve_space(reserve);
+    if (which == 3) {
+        cudnnNormalizationForwardTraining(s.handle, mode, ops, algo, one, zero, x, bx->get(), p, params[0]->get(),
+                                          params[1]->get(), factor, p, params[2]->get(), params[3]->get(), epsilon,
+                                          params[4]->get(), params[5]->get(), s.act, z, bz->get(), y, by->get(),
+                                          workspace.get(), work, reserve_space.get(), reserve, groups);
+    } else {
+        auto bdz = tensor_buffer(z);
+        cudnnNormalizationBackward(s.handle, mode, ops, algo, one, zero, one, zero, x, bx->get(), y, by->get(), y,
+                                   by->get(), z, bdz->get(), x, bdx->get(), p, params[0]->get(), params[1]->get(),
+                                   params[2]->get(), params[3]->get(), epsilon, p, params[4]->get(), params[5]->get(),
+                                   s.act, workspace.get(), work, reserve_space.get(), reserve, groups);
+    }
+}
+
+// The tensor transform descriptor (any dims, pads, folds, format and direction), cudnnInitTransformDest,
+// then cudnnTransformTensorEx between two tensors or cudnnTransformFilter between the two filters.
+void transform_ex(State &s, Bytes &in, const void *one, const void *zero) {
+    int pad_before[9], pad_after[9];
+    unsigned fold[9];
+    const unsigned nb = in.u8() % 10;
+    for (unsigned i = 0; i < nb; ++i) {
+        pad_before[i] = in.integer();
+        pad_after[i] = in.integer();
+        fold[i] = static_cast<unsigned>(in.integer());
+    }
+    const auto format = in.pick<cudnnTensorFormat_t>(3);
+    const auto direction = in.pick<cudnnFoldingDirection_t>(2);
+    cudnnSetTensorTransformDescriptor(s.transform, nb, format, pad_before, pad_after, fold, direction);
+    const int which = in.u8() % 3;
+    if (which == 0) {
+        size_t bytes = 0;
+        auto x = s.tensor(in), y = s.tensor(in);
+        cudnnInitTransformDest(s.transform, x, y, &bytes);
+    } else if (which == 1) {
+        auto x = s.tensor(in), y = s.tensor(in);
+        auto bx = tensor_buffer(x), by = tensor_buffer(y);
+        if (!bx || !by) return;
+        cudnnTransformTensorEx(s.handle, s.transform, one, x, bx->get(), zero, y, by->get());
+    } else {
+        auto f = s.filter(in), g = s.filter(in);
+        auto bf = filter_buffer(f), bg = filter_buffer(g);
+        if (!bf || !bg) return;
+        cudnnTransformFilter(s.handle, s.transform, one, f, bf->get(), zero, g, bg->get());
+    }
+}
+
 // Set by a `misalign` step: the next step's g_misalignment.
 size_t next_misalignment = 0;
 
@@ -1554,6 +1835,11 @@ void step(State &s, Bytes &in) {
         case 52: fused_make(s, in); break;
         case 53: fused_recipe(s, in); break;
         case 54: fused_execute(s, in); break;
+        case 42: conv_bias_activation(s, in, one, zero); break;
+        case 43: conv_others(s, in, one, zero); break;
+        case 44: conv_find(s, in); break;
+        case 45: batch_norm_ex(s, in, one, zero); break;
+        case 46: transform_ex(s, in, one, zero); break;
         case 55: {
             static const size_t kOffsets[] = {1, 2, 4, 8};
             next_misalignment = kOffsets[in.u8() % 4];

@@ -188,6 +188,26 @@ SEEDS = {
     + step(6, 5, 11, 9, 5) + step(55, 2) + step(29, 0, 1, 0, 1, 1, 1, wide=1) + tensor4d(0, 1, 2, 4, 4, HALF)
     + tensor4d(1, 1, 2, 4, 4, HALF) + filter4d(0, 2, 2, 3, 3, HALF) + conv2d(1, 1) + step(55, 1)
     + step(13, 0, 1, 0, 2, 0) + step(13, 0, 1, 0, 2, 0),
+    # cudnnConvolutionBiasActivationForward (x 1x2x5x5, y 1x3x5x5 also z, bias 1x3x1x1, ReLU, IMPLICIT_PRECOMP_GEMM,
+    # alpha2 1); then the bias gradient, cudnnIm2Col, cudnnReorderFilterAndBias and the folded descriptors.
+    "conv_bias_activation_and_others": tensor4d(0, 1, 2, 5, 5) + tensor4d(1, 1, 3, 5, 5) + tensor4d(3, 1, 3, 1, 1)
+    + filter4d(0, 3, 2, 3, 3) + conv2d(1, 1) + step(5, 1, 0, 0) + step(42, 0, 1, 1, 3, 0, 1, 1, 1)
+    + step(43, 0, 1, 3) + step(43, 1, 0, 0) + step(43, 2, 0, 0, 1) + step(43, 3, 0, 1, 0, 0),
+    # Find and FindEx: forward Ex (a 1 KiB workspace), backward data allocating, backward filter Ex.
+    "conv_find": tensor4d(0, 1, 2, 5, 5) + tensor4d(1, 1, 3, 5, 5) + filter4d(0, 3, 2, 3, 3) + conv2d(1, 1)
+    + step(44, 0, 1, 0, 0, 9, 1, 64) + step(44, 0, 1, 0, 1, 6, 0, 0) + step(44, 0, 1, 0, 2, 7, 1, 200),
+    # The Ex batch norm with BN_ADD_ACTIVATION (ReLU; x, y, z 2x3x2x2, parameters derived SPATIAL; epsilon 1e-5,
+    # factor 0.5): training, backward; then the normalization API, PER_CHANNEL: inference, training, backward.
+    "batch_norm_ex_and_normalization": tensor4d(0, 2, 3, 2, 2) + tensor4d(1, 2, 3, 2, 2) + tensor4d(2, 2, 3, 2, 2)
+    + step(5, 1, 0, 0) + step(45, 0, 1, 2, 3, 0, 1, 1, 4, 3, 2, 0, 0) + step(45, 0, 1, 2, 3, 1, 1, 1, 4, 3, 2, 0, 0)
+    + step(45, 0, 1, 2, 3, 2, 1, 1, 4, 3, 0, 0, 0) + step(45, 0, 1, 2, 3, 3, 1, 1, 4, 3, 0, 0, 0)
+    + step(45, 0, 1, 2, 3, 4, 1, 1, 4, 3, 0, 0, 0),
+    # A transform descriptor (4 dims, no padding, fold 1, to NHWC): the destination's size, cudnnTransformTensorEx
+    # NCHW -> NHWC (2x3x2x2), cudnnTransformFilter KCRS -> KRSC (3x2x3x3).
+    "transform_ex": tensor4d(0, 2, 3, 2, 2) + tensor4d(2, 2, 3, 2, 2, fmt=NHWC) + filter4d(0, 3, 2, 3, 3)
+    + step(2, 1, FLOAT, NHWC, 4, 3, 2, 3, 3) + step(46, 4, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, NHWC, 0, 0, 0, 2)
+    + step(46, 4, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, NHWC, 0, 1, 0, 2)
+    + step(46, 4, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, NHWC, 0, 2, 0, 1),
 }
 
 
