@@ -251,7 +251,12 @@ std::string describe(const RnnProblem &p, const Optional &o) {
 
 // Central differences in double: h = 1e-6 leaves a truncation error of order h^2 |L'''| (about 1e-11
 // here) and a rounding error of order 1e-16 |L| / h (about 1e-9); 1e-6 (1 + |g|) is far above both
-// and far below any wrong term (the inputs are of order 1).
+// and far below any wrong term (the inputs are of order 1). ReLU cells (and clipping) make the loss
+// piecewise smooth: where a pre-activation lies within h of a kink, the central difference averages two
+// slopes (seed 7875323989759716194 failed so, on dw of a bidirectional ReLU RNN). There the one-sided
+// differences disagree, and the gradient must be one of them: the slope on the side x lies on, to within
+// their truncation error h |L''| (1e-4 (1 + |g|) covers it). A wrong gradient would have to meet a kink and
+// a one-sided slope both.
 void check_gradients(Random &rng, const RnnProblem &p, const Optional &o) {
     const std::string text = describe(p, o);
     SCOPED_TRACE(text);
@@ -260,19 +265,21 @@ void check_gradients(Random &rng, const RnnProblem &p, const Optional &o) {
     Inputs in = random_inputs(rng, p, o);
     const Case::Gradients g = c.backward(in);
     const double h = 1e-6;
-    auto numeric = [&](std::vector<double> *values, size_t i) {
+    auto check = [&](double got, std::vector<double> *values, size_t i, const char *name) {
         const double keep = (*values)[i];
         (*values)[i] = keep + h;
         const double up = c.loss(in);
         (*values)[i] = keep - h;
         const double down = c.loss(in);
         (*values)[i] = keep;
-        return (up - down) / (2 * h);
-    };
-    auto expect_near = [&](double got, double want, const char *name, size_t i) {
-        if (!(std::fabs(got - want) <= 1e-6 * (1 + std::fabs(want))))
-            ADD_FAILURE() << name << "[" << i << "] is " << got << ", the central difference " << want << "\n  "
-                          << text;
+        const double central = (up - down) / (2 * h);
+        if (std::fabs(got - central) <= 1e-6 * (1 + std::fabs(central))) return;
+        const double at = c.loss(in), forward = (up - at) / h, backward = (at - down) / h;
+        const bool kink = std::fabs(forward - backward) > 1e-3 * (1 + std::fabs(central));
+        const double one_sided = 1e-4 * (1 + std::fabs(got));
+        if (kink && (std::fabs(got - forward) <= one_sided || std::fabs(got - backward) <= one_sided)) return;
+        ADD_FAILURE() << name << "[" << i << "] is " << got << ", the central difference " << central
+                      << " (one-sided: " << backward << ", " << forward << ")\n  " << text;
     };
     for (int t = 0; t < p.max_seq_length; ++t)
         for (int n = 0; n < p.batch_size; ++n)
@@ -283,13 +290,24 @@ void check_gradients(Random &rng, const RnnProblem &p, const Optional &o) {
                     EXPECT_EQ(g.dx[at], 0.0) << "dx's padding at t " << t << " n " << n;
                     continue;
                 }
-                expect_near(g.dx[at], numeric(&in.x, static_cast<size_t>(at)), "dx", static_cast<size_t>(at));
+                check(g.dx[at], &in.x, static_cast<size_t>(at), "dx");
             }
+    // Without hx (cx) the loss does not depend on it: its gradient is only checked to be a number.
     if (o.dhx)
-        for (size_t i = 0; i < g.dhx.size(); ++i) expect_near(g.dhx[i], o.hx ? numeric(&in.hx, i) : g.dhx[i], "dhx", i);
+        for (size_t i = 0; i < g.dhx.size(); ++i) {
+            if (o.hx)
+                check(g.dhx[i], &in.hx, i, "dhx");
+            else
+                EXPECT_TRUE(std::isfinite(g.dhx[i])) << "dhx[" << i << "]";
+        }
     if (o.dcx)
-        for (size_t i = 0; i < g.dcx.size(); ++i) expect_near(g.dcx[i], o.cx ? numeric(&in.cx, i) : g.dcx[i], "dcx", i);
-    for (size_t i = 0; i < g.dw.size(); ++i) expect_near(g.dw[i], numeric(&in.w, i), "dw", i);
+        for (size_t i = 0; i < g.dcx.size(); ++i) {
+            if (o.cx)
+                check(g.dcx[i], &in.cx, i, "dcx");
+            else
+                EXPECT_TRUE(std::isfinite(g.dcx[i])) << "dcx[" << i << "]";
+        }
+    for (size_t i = 0; i < g.dw.size(); ++i) check(g.dw[i], &in.w, i, "dw");
 }
 
 TEST(RnnBackward, MatchesCentralDifferencesOnRandomNetworks) {
