@@ -6,8 +6,8 @@
 // independent of the thread count.
 #pragma once
 
+#include "host/common/gemm.hpp"
 #include "host/common/parallel.hpp"
-#include "host/conv/gemm.hpp"
 #include "host/conv/packed_conv.hpp"
 
 #include <algorithm>

@@ -8,8 +8,8 @@
 // over images, channels, groups and (xi, nu), never inside a sum: deterministic whatever the threads.
 #pragma once
 
+#include "host/common/gemm.hpp"
 #include "host/common/parallel.hpp"
-#include "host/conv/gemm.hpp"
 #include "host/conv/packed_conv.hpp"
 #include "host/conv/solvers.hpp"
 #include "host/conv/sums.hpp"

@@ -1,10 +1,14 @@
 // The host RNN forward pass (ops/rnn/problem.hpp has the cells). The weights are converted to the compute
 // type once (float for half and float data, double for double) and keep the weight-space layout; the
 // data moves into a dense [T][N][width] buffer. Each layer and direction first computes W x + b_W for
-// every valid (t, n) at once, rows over the threads, then runs the recurrence with the sequences over
-// the threads. Training keeps the gate activations, cell states and layer outputs in the reserve space
-// (its layout: ops/rnn/problem.hpp), and with dropout between layers the factors the next layer's input
-// was multiplied by (drawn as ops/rnn/dropout_mask.hpp says; the call is counted in the states).
+// every (t, n) at once, a matrix product with the rows over the threads (host/common/gemm.hpp), then runs
+// the recurrence a step at a time for all sequences: R h + b_R of every sequence as one product (the gate
+// rows over the threads), then each sequence's cell (sequences over the threads). Every sum keeps one
+// order whatever the thread count. Training keeps the gate activations, cell states and layer outputs in
+// the reserve space (its layout: ops/rnn/problem.hpp), and with dropout between layers the factors the
+// next layer's input was multiplied by (drawn as ops/rnn/dropout_mask.hpp says; the call is counted in the
+// states).
+#include "host/common/gemm.hpp"
 #include "host/common/host_element.hpp"
 #include "host/common/parallel.hpp"
 #include "host/rnn/internal.hpp"
@@ -76,9 +80,7 @@ public:
             for (int dir = 0; dir < net_.directions(); ++dir) {
                 const int pl = layer * net_.directions() + dir;
                 project_inputs(pl, width);
-                host::parallel_for(p_.batch_size, 1, [&](int64_t begin, int64_t end, int) {
-                    for (int64_t n = begin; n < end; ++n) recur(pl, dir, static_cast<int>(n), out);
-                });
+                recur_layer(pl, dir, out);
             }
             if (layer + 1 < net_.layers) {
                 width = p_.y_size();
@@ -125,102 +127,125 @@ private:
         });
     }
 
-    // gx[t][n] = W x + b_W for every valid (t, n): gates * hidden values per row.
+    // gx[t][n] = W x + b_W for every (t, n) (rows beyond a sequence's length too: nothing reads them): a
+    // matrix product per gate, rows over the threads, each sum in host::dot's order.
     void project_inputs(int pl, int width) {
-        const int g = net_.gates(), H = net_.hidden_size, N = p_.batch_size;
-        host::parallel_for(steps_, 8, [&](int64_t begin, int64_t end, int) {
-            for (int64_t row = begin; row < end; ++row) {
-                const int t = static_cast<int>(row / N), n = static_cast<int>(row % N);
-                if (t >= length(n)) continue;
-                const C *x = input_ + row * width;
-                C *out = gx_ + row * g * H;
-                for (int k = 0; k < g; ++k) {
-                    const RnnWeightEntry m = rnn_matrix_entry(net_, pl, k), bias = rnn_bias_entry(net_, pl, k);
-                    for (int i = 0; i < H; ++i) {
-                        C sum = bias.present ? weights_[bias.offset + i] : C(0);
-                        if (m.present) {
-                            const C *w = weights_ + m.offset + static_cast<int64_t>(i) * width;
-                            for (int j = 0; j < width; ++j) sum += w[j] * x[j];
-                        } else {
-                            sum += x[i];  // CUDNN_SKIP_INPUT: W is the identity
-                        }
-                        out[k * H + i] = sum;
-                    }
+        const int g = net_.gates(), H = net_.hidden_size;
+        host::parallel_for(steps_, 16, [&](int64_t begin, int64_t end, int) {
+            for (int k = 0; k < g; ++k) {
+                const RnnWeightEntry m = rnn_matrix_entry(net_, pl, k), bias = rnn_bias_entry(net_, pl, k);
+                for (int64_t row = begin; row < end; ++row) {
+                    C *out = gx_ + row * g * H + k * H;
+                    const C *x = input_ + row * width;
+                    for (int i = 0; i < H; ++i)
+                        out[i] = (bias.present ? weights_[bias.offset + i] : C(0)) + (m.present ? C(0) : x[i]);
                 }
+                // CUDNN_SKIP_INPUT: W is the identity, added above.
+                if (m.present)
+                    host::gemm_nt_tiled<C>(width, input_, width, weights_ + m.offset, width, gx_ + k * H,
+                                           static_cast<int64_t>(g) * H, begin, end, 0, H);
             }
         });
     }
 
-    // The whole sequence n through pseudo-layer pl.
-    void recur(int pl, int dir, int n, C *out) {
+    // Every sequence through pseudo-layer pl, a step at a time: step s of each sequence still running (its
+    // time t = s, or len - 1 - s in the reverse direction). Each step's recurrent products R h + b_R for all
+    // sequences are one matrix product (the gate rows over the threads, R read once a step), then each
+    // sequence's cell (sequences over the threads).
+    void recur_layer(int pl, int dir, C *out) {
+        const int g = net_.gates(), H = net_.hidden_size, P = net_.proj_size, N = p_.batch_size;
+        const int64_t stride = P + 2 * static_cast<int64_t>(H) + static_cast<int64_t>(g) * H;
+        const T *hx = static_cast<const T *>(b_.hx), *cx = static_cast<const T *>(b_.cx);
+        for (int n = 0; n < N; ++n) {
+            C *h = state_ + n * stride, *c = h + P;
+            for (int i = 0; i < P; ++i) h[i] = hx ? E::load(hx[(static_cast<int64_t>(pl) * N + n) * P + i]) : C(0);
+            for (int i = 0; i < H; ++i) c[i] = cx ? E::load(cx[(static_cast<int64_t>(pl) * N + n) * H + i]) : C(0);
+        }
+        RnnWeightEntry r[4], rb[4];
+        for (int k = 0; k < g; ++k) r[k] = rnn_matrix_entry(net_, pl, g + k), rb[k] = rnn_bias_entry(net_, pl, g + k);
+        int longest = 0;
+        for (int n = 0; n < N; ++n) longest = std::max(longest, length(n));
+        const int64_t gate_rows = static_cast<int64_t>(g) * H;
+        for (int s = 0; s < longest; ++s) {
+            // pre[n][k][i] = R_k h_n + b_Rk (kept apart from W x for the GRU's r * (R_h h + b_Rh)), for every
+            // sequence (a finished one's is not read).
+            host::parallel_for(gate_rows, 16, [&](int64_t begin, int64_t end, int) {
+                for (int k = 0; k < g; ++k) {
+                    const int64_t first = std::max<int64_t>(begin, static_cast<int64_t>(k) * H);
+                    const int64_t last = std::min<int64_t>(end, static_cast<int64_t>(k + 1) * H);
+                    if (first >= last) continue;
+                    const int i0 = static_cast<int>(first - static_cast<int64_t>(k) * H);
+                    const int i1 = static_cast<int>(last - static_cast<int64_t>(k) * H);
+                    for (int n = 0; n < N; ++n) {
+                        C *pre = state_ + n * stride + P + 2 * H + k * H;
+                        for (int i = i0; i < i1; ++i) pre[i] = rb[k].present ? weights_[rb[k].offset + i] : C(0);
+                    }
+                    host::gemm_nt_tiled<C>(P, state_, stride, weights_ + r[k].offset, P, state_ + P + 2 * H + k * H,
+                                           stride, 0, N, i0, i1);
+                }
+            });
+            host::parallel_for(N, 1, [&](int64_t begin, int64_t end, int) {
+                for (int64_t n = begin; n < end; ++n) {
+                    const int len = length(static_cast<int>(n));
+                    if (s < len) cell(pl, dir, static_cast<int>(n), dir == 0 ? s : len - 1 - s, out);
+                }
+            });
+        }
+        T *hy = static_cast<T *>(b_.hy), *cy = static_cast<T *>(b_.cy);
+        for (int n = 0; n < N; ++n) {
+            const C *h = state_ + n * stride, *c = h + P;
+            if (hy)
+                for (int i = 0; i < P; ++i) hy[(static_cast<int64_t>(pl) * N + n) * P + i] = E::store(h[i]);
+            if (cy && net_.cell == CUDNN_LSTM)
+                for (int i = 0; i < H; ++i) cy[(static_cast<int64_t>(pl) * N + n) * H + i] = E::store(c[i]);
+        }
+    }
+
+    // Sequence n's cell at time t, its recurrent products in its state's pre: the new h (and c), the reserve
+    // space's values in training, the layer output.
+    void cell(int pl, int dir, int n, int t, C *out) {
         const int g = net_.gates(), H = net_.hidden_size, P = net_.proj_size, N = p_.batch_size;
         C *h = state_ + static_cast<int64_t>(n) * (P + 2 * H + g * H);
         C *c = h + P, *full = c + H, *pre = full + H;
-        const T *hx = static_cast<const T *>(b_.hx), *cx = static_cast<const T *>(b_.cx);
-        for (int i = 0; i < P; ++i) h[i] = hx ? E::load(hx[(static_cast<int64_t>(pl) * N + n) * P + i]) : C(0);
-        for (int i = 0; i < H; ++i) c[i] = cx ? E::load(cx[(static_cast<int64_t>(pl) * N + n) * H + i]) : C(0);
-        RnnWeightEntry r[4], rb[4];
-        for (int k = 0; k < g; ++k) r[k] = rnn_matrix_entry(net_, pl, g + k), rb[k] = rnn_bias_entry(net_, pl, g + k);
         const RnnWeightEntry projection = rnn_matrix_entry(net_, pl, 2 * g);
-        const int len = length(n);
-        for (int s = 0; s < len; ++s) {
-            const int t = dir == 0 ? s : len - 1 - s;
-            const int64_t row = static_cast<int64_t>(t) * N + n;
-            const C *gx = gx_ + row * g * H;
-            // pre[k][i] = R_k h + b_Rk (kept apart from W x for the GRU's r * (R_h h + b_Rh)).
-            for (int k = 0; k < g; ++k)
-                for (int i = 0; i < H; ++i) {
-                    const C *w = weights_ + r[k].offset + static_cast<int64_t>(i) * P;
-                    C sum = rb[k].present ? weights_[rb[k].offset + i] : C(0);
-                    for (int j = 0; j < P; ++j) sum += w[j] * h[j];
-                    pre[k * H + i] = sum;
+        const int64_t row = static_cast<int64_t>(t) * N + n;
+        const C *gx = gx_ + row * g * H;
+        C *saved = p_.training ? reserve_ + (static_cast<int64_t>(pl) * steps_ + row) * per_pseudo_layer_ : nullptr;
+        for (int i = 0; i < H; ++i) {
+            switch (net_.cell) {
+                case CUDNN_RNN_RELU: full[i] = std::max(C(0), gx[i] + pre[i]); break;
+                case CUDNN_RNN_TANH: full[i] = std::tanh(gx[i] + pre[i]); break;
+                case CUDNN_LSTM: {
+                    const C in_gate = sigmoid(gx[i] + pre[i]), forget = sigmoid(gx[H + i] + pre[H + i]);
+                    const C cell_value = std::tanh(gx[2 * H + i] + pre[2 * H + i]);
+                    const C out_gate = sigmoid(gx[3 * H + i] + pre[3 * H + i]);
+                    c[i] = rnn_clip_cell(p_, forget * c[i] + in_gate * cell_value);
+                    full[i] = out_gate * std::tanh(c[i]);
+                    if (saved)
+                        saved[i] = in_gate, saved[H + i] = forget, saved[2 * H + i] = cell_value,
+                        saved[3 * H + i] = out_gate, saved[4 * H + i] = c[i];
+                    break;
                 }
-            C *saved = p_.training ? reserve_ + (static_cast<int64_t>(pl) * steps_ + row) * per_pseudo_layer_ : nullptr;
-            for (int i = 0; i < H; ++i) {
-                switch (net_.cell) {
-                    case CUDNN_RNN_RELU: full[i] = std::max(C(0), gx[i] + pre[i]); break;
-                    case CUDNN_RNN_TANH: full[i] = std::tanh(gx[i] + pre[i]); break;
-                    case CUDNN_LSTM: {
-                        const C in_gate = sigmoid(gx[i] + pre[i]), forget = sigmoid(gx[H + i] + pre[H + i]);
-                        const C cell = std::tanh(gx[2 * H + i] + pre[2 * H + i]);
-                        const C out_gate = sigmoid(gx[3 * H + i] + pre[3 * H + i]);
-                        c[i] = rnn_clip_cell(p_, forget * c[i] + in_gate * cell);
-                        full[i] = out_gate * std::tanh(c[i]);
-                        if (saved)
-                            saved[i] = in_gate, saved[H + i] = forget, saved[2 * H + i] = cell,
-                            saved[3 * H + i] = out_gate, saved[4 * H + i] = c[i];
-                        break;
-                    }
-                    default: {
-                        const C reset = sigmoid(gx[i] + pre[i]), update = sigmoid(gx[H + i] + pre[H + i]);
-                        const C candidate = std::tanh(gx[2 * H + i] + reset * pre[2 * H + i]);
-                        full[i] = (C(1) - update) * candidate + update * h[i];
-                        if (saved) saved[i] = reset, saved[H + i] = update, saved[2 * H + i] = candidate;
-                        break;
-                    }
+                default: {
+                    const C reset = sigmoid(gx[i] + pre[i]), update = sigmoid(gx[H + i] + pre[H + i]);
+                    const C candidate = std::tanh(gx[2 * H + i] + reset * pre[2 * H + i]);
+                    full[i] = (C(1) - update) * candidate + update * h[i];
+                    if (saved) saved[i] = reset, saved[H + i] = update, saved[2 * H + i] = candidate;
+                    break;
                 }
             }
-            if (saved && g == 1)
-                for (int i = 0; i < H; ++i) saved[i] = full[i];
-            if (projection.present) {
-                if (saved)
-                    for (int i = 0; i < H; ++i) saved[5 * H + i] = full[i];
-                for (int i = 0; i < P; ++i) {
-                    const C *w = weights_ + projection.offset + static_cast<int64_t>(i) * H;
-                    C sum = 0;
-                    for (int j = 0; j < H; ++j) sum += w[j] * full[j];
-                    h[i] = sum;
-                }
-            } else {
-                std::copy(full, full + P, h);
-            }
-            std::copy(h, h + P, out + row * p_.y_size() + dir * P);
         }
-        T *hy = static_cast<T *>(b_.hy), *cy = static_cast<T *>(b_.cy);
-        if (hy)
-            for (int i = 0; i < P; ++i) hy[(static_cast<int64_t>(pl) * N + n) * P + i] = E::store(h[i]);
-        if (cy && net_.cell == CUDNN_LSTM)
-            for (int i = 0; i < H; ++i) cy[(static_cast<int64_t>(pl) * N + n) * H + i] = E::store(c[i]);
+        if (saved && g == 1)
+            for (int i = 0; i < H; ++i) saved[i] = full[i];
+        if (projection.present) {
+            if (saved)
+                for (int i = 0; i < H; ++i) saved[5 * H + i] = full[i];
+            for (int i = 0; i < P; ++i)
+                h[i] = host::dot(weights_ + projection.offset + static_cast<int64_t>(i) * H, full, H);
+        } else {
+            std::copy(full, full + P, h);
+        }
+        std::copy(h, h + P, out + row * p_.y_size() + dir * P);
     }
 
     // y from the last layer's outputs, the padding fill beyond each sequence's length.
