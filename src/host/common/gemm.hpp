@@ -81,57 +81,17 @@ void gemm_nt(int64_t n, int64_t k, const T *a, int64_t lda, const T *b, int64_t 
     }
 }
 
-// dot() of one row of B with four rows of A at once (each row's sum in dot()'s order exactly, so a row
-// gives the same bits in a group of four or alone): B's row is read once for the four.
-template <class T>
-void dot4(const T *a0, const T *a1, const T *a2, const T *a3, const T *b, int64_t count, T *sums) {
-    T p0[8] = {}, p1[8] = {}, p2[8] = {}, p3[8] = {};
-    int64_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        for (int j = 0; j < 8; ++j) {
-            const T v = b[i + j];
-            p0[j] += a0[i + j] * v;
-            p1[j] += a1[i + j] * v;
-            p2[j] += a2[i + j] * v;
-            p3[j] += a3[i + j] * v;
-        }
-    }
-    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (; i < count; ++i) {
-        s0 += a0[i] * b[i];
-        s1 += a1[i] * b[i];
-        s2 += a2[i] * b[i];
-        s3 += a3[i] * b[i];
-    }
-    for (int j = 0; j < 8; ++j) {
-        s0 += p0[j];
-        s1 += p1[j];
-        s2 += p2[j];
-        s3 += p3[j];
-    }
-    sums[0] = s0, sums[1] = s1, sums[2] = s2, sums[3] = s3;
-}
-
 // C[m][j] += sum_k A[m][k] * B[j][k] for m in [m_begin, m_end) and j in [j_begin, j_end) (B transposed, as
 // the RNN's weight matrices are stored): B's rows in blocks of about 64 KiB that stay in cache while every
-// row of A passes, four rows of A sharing each row of B. Every sum is dot()'s, whatever the ranges: any
-// split of m or j over threads gives the same bits.
+// row of A passes (each row of A, in L1, meets the whole block). Every sum is dot()'s, whatever the ranges:
+// any split of m or j over threads gives the same bits.
 template <class T>
 void gemm_nt_tiled(int64_t k, const T *a, int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc, int64_t m_begin,
                    int64_t m_end, int64_t j_begin, int64_t j_end) {
     const int64_t block = std::max<int64_t>(1, (int64_t{64} << 10) / std::max<int64_t>(1, k * int64_t(sizeof(T))));
     for (int64_t j0 = j_begin; j0 < j_end; j0 += block) {
         const int64_t j1 = std::min(j_end, j0 + block);
-        int64_t m = m_begin;
-        for (; m + 4 <= m_end; m += 4) {
-            const T *a0 = a + m * lda;
-            for (int64_t j = j0; j < j1; ++j) {
-                T sums[4];
-                dot4(a0, a0 + lda, a0 + 2 * lda, a0 + 3 * lda, b + j * ldb, k, sums);
-                for (int r = 0; r < 4; ++r) c[(m + r) * ldc + j] += sums[r];
-            }
-        }
-        for (; m < m_end; ++m)
+        for (int64_t m = m_begin; m < m_end; ++m)
             for (int64_t j = j0; j < j1; ++j) c[m * ldc + j] += dot(a + m * lda, b + j * ldb, k);
     }
 }
