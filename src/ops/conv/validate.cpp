@@ -250,8 +250,9 @@ Status buffer_alignment(const ConvProblem &p, const ConvBuffers &b) {
     return require_aligned({{"x", b.x, p.x.dtype},
                             {"w", b.w, p.w.dtype},
                             {"dy", b.y, p.y.dtype},
-                            {"z", b.z, p.epilogue.z.dtype},
-                            {"bias", b.bias, p.epilogue.bias.dtype},
+                            // z is not read when alpha2 is 0.
+                            {"z", p.epilogue.fused && p.epilogue.alpha2 != 0.0 ? b.z : nullptr, p.epilogue.z.dtype},
+                            {"bias", p.epilogue.fused ? b.bias : nullptr, p.epilogue.bias.dtype},
                             {result, b.result, p.result().dtype}});
 }
 
