@@ -1034,7 +1034,17 @@ TEST(Convolution, BackwardPassesAreTheAdjointsOfTheForwardInDouble) {
         bwd_filter.direction = ConvDirection::backward_filter;
         bool runnable = true;
         for (ConvProblem *q : {&fwd, &bwd_data, &bwd_filter}) {
-            const std::vector<int> algorithms = runnable_algorithms(handle, *q);
+            std::vector<int> algorithms = runnable_algorithms(handle, *q);
+            // The bound below counts roundings of direct sums: not the FFT's or Winograd's transforms.
+            algorithms.erase(std::remove_if(algorithms.begin(), algorithms.end(),
+                                            [&](int algorithm) {
+                                                ConvProblem with = *q;
+                                                with.algorithm = algorithm;
+                                                WinogradVariant variant;
+                                                return is_fft_algorithm(q->direction, algorithm) ||
+                                                       winograd_variant_of(with, &variant);
+                                            }),
+                             algorithms.end());
             if (algorithms.empty()) runnable = false;
             if (!algorithms.empty()) q->algorithm = rng.pick(algorithms);
         }
@@ -1136,6 +1146,11 @@ int runnable_backward_data_algorithm(Handle &handle, cudnnFilterDescriptor_t w, 
               CUDNN_STATUS_SUCCESS);
     for (int i = 0; i < returned; ++i) {
         if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
+        // The folded bound is a direct sum's: the FFT and Winograd algorithms round otherwise (their own tests).
+        if (is_fft_algorithm(ConvDirection::backward_data, perf[i].algo) ||
+            perf[i].algo == CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD ||
+            perf[i].algo == CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED)
+            continue;
         EXPECT_EQ(cudnnGetConvolutionBackwardDataWorkspaceSize(handle, w, dy, conv, dx, perf[i].algo, bytes),
                   CUDNN_STATUS_SUCCESS);
         return perf[i].algo;
@@ -1208,7 +1223,12 @@ TEST(ConvolutionFolded, FoldBackwardDataUnfoldMatchesTheDirectBackwardData) {
     for (int trial = 0; trial < 60; ++trial) {
         ConvProblem p = random_foldable_problem(rng);
         const cudnnTensorFormat_t format = rng.coin() ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
-        const std::vector<int> algorithms = runnable_algorithms(handle, p);
+        std::vector<int> algorithms = runnable_algorithms(handle, p);
+        // conv_bounds is no FFT's bound (fft_bounds; their own tests): since FFT_TILING takes stride 2 (7e03959)
+        // it runs these strided problems, and seed 16184600799204517174 drew it (CI, 1e-6 off a 2e-7 bound).
+        algorithms.erase(std::remove_if(algorithms.begin(), algorithms.end(),
+                                        [&](int algorithm) { return is_fft_algorithm(p.direction, algorithm); }),
+                         algorithms.end());
         if (algorithms.empty()) continue;
         p.algorithm = rng.pick(algorithms);
         const std::string text =
