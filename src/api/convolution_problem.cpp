@@ -177,8 +177,7 @@ Status run_convolution(const cudnnContext &handle, const ConvProblem &problem, i
         return fail(CUDNN_STATUS_BAD_PARAM, "workSpace is NULL, but %s needs %zu bytes of workspace",
                     conv_algorithm_name(problem.direction, algorithm), needed);
     }
-    LIBREDNN_CHECK(buffer_alignment(problem, buffers));
-    LIBREDNN_CHECK(require_space_aligned("workSpace", workspace, needed));
+    LIBREDNN_CHECK(checked_buffers(problem, buffers, workspace, needed));
     ExecutionContext context = context_of(handle);
     context.workspace = workspace;
     context.workspace_bytes = workspace_bytes;
@@ -246,7 +245,7 @@ std::vector<ConvAlgorithmResult> find_conv_algorithms(const cudnnContext &handle
             continue;
         }
         float best = 0.0f;
-        Status status = CUDNN_STATUS_SUCCESS;
+        Status status = checked_buffers(problem, buffers, workspace, r.memory);  // once, not once a run
         for (int run = 0; run < 4 && status == CUDNN_STATUS_SUCCESS; ++run) {
             float milliseconds = 0.0f;
             status = time_solver_run(handle, *solver, problem, buffers, workspace, workspace_bytes, &milliseconds);

@@ -72,7 +72,7 @@ Status run_ctc_loss(const cudnnContext &handle, const CtcLossProblem &problem, c
     ExecutionContext context = context_of(handle);
     context.workspace = workspace;
     context.workspace_bytes = workspace_bytes;
-    LIBREDNN_CHECK(checked_buffers(*solver, context, problem, buffers));
+    LIBREDNN_CHECK(checked_buffers(problem, buffers, workspace, needed));
     return solver->run(context, problem, buffers);
 }
 

@@ -25,6 +25,7 @@ Status check_spaces(const RnnSolver &solver, const RnnProblem &problem, const Rn
                     "workSpaceSizeInBytes is %zu, this problem needs %zu (cudnnGetRNNWorkspaceSize)",
                     spaces.workspace_bytes, workspace_bytes);
     if (workspace_bytes > 0 && spaces.workspace == nullptr) return null_argument("workSpace");
+    LIBREDNN_CHECK(require_space_aligned("workSpace", spaces.workspace, workspace_bytes));
     if (!needs_reserve(problem)) return CUDNN_STATUS_SUCCESS;
     const size_t reserve_bytes = rnn_reserve_bytes(problem);
     if (spaces.reserve_bytes < reserve_bytes)
@@ -80,7 +81,7 @@ Status run_rnn(const cudnnContext &handle, const RnnProblem &problem, const RnnB
     context.workspace_bytes = spaces.workspace_bytes;
     RnnBuffers with_reserve = buffers;
     with_reserve.reserve = needs_reserve(problem) ? spaces.reserve : nullptr;
-    LIBREDNN_CHECK(checked_buffers(*solver, context, problem, with_reserve));
+    LIBREDNN_CHECK(buffer_alignment(problem, with_reserve));
     return solver->run(context, problem, with_reserve);
 }
 
@@ -114,8 +115,10 @@ Status find_rnn_algorithms(const cudnnContext &handle, cudnnRNNAlgo_t algo, cons
         float milliseconds = -1.0f;
         RnnBuffers with_reserve = buffers;
         with_reserve.reserve = needs_reserve(problem) ? spaces.reserve : nullptr;
-        const Status status = time_solver_run(handle, *ranked.solver, problem, with_reserve, spaces.workspace,
-                                              spaces.workspace_bytes, &milliseconds);
+        Status status = checked_buffers(problem, with_reserve, spaces.workspace, memory);
+        if (status == CUDNN_STATUS_SUCCESS)
+            status = time_solver_run(handle, *ranked.solver, problem, with_reserve, spaces.workspace,
+                                     spaces.workspace_bytes, &milliseconds);
         if (status != CUDNN_STATUS_SUCCESS) {
             rest.push_back({status, -1.0f, memory});
         } else {

@@ -93,7 +93,7 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNForward(cudnnHandle_t handle, cudnnRNNDescript
         buffers.weights = weightSpace;
         buffers.reserve = problem.training ? reserveSpace : nullptr;
         LIBREDNN_CHECK(librednn::api::rnn_dropout_states_of(*rnnDesc, problem, &buffers.dropout_states));
-        LIBREDNN_CHECK(librednn::checked_buffers(*solver, context, problem, buffers));
+        LIBREDNN_CHECK(librednn::checked_buffers(problem, buffers, workSpace, workspace_bytes));
         return solver->run(context, problem, buffers);
     });
 }

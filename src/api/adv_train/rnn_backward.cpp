@@ -25,6 +25,7 @@ Status check_spaces(const librednn::RnnSolver &solver, const librednn::RnnProble
                               "workSpaceSize is %zu, this problem needs %zu (cudnnGetRNNTempSpaceSizes)", workSpaceSize,
                               workspace_bytes);
     if (workspace_bytes > 0) LIBREDNN_REQUIRE_NOT_NULL(workSpace);
+    LIBREDNN_CHECK(librednn::require_space_aligned("workSpace", workSpace, workspace_bytes));
     const size_t reserve_bytes = librednn::rnn_reserve_bytes(problem);
     if (reserveSpaceSize < reserve_bytes)
         return librednn::fail(
@@ -92,7 +93,7 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardData_v8(cudnnHandle_t handle, cudnnRNN
         buffers.dcx = lstm ? dcx : nullptr;
         buffers.weights = weightSpace;
         buffers.reserve = reserveSpace;
-        LIBREDNN_CHECK(librednn::checked_buffers(*solver, context, problem, buffers));
+        LIBREDNN_CHECK(librednn::buffer_alignment(problem, buffers));
         return solver->run(context, problem, buffers);
     });
 }
@@ -139,7 +140,7 @@ cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardWeights_v8(cudnnHandle_t handle, cudnn
         buffers.dweights = dweightSpace;
         buffers.add_grad = addGrad == CUDNN_WGRAD_MODE_ADD;
         buffers.reserve = reserveSpace;
-        LIBREDNN_CHECK(librednn::checked_buffers(*solver, context, problem, buffers));
+        LIBREDNN_CHECK(librednn::buffer_alignment(problem, buffers));
         return solver->run(context, problem, buffers);
     });
 }

@@ -3,8 +3,9 @@
 // 16-byte vectors there). A misaligned pointer is BAD_PARAM with its name, never read: the host would make
 // misaligned accesses (undefined behaviour) and the GPU would fault, leaving the process's CUDA context
 // unusable. Memory from cudaMalloc or malloc is always aligned enough; so is any tensor carved from it at
-// whole elements. Each op family applies it in its buffer_alignment() (validate.hpp), which dispatch
-// calls before a solver runs.
+// whole elements. Each op family names its buffers in its buffer_alignment() (declared beside its Buffers in
+// src/ops/<family>/problem.hpp), which dispatch and checked_buffers (ops/common/dispatch.hpp) ask before a
+// solver runs.
 #pragma once
 
 #include "core/status.hpp"

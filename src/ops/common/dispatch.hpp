@@ -128,15 +128,14 @@ std::vector<RankedSolver<Problem, Buffers>> rank_solvers(const std::vector<const
     return applicable;
 }
 
-// BAD_PARAM when one of the caller's buffers, or the workspace as far as `solver` uses it, is off its
-// alignment (ops/common/buffer_alignment.hpp; each family's buffer_alignment() names its buffers). Every
-// path that runs a solver on the caller's memory asks it first.
+// BAD_PARAM when one of the caller's buffers, or the workspace as far as the solver uses it (`workspace_needed`
+// bytes, which every caller has already asked the solver for), is off its alignment
+// (ops/common/buffer_alignment.hpp; each family's buffer_alignment() names its buffers). Every path that runs
+// a solver on the caller's memory asks it first.
 template <class Problem, class Buffers>
-Status checked_buffers(const Solver<Problem, Buffers> &solver, const ExecutionContext &context, const Problem &problem,
-                       const Buffers &buffers) {
+Status checked_buffers(const Problem &problem, const Buffers &buffers, const void *workspace, size_t workspace_needed) {
     LIBREDNN_CHECK(buffer_alignment(problem, buffers));
-    if (context.workspace == nullptr) return CUDNN_STATUS_SUCCESS;
-    return require_space_aligned("workSpace", context.workspace, solver.workspace_bytes(problem));
+    return require_space_aligned("workSpace", workspace, workspace_needed);
 }
 
 // Selects a solver for `problem` and runs it.
@@ -145,7 +144,8 @@ Status dispatch_and_run(const std::vector<const Solver<Problem, Buffers> *> &sol
                         const Problem &problem, const Buffers &buffers, const char *family) {
     const Solver<Problem, Buffers> *solver = nullptr;
     LIBREDNN_CHECK(select_solver(solvers, context.backend, problem, family, &solver));
-    LIBREDNN_CHECK(checked_buffers(*solver, context, problem, buffers));
+    LIBREDNN_CHECK(checked_buffers(problem, buffers, context.workspace,
+                                   context.workspace == nullptr ? 0 : solver->workspace_bytes(problem)));
     return solver->run(context, problem, buffers);
 }
 
