@@ -66,33 +66,25 @@ T dot(const T *x, const T *y, int64_t count) {
     return sum;
 }
 
-// C[m][n] += sum_k A[m][k] * B[n][k] (B transposed): dot products of rows.
+// C[m][n] += sum_k A[m][k] * B[n][k] (B transposed, as the RNN's weight matrices are stored): dot products of
+// rows, B's rows in blocks of about 64 KiB that stay in cache while every row of A passes. Each element adds
+// its depth blocks' dot()s in order, whatever the rows and columns asked for: a split of m over threads, or
+// of n (B and C offset by the same columns), gives the same bits.
 template <class T>
 void gemm_nt(int64_t n, int64_t k, const T *a, int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc, int64_t m_begin,
              int64_t m_end) {
     constexpr int64_t kDepth = 2048;
     for (int64_t k0 = 0; k0 < k; k0 += kDepth) {
         const int64_t depth = std::min(kDepth, k - k0);
-        for (int64_t m = m_begin; m < m_end; ++m) {
-            const T *a_row = a + m * lda + k0;
-            T *row = c + m * ldc;
-            for (int64_t j = 0; j < n; ++j) row[j] += dot(a_row, b + j * ldb + k0, depth);
+        const int64_t block = std::max<int64_t>(1, (int64_t{64} << 10) / (depth * int64_t(sizeof(T))));
+        for (int64_t j0 = 0; j0 < n; j0 += block) {
+            const int64_t j1 = std::min(n, j0 + block);
+            for (int64_t m = m_begin; m < m_end; ++m) {
+                const T *a_row = a + m * lda + k0;
+                T *row = c + m * ldc;
+                for (int64_t j = j0; j < j1; ++j) row[j] += dot(a_row, b + j * ldb + k0, depth);
+            }
         }
-    }
-}
-
-// C[m][j] += sum_k A[m][k] * B[j][k] for m in [m_begin, m_end) and j in [j_begin, j_end) (B transposed, as
-// the RNN's weight matrices are stored): B's rows in blocks of about 64 KiB that stay in cache while every
-// row of A passes (each row of A, in L1, meets the whole block). Every sum is dot()'s, whatever the ranges:
-// any split of m or j over threads gives the same bits.
-template <class T>
-void gemm_nt_tiled(int64_t k, const T *a, int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc, int64_t m_begin,
-                   int64_t m_end, int64_t j_begin, int64_t j_end) {
-    const int64_t block = std::max<int64_t>(1, (int64_t{64} << 10) / std::max<int64_t>(1, k * int64_t(sizeof(T))));
-    for (int64_t j0 = j_begin; j0 < j_end; j0 += block) {
-        const int64_t j1 = std::min(j_end, j0 + block);
-        for (int64_t m = m_begin; m < m_end; ++m)
-            for (int64_t j = j0; j < j1; ++j) c[m * ldc + j] += dot(a + m * lda, b + j * ldb, k);
     }
 }
 

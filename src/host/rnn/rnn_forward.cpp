@@ -142,8 +142,8 @@ private:
                 }
                 // CUDNN_SKIP_INPUT: W is the identity, added above.
                 if (m.present)
-                    host::gemm_nt_tiled<C>(width, input_, width, weights_ + m.offset, width, gx_ + k * H,
-                                           static_cast<int64_t>(g) * H, begin, end, 0, H);
+                    host::gemm_nt<C>(H, width, input_, width, weights_ + m.offset, width, gx_ + k * H,
+                                     static_cast<int64_t>(g) * H, begin, end);
             }
         });
     }
@@ -180,8 +180,8 @@ private:
                         C *pre = state_ + n * stride + P + 2 * H + k * H;
                         for (int i = i0; i < i1; ++i) pre[i] = rb[k].present ? weights_[rb[k].offset + i] : C(0);
                     }
-                    host::gemm_nt_tiled<C>(P, state_, stride, weights_ + r[k].offset, P, state_ + P + 2 * H + k * H,
-                                           stride, 0, N, i0, i1);
+                    host::gemm_nt<C>(i1 - i0, P, state_, stride, weights_ + r[k].offset + static_cast<int64_t>(i0) * P,
+                                     P, state_ + P + 2 * H + k * H + i0, stride, 0, N);
                 }
             });
             host::parallel_for(N, 1, [&](int64_t begin, int64_t end, int) {
