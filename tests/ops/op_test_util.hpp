@@ -74,6 +74,19 @@ std::vector<T> values_of(const std::vector<uint8_t> &bytes) {
     return values;
 }
 
+// The central difference (loss() at values[i] + h, less loss() at values[i] - h) / 2h, values[i] restored:
+// for the backward passes' checks against their forward in double. `loss` reads `values` as they stand.
+template <class Loss>
+double central_difference(std::vector<double> &values, size_t i, double h, Loss &&loss) {
+    const double kept = values[i];
+    values[i] = kept + h;
+    const double up = loss();
+    values[i] = kept - h;
+    const double down = loss();
+    values[i] = kept;
+    return (up - down) / (2 * h);
+}
+
 // A tensor in host memory: its geometry and the bytes from its base pointer to its last element.
 struct HostTensor {
     TensorGeometry geometry;

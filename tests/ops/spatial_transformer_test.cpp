@@ -573,15 +573,9 @@ TEST(SpatialTf, ChainedBackwardIsTheGradientOfThetaThroughTheSampler) {
                                                 y_desc, y_count));
     };
     const double step_size = 1e-7;
-    for (size_t i = 0; i < theta.size(); ++i) {
-        const double kept = theta[i];
-        theta[i] = kept + step_size;
-        const double up = loss(theta);
-        theta[i] = kept - step_size;
-        const double down = loss(theta);
-        theta[i] = kept;
-        EXPECT_NEAR(dtheta[i], (up - down) / (2 * step_size), 1e-6) << "dtheta[" << i << "]";
-    }
+    for (size_t i = 0; i < theta.size(); ++i)
+        EXPECT_NEAR(dtheta[i], central_difference(theta, i, step_size, [&] { return loss(theta); }), 1e-6)
+            << "dtheta[" << i << "]";
 }
 
 // Cases worked by hand: the identity theta on an output of the input's size reproduces the input;
