@@ -20,7 +20,6 @@ Environment: LIBREDNN_MUTATION_SEEDS (default "1 2 3"), LIBREDNN_MUTATION_DIR (d
 LIBREDNN_JOBS.
 """
 
-import concurrent.futures
 import filecmp
 import os
 import re
@@ -108,13 +107,6 @@ def run_tests(mutation, seed):
     return ("pass" if result.returncode == 0 else "fail"), int(ran.group(1)) if ran else 0
 
 
-def run_seeds(mutation):
-    """run_tests under every seed, the seeds' processes side by side (each test binary is mostly one thread;
-    on CI's two cores this halves the check's test time), in SEEDS order."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(len(SEEDS), int(JOBS)))) as pool:
-        return list(pool.map(lambda seed: run_tests(mutation, seed), SEEDS))
-
-
 def patch(mutation, reverse=False):
     args = ["patch", "-p1", "--forward", "--silent", "--no-backup-if-mismatch", "-d", str(SOURCE)]
     if reverse:
@@ -145,7 +137,8 @@ def main(names):
     problems = []
     for key in sorted({(m.binary, m.tests) for m in mutations}):
         probe = next(m for m in mutations if (m.binary, m.tests) == key)
-        for seed, (outcome, ran) in zip(SEEDS, run_seeds(probe)):
+        for seed in SEEDS:
+            outcome, ran = run_tests(probe, seed)
             if outcome != "pass" or ran == 0:
                 problems.append(f"{key[0]} --gtest_filter={key[1]} with seed {seed}: {outcome}, {ran} tests ran "
                                 "on the unmutated tree")
@@ -163,7 +156,7 @@ def main(names):
             if not built:
                 results.append((mutation, "does not build", [output.strip().splitlines()[-1]]))
                 continue
-            outcomes = [outcome for outcome, _ in run_seeds(mutation)]
+            outcomes = [run_tests(mutation, seed)[0] for seed in SEEDS]
             survived = [seed for seed, outcome in zip(SEEDS, outcomes) if outcome == "pass"]
             verdict = "SURVIVED" if survived else "caught"
             detail = [f"seed {s}: {o}" for s, o in zip(SEEDS, outcomes)]
