@@ -1,8 +1,10 @@
 // The CUDA RNN's products on the implicit GEMM (src/cuda/rnn/rnn_products.hpp) against a double product on
 // the host: each of the three 1x1-convolution shapes on operands with the RNN's kinds of strides (rows wider
 // than the matrix, A and B in both orientations), a bias through the forward's epilogue, accumulation
-// through backward data's beta, and backward filter's long sums split over blocks. TF32 under the default
-// math (each product off by up to 2^-10 of itself), gemm_simt under FMA math; every run twice, bit for bit.
+// through backward data's beta, and backward filter's long sums split over blocks; and a recurrence step's
+// products (a batch's rows), each walked as backward filter with k split into the operands' scratch. TF32
+// under the default math (each product off by up to 2^-10 of itself), gemm_simt under FMA math; every run
+// twice, bit for bit.
 #include "cuda/rnn/rnn_products.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "gpu_test_util.hpp"
@@ -22,6 +24,7 @@ using namespace librednn;
 using namespace librednn::cuda;
 
 struct Case {
+    RnnProductScope scope;
     RnnProductShape shape;
     int64_t m, n, k;
     bool a_k_contiguous, b_k_contiguous, bias, accumulate;
@@ -45,7 +48,8 @@ const char *shape_name(RnnProductShape shape) {
 }
 
 void check(const Case &s, cudnnMathType_t math_type, std::mt19937_64 &rng) {
-    SCOPED_TRACE(testing::Message() << shape_name(s.shape) << " m " << s.m << " n " << s.n << " k " << s.k
+    SCOPED_TRACE(testing::Message() << (s.scope == RnnProductScope::one_step ? "one step, " : "all steps, ")
+                                    << shape_name(s.shape) << " m " << s.m << " n " << s.n << " k " << s.k
                                     << " a_k_contiguous " << s.a_k_contiguous << " b_k_contiguous " << s.b_k_contiguous
                                     << " bias " << s.bias << " accumulate " << s.accumulate << " row_gap " << s.row_gap
                                     << " math_type " << math_type);
@@ -53,8 +57,7 @@ void check(const Case &s, cudnnMathType_t math_type, std::mt19937_64 &rng) {
     p.net.data_type = p.net.math_prec = CUDNN_DATA_FLOAT;
     p.net.math_type = math_type;
     const bool tf32 = math_type != CUDNN_FMA_MATH;
-    ASSERT_EQ(rnn_product_kernel(p, RnnProductScope::all_steps, s.m, s.n, s.k) == RnnProductKernel::implicit_gemm,
-              tf32);
+    ASSERT_EQ(rnn_product_kernel(p, s.scope, s.m, s.n, s.k) == RnnProductKernel::implicit_gemm, tf32);
     GemmOperands<float> g;
     g.m = s.m, g.n = s.n, g.k = s.k;
     // A [m][k] or by columns, B [k][n] or by columns, C [m][n]; each row (or column) `row_gap` longer.
@@ -72,17 +75,29 @@ void check(const Case &s, cudnnMathType_t math_type, std::mt19937_64 &rng) {
     const std::vector<float> a = random(a_span), b = random(b_span), bias = random(s.n), c0 = random(s.m * g.c_row);
     float *da = device_copy(a), *db = device_copy(b), *dbias = device_copy(bias), *dc = device_copy(c0);
     g.a = da, g.b = db, g.c = dc, g.bias = s.bias ? dbias : nullptr;
-    const size_t workspace_bytes =
-        tf32 ? implicit_gemm_workspace_bytes(rnn_product_problem(g, s.shape, math_type)) : size_t{0};
+    // All steps: the workspace the shape needs. One step: no workspace, the scratch (as the RNN passes give
+    // it) exactly what the split walk needs (none where k is too short to split).
+    size_t workspace_bytes = 0;
     void *workspace = nullptr;
+    if (tf32 && s.scope == RnnProductScope::all_steps)
+        workspace_bytes = implicit_gemm_workspace_bytes(rnn_product_problem(g, s.shape, math_type));
+    if (tf32 && s.scope == RnnProductScope::one_step) {
+        GemmOperands<float> walked = g;
+        walked.accumulate = true;
+        const size_t parts =
+            implicit_gemm_workspace_bytes(rnn_product_problem(walked, RnnProductShape::backward_filter, math_type));
+        if (parts > 0) {
+            ASSERT_EQ(cudaMalloc(&g.scratch, parts), cudaSuccess);
+            g.scratch_elements = static_cast<int64_t>(parts / sizeof(float));
+        }
+    }
     if (workspace_bytes > 0) {
         ASSERT_EQ(cudaMalloc(&workspace, workspace_bytes), cudaSuccess);
     }
     std::vector<float> first;
     for (int run = 0; run < 2; ++run) {
         ASSERT_EQ(cudaMemcpy(dc, c0.data(), c0.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
-        ASSERT_EQ(rnn_product(nullptr, p, RnnProductScope::all_steps, s.shape, g, workspace, workspace_bytes),
-                  CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(rnn_product(nullptr, p, s.scope, s.shape, g, workspace, workspace_bytes), CUDNN_STATUS_SUCCESS);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         std::vector<float> got(c0.size());
         ASSERT_EQ(cudaMemcpy(got.data(), dc, got.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -115,40 +130,64 @@ void check(const Case &s, cudnnMathType_t math_type, std::mt19937_64 &rng) {
                 ASSERT_LE(std::fabs(got[at] - want), allowed) << "C(" << i << ", " << j << ")";
             }
     }
-    cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(workspace);
+    cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(workspace), cudaFree(g.scratch);
 }
 
 TEST(RnnProducts, ImplicitGemmShapesMatchDoubleProduct) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(11);
     using S = RnnProductShape;
+    constexpr RnnProductScope A = RnnProductScope::all_steps;
     const Case cases[] = {
         // W x + b_W: x rows of the layer input, W [gates * hidden][width] row-major (B by columns).
-        {S::forward, 300, 200, 96, true, false, true, false, 0},
-        {S::forward, 130, 70, 33, true, false, false, false, 5},  // ragged tiles, unaligned rows
-        {S::forward, 7, 3, 5, false, true, true, false, 2},
+        {A, S::forward, 300, 200, 96, true, false, true, false, 0},
+        {A, S::forward, 130, 70, 33, true, false, false, false, 5},  // ragged tiles, unaligned rows
+        {A, S::forward, 7, 3, 5, false, true, true, false, 2},
         // W^T dG: the gate gradients' rows in the reserve space, W [k][n] row-major, both directions summed.
-        {S::backward_data, 300, 96, 200, true, true, false, false, 40},
-        {S::backward_data, 129, 65, 48, true, true, false, true, 3},
-        {S::backward_data, 5, 1, 7, false, false, false, true, 0},
+        {A, S::backward_data, 300, 96, 200, true, true, false, false, 40},
+        {A, S::backward_data, 129, 65, 48, true, true, false, true, 3},
+        {A, S::backward_data, 5, 1, 7, false, false, false, true, 0},
         // dW = dG^T x over every step: A by columns (the gate gradients' rows), the sum split over blocks.
-        {S::backward_filter, 256, 128, 3200, false, true, false, false, 64},
-        {S::backward_filter, 96, 40, 1001, false, true, false, false, 1},
-        {S::backward_filter, 3, 2, 9, true, false, false, false, 0},
+        {A, S::backward_filter, 256, 128, 3200, false, true, false, false, 64},
+        {A, S::backward_filter, 96, 40, 1001, false, true, false, false, 1},
+        {A, S::backward_filter, 3, 2, 9, true, false, false, false, 0},
     };
     for (const Case &s : cases)
         for (cudnnMathType_t math : {CUDNN_DEFAULT_MATH, CUDNN_FMA_MATH}) check(s, math, rng);
 }
 
-// A step's products (batch rows) stay on gemm_simt below whole 128-row tiles; double data and FMA math
-// never reach the implicit GEMM.
+// A recurrence step's products at batches of 32 to 64 rows, as the RNN passes lay them out: rows of the
+// per-sequence state (wider than the matrix), R read in place (forward R h + b_R: B by columns; backward
+// R^T dG and P^T dh: B by rows), C in the state again; the GRU's R_h h + b_Rh; a ragged batch; accumulation.
+TEST(RnnProducts, StepProductsSplitOverBlocksMatchDoubleProduct) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(12);
+    using S = RnnProductShape;
+    constexpr RnnProductScope O = RnnProductScope::one_step;
+    const Case cases[] = {
+        {O, S::forward, 64, 1024, 256, true, false, true, false, 700},        // LSTM h256: R h + b_R
+        {O, S::forward, 37, 300, 100, true, false, false, false, 13},         // a ragged batch, no bias
+        {O, S::backward_data, 64, 256, 1024, true, true, false, false, 700},  // R^T dG
+        {O, S::backward_data, 48, 96, 384, true, true, false, true, 9},       // accumulating
+        {O, S::forward, 32, 200, 160, true, false, true, true, 3},            // bias and accumulation
+    };
+    for (const Case &s : cases)
+        for (cudnnMathType_t math : {CUDNN_DEFAULT_MATH, CUDNN_FMA_MATH}) check(s, math, rng);
+}
+
+// A step's products (batch rows) stay on gemm_simt below kRnnTensorCoreStepBatch rows; double data and FMA
+// math never reach the implicit GEMM.
 TEST(RnnProducts, KernelChoice) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     RnnProblem p;
     p.net.data_type = p.net.math_prec = CUDNN_DATA_HALF;
     p.net.math_type = CUDNN_TENSOR_OP_MATH;
     EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::all_steps, 3200, 4096, 1024), RnnProductKernel::implicit_gemm);
-    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, 64, 4096, 1024), RnnProductKernel::simt);
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, 64, 4096, 1024), RnnProductKernel::implicit_gemm);
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, kRnnTensorCoreStepBatch, 64, 64),
+              RnnProductKernel::implicit_gemm);
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, kRnnTensorCoreStepBatch - 1, 4096, 1024),
+              RnnProductKernel::simt);
     EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, 1, 4096, 1024), RnnProductKernel::simt);
     p.net.math_type = CUDNN_FMA_MATH;
     EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::all_steps, 3200, 4096, 1024), RnnProductKernel::simt);

@@ -35,7 +35,8 @@ struct Optional {
     bool hx, cx, dhy, dcy, dhx, dcx;
 };
 
-RnnProblem random_problem(Random &rng, cudnnDataType_t type) {
+// A random small network; `batch` sequences when given, else 1 to 3.
+RnnProblem random_problem(Random &rng, cudnnDataType_t type, int batch = 0) {
     RnnProblem p;
     RnnNetwork &n = p.net;
     n.cell = rng.pick<cudnnRNNMode_t>({CUDNN_RNN_RELU, CUDNN_RNN_TANH, CUDNN_LSTM, CUDNN_GRU});
@@ -56,7 +57,7 @@ RnnProblem random_problem(Random &rng, cudnnDataType_t type) {
                                                CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED,
                                                CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED});
     p.max_seq_length = static_cast<int>(rng.integer(1, 4));
-    p.batch_size = static_cast<int>(rng.integer(1, 3));
+    p.batch_size = batch > 0 ? batch : static_cast<int>(rng.integer(1, 3));
     for (int i = 0; i < p.batch_size; ++i) p.seq_lengths.push_back(static_cast<int>(rng.integer(0, p.max_seq_length)));
     if (p.layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED)
         std::sort(p.seq_lengths.begin(), p.seq_lengths.end(), std::greater<int>());
@@ -374,53 +375,67 @@ TEST(RnnBackward, MatchesCentralDifferencesWithDropoutAndClipping) {
 // under CUDNN_FMA_MATH, the rest under the default math, which lets the products over all steps (W x,
 // the layer input's gradient, the weight gradients) multiply on TF32 tensor cores: each product off by up
 // to 2^-10 of itself, on top of the same sums (docs/NUMERICS.md, "RNNs").
+// One trial of the comparison below: a random network of `type` under `math`, `batch` sequences (0: 1 to 3).
+void expect_float_or_half_matches_double(Random &rng, cudnnDataType_t type, cudnnMathType_t math, int batch) {
+    RnnProblem p = random_problem(rng, type, batch);
+    p.net.math_type = math;
+    const Optional o = random_optional(rng, p.net);
+    const std::string text = describe(p, o);
+    SCOPED_TRACE(text);
+    const Inputs in = random_inputs(rng, p, o);
+    RnnProblem pd = p;
+    pd.net.data_type = pd.net.math_prec = CUDNN_DATA_DOUBLE;
+    Case low(p, o), high(pd, o);
+    ASSERT_EQ(low.sizes_status(), CUDNN_STATUS_SUCCESS) << last_failure_reason();
+    const Case::Gradients got = low.backward(in), want = high.backward(in);
+    const RnnNetwork &n = p.net;
+    const int widest = std::max(n.input_size, p.y_size());
+    const double terms = n.gates() * (widest + n.proj_size + 2) + 2;
+    double magnitude = 1;
+    for (const std::vector<double> *v : {&want.dx, &want.dw})
+        for (double d : *v)
+            if (std::isfinite(d)) magnitude = std::max(magnitude, std::fabs(d));
+    const double depth = static_cast<double>(p.max_seq_length) * n.layers + 1;
+    const double u = accumulation_roundoff(CUDNN_DATA_FLOAT);
+    const double product_error = p.net.math_type == CUDNN_FMA_MATH ? 0.0 : 0x1p-10;
+    const double step = sum_error(terms, terms * magnitude, u) + (kFloatStepEps + product_error) * terms * magnitude;
+    const double error = depth * step * (1 + p.max_seq_length * p.batch_size);
+    const Tolerance tol = tolerance_for(type);
+    auto compare = [&](const std::vector<double> &a, const std::vector<double> &b, const char *name) {
+        for (size_t i = 0; i < a.size(); ++i) {
+            if (std::isnan(b[i])) continue;  // dx's packed padding, a state not asked for
+            if (!(std::fabs(a[i] - b[i]) <= allowed_error_for(tol, b[i], error))) {
+                ADD_FAILURE() << name << "[" << i << "] is " << a[i] << ", in double " << b[i] << " (allowed "
+                              << allowed_error_for(tol, b[i], error) << ")\n  " << text;
+                return;
+            }
+        }
+    };
+    compare(got.dx, want.dx, "dx");
+    if (o.dhx) compare(got.dhx, want.dhx, "dhx");
+    if (o.dcx) compare(got.dcx, want.dcx, "dcx");
+    compare(got.dw, want.dw, "dw");
+}
+
 TEST(RnnBackward, FloatAndHalfMatchDouble) {
     LIBREDNN_SEEDED_RANDOM(rng);
-    for (int trial = 0; trial < 40; ++trial) {
-        const cudnnDataType_t type = trial % 2 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
-        RnnProblem p = random_problem(rng, type);
-        p.net.math_type = trial / 2 % 2 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH;
-        const Optional o = random_optional(rng, p.net);
-        const std::string text = describe(p, o);
-        SCOPED_TRACE(text);
-        const Inputs in = random_inputs(rng, p, o);
-        RnnProblem pd = p;
-        pd.net.data_type = pd.net.math_prec = CUDNN_DATA_DOUBLE;
-        Case low(p, o), high(pd, o);
-        ASSERT_EQ(low.sizes_status(), CUDNN_STATUS_SUCCESS) << last_failure_reason();
-        const Case::Gradients got = low.backward(in), want = high.backward(in);
-        const RnnNetwork &n = p.net;
-        const int widest = std::max(n.input_size, p.y_size());
-        const double terms = n.gates() * (widest + n.proj_size + 2) + 2;
-        double magnitude = 1;
-        for (const std::vector<double> *v : {&want.dx, &want.dw})
-            for (double d : *v)
-                if (std::isfinite(d)) magnitude = std::max(magnitude, std::fabs(d));
-        const double depth = static_cast<double>(p.max_seq_length) * n.layers + 1;
-        const double u = accumulation_roundoff(CUDNN_DATA_FLOAT);
-        const double product_error = p.net.math_type == CUDNN_FMA_MATH ? 0.0 : 0x1p-10;
-        const double step =
-            sum_error(terms, terms * magnitude, u) + (kFloatStepEps + product_error) * terms * magnitude;
-        const double error = depth * step * (1 + p.max_seq_length * p.batch_size);
-        const Tolerance tol = tolerance_for(type);
-        auto compare = [&](const std::vector<double> &a, const std::vector<double> &b, const char *name) {
-            for (size_t i = 0; i < a.size(); ++i) {
-                if (std::isnan(b[i])) continue;  // dx's packed padding, a state not asked for
-                if (!(std::fabs(a[i] - b[i]) <= allowed_error_for(tol, b[i], error))) {
-                    ADD_FAILURE() << name << "[" << i << "] is " << a[i] << ", in double " << b[i] << " (allowed "
-                                  << allowed_error_for(tol, b[i], error) << ")\n  " << text;
-                    return;
-                }
-            }
-        };
-        compare(got.dx, want.dx, "dx");
-        if (o.dhx) compare(got.dhx, want.dhx, "dhx");
-        if (o.dcx) compare(got.dcx, want.dcx, "dcx");
-        compare(got.dw, want.dw, "dw");
+    for (int trial = 0; trial < 40; ++trial)
+        expect_float_or_half_matches_double(rng, trial % 2 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT,
+                                            trial / 2 % 2 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH, 0);
+}
+
+// Batches of kRnnTensorCoreStepBatch sequences and more: on CUDA every recurrence step's products (R^T dG,
+// P^T dh, the GRU's R_h h + b_Rh; forward R h + b_R, P h) run on the implicit GEMM with k split over blocks,
+// on TF32 under the default math (the same 2^-10 of each product as above).
+TEST(RnnBackward, FloatAndHalfMatchDoubleOnBatchesOfTensorCoreSteps) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 8; ++trial) {
+        const int batch = static_cast<int>(rng.integer(kRnnTensorCoreStepBatch, kRnnTensorCoreStepBatch + 24));
+        expect_float_or_half_matches_double(rng, trial % 2 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT,
+                                            trial / 2 % 2 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH, batch);
     }
 }
 
-// CUDNN_WGRAD_MODE_ADD adds the gradients to what dweightSpace holds; SET overwrites it (its NaN too).
 TEST(RnnBackward, AddGradAddsAndSetOverwrites) {
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 8; ++trial) {

@@ -41,6 +41,17 @@ private:
     cudnnTensorDescriptor_t desc_ = nullptr;
 };
 
+// `batch` random sequence lengths up to p's longest, sorted longest first for the packed layout.
+void random_lengths(Random &rng, int batch, RnnProblem *p) {
+    p->batch_size = batch;
+    p->seq_lengths.clear();
+    for (int i = 0; i < batch; ++i)
+        p->seq_lengths.push_back(rng.integer(0, 3) == 0 ? static_cast<int>(rng.integer(0, p->max_seq_length))
+                                                        : p->max_seq_length - static_cast<int>(rng.integer(0, 1)));
+    if (p->layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED)
+        std::sort(p->seq_lengths.begin(), p->seq_lengths.end(), std::greater<int>());
+}
+
 RnnProblem random_problem(Random &rng) {
     RnnProblem p;
     RnnNetwork &n = p.net;
@@ -71,12 +82,7 @@ RnnProblem random_problem(Random &rng) {
                                                CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED,
                                                CUDNN_RNN_DATA_LAYOUT_BATCH_MAJOR_UNPACKED});
     p.max_seq_length = static_cast<int>(rng.integer(1, 6));
-    p.batch_size = static_cast<int>(rng.integer(1, 4));
-    for (int i = 0; i < p.batch_size; ++i)
-        p.seq_lengths.push_back(rng.integer(0, 3) == 0 ? static_cast<int>(rng.integer(0, p.max_seq_length))
-                                                       : p.max_seq_length - static_cast<int>(rng.integer(0, 1)));
-    if (p.layout == CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_PACKED)
-        std::sort(p.seq_lengths.begin(), p.seq_lengths.end(), std::greater<int>());
+    random_lengths(rng, static_cast<int>(rng.integer(1, 4)), &p);
     p.padding_fill = rng.pick<double>({0.0, -1.5, 3.25});
     p.has_hx = rng.coin();
     p.has_hy = rng.coin();
@@ -163,14 +169,14 @@ std::vector<uint8_t> random_weight_space(Random &rng, const RnnProblem &p, cudnn
 // the time steps by at most 1 + K ||R|| per step and into the next layer by ||W||. Dropout between layers
 // scales the next layer's input, and its error, by at most 1 / (1 - p); clipping c only shrinks both.
 // Half and float data under any math type but FMA may multiply W x (every step at once) on TF32 tensor
-// cores, each product off by up to 2^-10 of itself; a step's products only from batches of 128 (which
-// these tests do not draw: cuda/rnn/rnn_products.hpp).
+// cores, each product off by up to 2^-10 of itself; a step's products too from batches of
+// kRnnTensorCoreStepBatch (ops/rnn/problem.hpp; ForwardOnBatchesOfTensorCoreStepsMatchesReference).
 double forward_error_bound(const RnnProblem &p, const reference::RnnWeights &w) {
     const RnnNetwork &n = p.net;
     const bool in_double = n.data_type == CUDNN_DATA_DOUBLE;
     const double u = accumulation_roundoff(in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT);
     const bool tf32 = !in_double && n.math_type != CUDNN_FMA_MATH;
-    const double step_product_error = tf32 && p.batch_size >= 128 ? 0x1p-10 : 0.0;
+    const double step_product_error = tf32 && p.batch_size >= kRnnTensorCoreStepBatch ? 0x1p-10 : 0.0;
     const double step = in_double ? kDoubleStepEps : kFloatStepEps;
     const int g = n.gates(), T = p.max_seq_length;
     const double K = n.cell == CUDNN_LSTM ? T / 4.0 + 2.0 : 2.0;
@@ -375,6 +381,17 @@ TEST(Rnn, ForwardMatchesReferenceForEachCellDirectionAndInputMode) {
                 p.has_cx = p.has_cy = cell == CUDNN_LSTM;
                 check_forward(rng, p);
             }
+}
+
+// Batches of kRnnTensorCoreStepBatch sequences and more: on CUDA the recurrence steps' products (R h + b_R,
+// P h) run on the implicit GEMM with k split over blocks, on TF32 unless the math type is FMA.
+TEST(Rnn, ForwardOnBatchesOfTensorCoreStepsMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 16; ++trial) {
+        RnnProblem p = random_problem(rng);
+        random_lengths(rng, static_cast<int>(rng.integer(kRnnTensorCoreStepBatch, kRnnTensorCoreStepBatch + 40)), &p);
+        check_forward(rng, p);
+    }
 }
 
 // Dropout between layers and LSTM cell clipping in training, on networks of 2 or 3 layers: the mask read back

@@ -2,18 +2,16 @@
 // backward weights' workspace (rnn_products.hpp).
 #include "cuda/rnn/rnn_products.hpp"
 
-#include "cuda/common/launch_util.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "cuda/rnn/rnn_plan.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 namespace librednn::cuda {
 
 namespace {
-
-// The implicit GEMM's tile of results (cuda/conv/implicit_gemm.cu): 128 rows by 64 columns a block.
-constexpr int64_t kTileRows = 128, kTileColumns = 64;
 
 // A matrix [rows][cols] as a 4-d tensor of one-pixel images: rows the images, cols the channels. The pixel's
 // dims have extent 1; their strides 0 keep the implicit GEMM's 16-byte runs possible wherever the row stride
@@ -27,17 +25,48 @@ TensorGeometry matrix_geometry(int64_t rows, int64_t cols, int64_t row_stride, i
     return g;
 }
 
+bool steps_kept_on_simt() {
+    static const bool kept = [] {
+        const char *value = std::getenv("LIBREDNN_RNN_STEP_PRODUCTS");
+        return value != nullptr && std::strcmp(value, "simt") == 0;
+    }();
+    return kept;
+}
+
+// A step's product walked as backward_filter, k split over blocks into the operands' scratch; false (nothing
+// run) where the scratch cannot hold the parts or the implicit GEMM turns the geometry down.
+bool split_step_product(cudaStream_t stream, const RnnProblem &p, const GemmOperands<float> &o, Status *status) {
+    GemmOperands<float> walked = o;
+    walked.bias = nullptr;
+    walked.accumulate = o.accumulate || o.bias != nullptr;  // C = bias (or C + bias) first, then C += A B
+    const ConvProblem problem = rnn_product_problem(walked, RnnProductShape::backward_filter, p.net.math_type);
+    ConvMath math = ConvMath::f32_fma;
+    const char *reason = nullptr;
+    const size_t scratch_bytes = o.scratch != nullptr ? static_cast<size_t>(o.scratch_elements) * sizeof(float) : 0;
+    if (!implicit_gemm_math(problem, &math, &reason) || implicit_gemm_workspace_bytes(problem) > scratch_bytes)
+        return false;
+    if (o.bias != nullptr) {
+        GemmOperands<float> bias = o;
+        bias.k = 0;  // gemm_simt writes (or adds) the bias alone
+        *status = gemm_simt(stream, bias);
+        if (*status != CUDNN_STATUS_SUCCESS) return true;
+    }
+    ConvBuffers buffers;
+    buffers.y = o.a, buffers.x = o.b, buffers.result = o.c;
+    *status = implicit_gemm(stream, problem, buffers, o.scratch, scratch_bytes);
+    return true;
+}
+
 }  // namespace
 
 RnnProductKernel rnn_product_kernel(const RnnProblem &p, RnnProductScope scope, int64_t m, int64_t n, int64_t k) {
     if (rnn_compute_type(p.net) != CUDNN_DATA_FLOAT || p.net.math_type == CUDNN_FMA_MATH) return RnnProductKernel::simt;
     if (m < 1 || n < 1 || k < 1) return RnnProductKernel::simt;
     if (scope == RnnProductScope::all_steps) return RnnProductKernel::implicit_gemm;
-    // A step's product of m rows: below 128 rows part of each tile's work is wasted, and fewer tiles than SMs
-    // leave tensor cores idle while gemm_simt splits k over every SM. Tune here by measurement.
-    const int64_t tiles = (m + kTileRows - 1) / kTileRows * ((n + kTileColumns - 1) / kTileColumns);
-    return m >= kTileRows && tiles >= current_device_limits().sm_count ? RnnProductKernel::implicit_gemm
-                                                                       : RnnProductKernel::simt;
+    // A step's product of m rows (the batch): a few rows waste most of a 128-row tile, where gemm_simt's
+    // warp per column suits them. Tune here by measurement (bench/results/, docs/RNN.md).
+    return m >= kRnnTensorCoreStepBatch && !steps_kept_on_simt() ? RnnProductKernel::implicit_gemm
+                                                                 : RnnProductKernel::simt;
 }
 
 ConvProblem rnn_product_problem(const GemmOperands<float> &o, RnnProductShape shape, cudnnMathType_t math_type) {
@@ -105,8 +134,11 @@ size_t rnn_product_workspace_bytes(const RnnProblem &p) {
     return most;
 }
 
-Status rnn_product_on_implicit_gemm(cudaStream_t stream, const RnnProblem &p, RnnProductShape shape,
-                                    const GemmOperands<float> &o, void *workspace, size_t workspace_bytes) {
+Status rnn_product_on_implicit_gemm(cudaStream_t stream, const RnnProblem &p, RnnProductScope scope,
+                                    RnnProductShape shape, const GemmOperands<float> &o, void *workspace,
+                                    size_t workspace_bytes) {
+    Status split = CUDNN_STATUS_SUCCESS;
+    if (scope == RnnProductScope::one_step && split_step_product(stream, p, o, &split)) return split;
     const bool fused_bias = o.bias != nullptr && shape == RnnProductShape::forward && !o.accumulate;
     if (o.bias != nullptr && !fused_bias) return gemm_simt(stream, o);  // no epilogue adds a bias and blends
     const ConvProblem problem = rnn_product_problem(o, shape, p.net.math_type);

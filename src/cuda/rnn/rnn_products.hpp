@@ -35,8 +35,9 @@ enum class RnnProductKernel { simt, implicit_gemm };
 
 // Which kernel runs a product of m x n results, k terms each, of `problem`: the implicit GEMM only where it
 // multiplies on tensor cores (float compute, any math type but FMA; double data and FMA math stay on
-// gemm_simt), for every product over all steps, and for a step's product only when it fills whole 128-row
-// tiles and every SM (batch 64's steps fill half a tile on half the SMs: gemm_simt's split k suits them).
+// gemm_simt), for every product over all steps, and for a step's product from kRnnTensorCoreStepBatch rows
+// (ops/rnn/problem.hpp). LIBREDNN_RNN_STEP_PRODUCTS=simt keeps every step's product on gemm_simt (a
+// measurement switch, docs/RNN.md; read once).
 RnnProductKernel rnn_product_kernel(const RnnProblem &problem, RnnProductScope scope, int64_t m, int64_t n, int64_t k);
 
 // The product as a convolution problem of float tensors under `math_type`, operands in place. `operands`
@@ -48,9 +49,12 @@ ConvProblem rnn_product_problem(const GemmOperands<float> &operands, RnnProductS
 size_t rnn_product_workspace_bytes(const RnnProblem &problem);
 
 // Runs the product on the implicit GEMM (rnn_product_kernel chose it); gemm_simt where the implicit GEMM
-// turns this geometry down or would need more than `workspace_bytes`.
-Status rnn_product_on_implicit_gemm(cudaStream_t stream, const RnnProblem &problem, RnnProductShape shape,
-                                    const GemmOperands<float> &operands, void *workspace, size_t workspace_bytes);
+// turns this geometry down or would need more than `workspace_bytes`. A step's product, whatever its shape,
+// walks as backward_filter with its k split over blocks into the operands' scratch where that holds the
+// parts (a batch's few rows fill few tiles; the split gives every SM work), a bias written into C first.
+Status rnn_product_on_implicit_gemm(cudaStream_t stream, const RnnProblem &problem, RnnProductScope scope,
+                                    RnnProductShape shape, const GemmOperands<float> &operands, void *workspace,
+                                    size_t workspace_bytes);
 
 // Runs the product on the kernel rnn_product_kernel chooses.
 template <class C>
@@ -58,7 +62,7 @@ Status rnn_product(cudaStream_t stream, const RnnProblem &problem, RnnProductSco
                    const GemmOperands<C> &operands, void *workspace = nullptr, size_t workspace_bytes = 0) {
     if constexpr (std::is_same_v<C, float>) {
         if (rnn_product_kernel(problem, scope, operands.m, operands.n, operands.k) == RnnProductKernel::implicit_gemm)
-            return rnn_product_on_implicit_gemm(stream, problem, shape, operands, workspace, workspace_bytes);
+            return rnn_product_on_implicit_gemm(stream, problem, scope, shape, operands, workspace, workspace_bytes);
     }
     return gemm_simt(stream, operands);
 }

@@ -76,6 +76,11 @@ size_t rnn_weight_space_bytes(const RnnNetwork &net);
 // backward_weights: cudnnRNNBackwardWeights_v8 (after backward_data, with the same reserve space).
 enum class RnnDirection { forward, backward_data, backward_weights };
 
+// The smallest batch whose recurrence steps' products (R h + b_R, P h, and backward R^T dG, P^T dh) the CUDA
+// backend may multiply on TF32 tensor cores, where the math type allows TF32 (docs/NUMERICS.md, "RNNs";
+// cuda/rnn/rnn_products.hpp). Smaller batches keep them on CUDA cores in their own type.
+constexpr int kRnnTensorCoreStepBatch = 32;
+
 struct RnnProblem {
     RnnDirection direction = RnnDirection::forward;
     RnnNetwork net;
