@@ -46,7 +46,7 @@ ops_common+=':ConvolutionFft.ForwardFftAndFftTiling*:ConvolutionFft.BackwardData
 ops_common+=':CtcLoss.MatchesReferenceOnRandomProblems:DivisiveNorm.ForwardMatches*:DivisiveNorm.BackwardMatches*'
 ops_common+=':Dropout.ForwardMatches*:Dropout.BackwardMatches*:DropoutStates.*:Lrn.ForwardMatches*:Lrn.BackwardMatches*'
 ops_common+=':Pooling.ForwardMatches*:Pooling.BackwardMatches*:Pooling.PackedNhwcAndNchwMatchReference'
-ops_common+=':Rnn.ForwardMatchesReferenceForEachCell*:RnnBackward.MatchesCentralDifferencesForEachCell*'
+ops_common+=':Rnn.ForwardMatchesReferenceForEachCell*:RnnBackward.FloatAndHalfMatchDoubleOnBatchesOfTensorCoreSteps'
 ops_common+=':Softmax.ForwardMatches*:Softmax.BackwardMatches*:Softmax.LongRowsMatchReference'
 ops_common+=':SpatialTf.GridGeneratorForward*:SpatialTf.SamplerForwardMatches*:SpatialTf.SamplerBackwardMatches*'
 ops_racecheck='BatchNorm.TrainingAndBackwardOnPacked*:BatchNorm.LongReductionsMatchReference:Convolution.ForwardMatches*'
@@ -57,9 +57,13 @@ ops_racecheck+=':Rnn.ForwardMatchesReferenceForEachCell*:SpatialTf.SamplerBackwa
 
 # The GPU tests, one step per suite (NAME=FILTER), each bounded alone: as one step the whole binary ran past
 # 150 s under memcheck and synccheck (2026-12-02) and said nothing of which suite was slow. racecheck takes
-# the suites whose kernels share memory between threads (reductions, softmax rows, GEMM tiles).
-gpu_steps_common='GpuHandle=GpuHandle.* TensorKernels=TensorKernels.* GemmSimt=GemmSimt.* RnnProducts=RnnProducts.*'
-gpu_steps_common+=' CudaThreads=CudaThreads.* CudaThreadsDeathTest=CudaThreadsDeathTest.*'
+# the suites whose kernels share memory between threads (reductions, softmax rows, GEMM tiles). Left out:
+# TensorKernels.AddTensorBroadcastsOverDimsOfExtentOne (155 s without a tool: dims up to 64 in 5-d, every
+# element checked on the host) and the death test, whose re-executed child never reported back under any
+# tool (300 s); the first-use race runs as its own step instead, alone in its process (its first use).
+gpu_steps_common='GpuHandle=GpuHandle.* TensorKernels=TensorKernels.*:-TensorKernels.AddTensorBroadcastsOverDimsOfExtentOne'
+gpu_steps_common+=' GemmSimt=GemmSimt.* RnnProducts=RnnProducts.* CudaThreads=CudaThreads.*:-CudaThreads.RacingFirstUse*'
+gpu_steps_common+=' CudaThreadsFirstUse=CudaThreads.RacingFirstUse*'
 gpu_steps_racecheck='TensorKernels-reduce=TensorKernels.Reduce* TensorKernels-softmax=TensorKernels.Softmax*'
 gpu_steps_racecheck+=' GemmSimt=GemmSimt.* RnnProducts=RnnProducts.*'
 
