@@ -89,9 +89,26 @@ run() {
     local tool=$1 name=$2
     shift 2
     local log=$logs/$tool-$name.log start=$SECONDS
+    # A step about to run out of time has its threads' stacks written to $log.stacks first (cuda-gdb attaches
+    # to each process of the test binary, the sanitizer's own too): a hang shows where it waits.
+    local watchdog=
+    if command -v cuda-gdb >/dev/null && [ "$step_seconds" -ge 90 ]; then
+        (
+            sleep $((step_seconds - 45))
+            for pid in $(pgrep -f -- "$1"); do
+                echo "=== process $pid: $(tr '\0' ' ' </proc/"$pid"/cmdline 2>/dev/null | cut -c1-200)"
+                timeout 30 cuda-gdb -q -p "$pid" -batch -ex "info threads" -ex "thread apply all bt 30" 2>&1 | tail -400
+            done >"$log.stacks" 2>&1
+        ) &
+        watchdog=$!
+    fi
     timeout --signal=TERM --kill-after=30 "$step_seconds" "$sanitizer" --tool "$tool" --target-processes all \
         --error-exitcode 99 "$@" >"$log" 2>&1
     local rc=$?
+    if [ -n "$watchdog" ]; then
+        kill "$watchdog" 2>/dev/null
+        wait "$watchdog" 2>/dev/null
+    fi
     local summary
     summary=$(grep -a -E "^========= (ERROR SUMMARY|RACECHECK SUMMARY)" "$log" | tail -1)
     local tests
@@ -99,7 +116,7 @@ run() {
     printf '%-10s %-14s rc=%-3s %4ss  %s %s\n' "$tool" "$name" "$rc" "$((SECONDS - start))" "${summary#========= }" \
         "$tests"
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-        failures+=("$tool $name: ran past ${step_seconds}s (narrow the filter or raise LIBREDNN_SANITIZE_STEP_SECONDS)")
+        failures+=("$tool $name: ran past ${step_seconds}s (narrow the filter or raise LIBREDNN_SANITIZE_STEP_SECONDS; stacks in $log.stacks)")
     elif grep -a -q -E "^\[  PASSED  \] 0 tests" "$log"; then
         failures+=("$tool $name: no test ran (every one skipped: a build without the CUDA backend?)")
     elif [ $rc -ne 0 ]; then
