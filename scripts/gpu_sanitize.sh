@@ -60,10 +60,12 @@ ops_racecheck+=':Rnn.ForwardMatchesReferenceForEachCell*:SpatialTf.SamplerBackwa
 # the suites whose kernels share memory between threads (reductions, softmax rows, GEMM tiles). Left out:
 # TensorKernels.AddTensorBroadcastsOverDimsOfExtentOne (155 s without a tool: dims up to 64 in 5-d, every
 # element checked on the host) and the death test, whose re-executed child never reported back under any
-# tool (300 s); the first-use race runs as its own step instead, alone in its process (its first use).
+# tool (300 s); the first-use race runs as its own step instead, alone in its process (its first use), and
+# again with the CUDA context created before the threads start.
 gpu_steps_common='GpuHandle=GpuHandle.* TensorKernels=TensorKernels.*:-TensorKernels.AddTensorBroadcastsOverDimsOfExtentOne'
 gpu_steps_common+=' GemmSimt=GemmSimt.* RnnProducts=RnnProducts.* CudaThreads=CudaThreads.*:-CudaThreads.RacingFirstUse*'
-gpu_steps_common+=' CudaThreadsFirstUse=CudaThreads.RacingFirstUse*'
+gpu_steps_common+=' CudaThreadsFirstUse=CudaThreads.RacingFirstUseInThisProcess*'
+gpu_steps_common+=' CudaThreadsFirstUseAfterContext=CudaThreads.RacingFirstUseAfterTheContext*'
 gpu_steps_racecheck='TensorKernels-reduce=TensorKernels.Reduce* TensorKernels-softmax=TensorKernels.Softmax*'
 gpu_steps_racecheck+=' GemmSimt=GemmSimt.* RnnProducts=RnnProducts.*'
 

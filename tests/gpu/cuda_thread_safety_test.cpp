@@ -428,6 +428,16 @@ TEST(CudaThreads, RacingFirstUseInThisProcessGetsTheSameBits) {
     EXPECT_EQ(first_use_race_child(), 0);
 }
 
+// The same with the CUDA context created first, on this thread: LibreDNN's first use still races (the
+// sub-libraries, the solver tables, cuFFT), the CUDA runtime's does not. Run alone under compute-sanitizer
+// beside the test above, it tells whether the hang there (docs/RELIABILITY.md) needs the context's creation
+// in the race.
+TEST(CudaThreads, RacingFirstUseAfterTheContextExistsGetsTheSameBits) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    ASSERT_EQ(cudaFree(nullptr), cudaSuccess);
+    EXPECT_EQ(first_use_race_child(), 0);
+}
+
 TEST(CudaThreadsDeathTest, ThreadsRacingOnFirstUseOfLazilyInitialisedStateGetTheSameBits) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     CudaBackend cuda;
