@@ -9,7 +9,9 @@
 # logs, LIBREDNN_SANITIZE_OPS (a gtest filter replacing the op tests' default one for every tool, "" to
 # skip them), LIBREDNN_SANITIZE_GPU_STEPS (NAME=FILTER ... replacing the GPU-test steps, "" to skip them),
 # LIBREDNN_SANITIZE_EXAMPLES=0 (skip the examples), LIBREDNN_SANITIZE_STEP_SECONDS (default 300) bounds each
-# step, LIBREDNN_TEST_SEED (default 1). A device call is limited to 10 minutes: run one or two tools a call.
+# step, LIBREDNN_TEST_SEED (default 1). LIBREDNN_SANITIZE_PARALLEL=1 runs the tools side by side, each in a
+# process of its own with its logs in $logs/TOOL/ (a device call is limited to 10 minutes; the four tools side by
+# side took 471 s on the H200 on 2026-12-02 with a 150-s step limit, three steps per tool cut off by it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${LIBREDNN_BUILD_DIR:-build}
@@ -19,6 +21,21 @@ export LIBREDNN_TEST_SEED=${LIBREDNN_TEST_SEED:-1}
 export PATH=$PATH:/usr/local/cuda/bin
 tools=("$@")
 [ ${#tools[@]} -eq 0 ] && tools=(memcheck racecheck initcheck synccheck)
+
+if [ "${LIBREDNN_SANITIZE_PARALLEL:-0}" = 1 ] && [ ${#tools[@]} -gt 1 ]; then
+    mkdir -p "$logs"
+    pids=()
+    for tool in "${tools[@]}"; do
+        LIBREDNN_SANITIZE_PARALLEL=0 LIBREDNN_SANITIZE_LOGS="$logs/$tool" "$0" "$tool" >"$logs/$tool.txt" 2>&1 &
+        pids+=($!)
+    done
+    status=0
+    for i in "${!tools[@]}"; do
+        wait "${pids[$i]}" || status=1
+        cat "$logs/${tools[$i]}.txt"
+    done
+    exit $status
+fi
 
 sanitizer=$(command -v compute-sanitizer) || { echo "gpu_sanitize: no compute-sanitizer (CUDA toolkit's bin/)"; exit 2; }
 if ! nvidia-smi -L >/dev/null 2>&1; then
