@@ -45,6 +45,8 @@ tsan=(env LIBREDNN_ONEDNN=0 LIBREDNN_HOST_THREADS=4 TSAN_OPTIONS=halt_on_error=1
 slow='Convolution.LongSumsMatchReference:RnnBackward.MatchesCentralDifferencesOnRandomNetworks'
 slow+=':RnnBackward.MatchesCentralDifferencesForEachCellDirectionAndLayout'
 slow+=':ReduceTensor.MatchesReferenceOnTheLayoutsWithFastPaths'
+# The first-use race alone first, so that it is the process's first use of LibreDNN.
+"${tsan[@]}" build-tsan/tests/librednn_api_tests --gtest_brief=1 --gtest_filter=ThreadSafety.ThreadsRacingOnFirstUse*
 "${tsan[@]}" build-tsan/tests/librednn_api_tests --gtest_brief=1
 "${tsan[@]}" build-tsan/tests/librednn_op_tests --gtest_brief=1 --gtest_filter="-$slow"
 

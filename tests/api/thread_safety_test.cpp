@@ -8,6 +8,7 @@
 #include <cudnn.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <thread>
@@ -157,6 +158,42 @@ TEST(ThreadSafety, DistinctHandlesOnConcurrentThreadsGiveTheSameBits) {
     }
     for (auto &thread : threads) thread.join();
     for (int t = 0; t < kThreads; ++t) EXPECT_EQ(matches[static_cast<size_t>(t)], kRounds) << "thread " << t;
+}
+
+// In a process where LibreDNN has not run yet (ctest runs each test in a process of its own, and the TSan
+// stage of scripts/test.sh runs this one alone too): the threads start together and each creates the
+// process's first handles, so that loading the sub-libraries through the shim, building the solver tables
+// and the logging state all race; then each runs the network. Every thread must get the bits one thread gets
+// afterwards, and ThreadSanitizer (its lock-order checks included) watches the race. The CUDA twin is
+// CudaThreads.RacingFirstUseInThisProcessGetsTheSameBits.
+TEST(ThreadSafety, ThreadsRacingOnFirstUseGetTheSameBits) {
+    HostBackend host;
+    constexpr int kThreads = 4;
+    std::vector<std::vector<float>> results(kThreads);
+    std::vector<int> created(kThreads, 0);
+    std::atomic<int> waiting{kThreads};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            waiting.fetch_sub(1);
+            while (waiting.load() > 0) std::this_thread::yield();
+            cudnnHandle_t mine = nullptr;
+            if (cudnnCreate(&mine) != CUDNN_STATUS_SUCCESS) return;
+            created[static_cast<size_t>(t)] = 1;
+            results[static_cast<size_t>(t)] = run_network(mine);
+            cudnnDestroy(mine);
+        });
+    }
+    for (auto &thread : threads) thread.join();
+    cudnnHandle_t handle = nullptr;
+    ASSERT_EQ(cudnnCreate(&handle), CUDNN_STATUS_SUCCESS);
+    const std::vector<float> expected = run_network(handle);
+    ASSERT_EQ(cudnnDestroy(handle), CUDNN_STATUS_SUCCESS);
+    ASSERT_FALSE(expected.empty());
+    for (int t = 0; t < kThreads; ++t) {
+        EXPECT_EQ(created[static_cast<size_t>(t)], 1) << "thread " << t << ": cudnnCreate failed";
+        EXPECT_EQ(results[static_cast<size_t>(t)], expected) << "thread " << t;
+    }
 }
 
 TEST(ThreadSafety, AHandleMayBeCreatedUsedAndDestroyedOnDifferentThreads) {
