@@ -34,4 +34,6 @@ Status require_space_aligned(const char *name, const void *space, size_t bytes) 
                 name, space, kSpaceAlignment);
 }
 
+Status require_space_aligned(const char *name, const void *space) { return require_space_aligned(name, space, 1); }
+
 }  // namespace librednn

@@ -39,4 +39,8 @@ Status require_aligned(std::initializer_list<TypedPointer> pointers);
 // kSpaceAlignment.
 Status require_space_aligned(const char *name, const void *space, size_t bytes);
 
+// The same for a space the call uses whenever it is given (a reserve space, dropout states): BAD_PARAM when
+// `space` is not NULL and off kSpaceAlignment.
+Status require_space_aligned(const char *name, const void *space);
+
 }  // namespace librednn

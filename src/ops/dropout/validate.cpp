@@ -35,8 +35,8 @@ Status buffer_alignment(const DropoutProblem &p, const DropoutBuffers &b) {
     const bool forward = p.direction == Direction::forward;
     LIBREDNN_CHECK(
         require_aligned({{forward ? "x" : "dy", b.in, p.in.dtype}, {forward ? "y" : "dx", b.out, p.out.dtype}}));
-    LIBREDNN_CHECK(require_space_aligned("reserveSpace", b.reserve, 1));
-    return require_space_aligned("the dropout descriptor's states", b.states, 1);
+    LIBREDNN_CHECK(require_space_aligned("reserveSpace", b.reserve));
+    return require_space_aligned("the dropout descriptor's states", b.states);
 }
 
 }  // namespace librednn

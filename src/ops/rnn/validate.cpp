@@ -95,8 +95,8 @@ Status buffer_alignment(const RnnProblem &p, const RnnBuffers &b) {
                                     {"dcy", b.dcy, type},
                                     {"dcx", b.dcx, type},
                                     {"dweightSpace", b.dweights, type}}));
-    LIBREDNN_CHECK(require_space_aligned("reserveSpace", b.reserve, 1));
-    return require_space_aligned("the dropout descriptor's states", b.dropout_states, 1);
+    LIBREDNN_CHECK(require_space_aligned("reserveSpace", b.reserve));
+    return require_space_aligned("the dropout descriptor's states", b.dropout_states);
 }
 
 }  // namespace librednn
