@@ -76,9 +76,9 @@ ops_racecheck+=':Rnn.ForwardMatchesReferenceForEachCell*:SpatialTf.SamplerBackwa
 # 150 s under memcheck and synccheck (2026-12-02) and said nothing of which suite was slow. racecheck takes
 # the suites whose kernels share memory between threads (reductions, softmax rows, GEMM tiles). Left out:
 # TensorKernels.AddTensorBroadcastsOverDimsOfExtentOne (155 s without a tool with dims up to 64 in 5-d, every
-# element checked on the host; up to 40 since, not yet timed) and the death test, whose re-executed child never reported back under any
-# tool (300 s); the first-use race runs as its own step instead, alone in its process (its first use), and
-# again with the CUDA context created before the threads start.
+# element checked on the host; up to 40 since, not yet timed) and the death test, whose re-executed child
+# never reported back under any tool (300 s); the first-use race runs as its own step instead, alone in its
+# process (its first use), and again with the CUDA context created before the threads start.
 gpu_steps_common='GpuHandle=GpuHandle.* TensorKernels=TensorKernels.*:-TensorKernels.AddTensorBroadcastsOverDimsOfExtentOne'
 gpu_steps_common+=' GemmSimt=GemmSimt.* RnnProducts=RnnProducts.* CudaThreads=CudaThreads.*:-CudaThreads.RacingFirstUse*'
 gpu_steps_common+=' CudaThreadsFirstUse=CudaThreads.RacingFirstUseInThisProcess*'
@@ -113,7 +113,10 @@ run() {
     local watchdog=
     if command -v cuda-gdb >/dev/null && [ "$step_seconds" -ge 90 ]; then
         (
-            sleep $((step_seconds - 45))
+            # The sleep in the background, so that the step's end (a TERM to this subshell) ends it too.
+            sleep $((step_seconds - 45)) &
+            trap 'kill $! 2>/dev/null; exit 0' TERM
+            wait $!
             for pid in $(pgrep -f -- "$1"); do
                 echo "=== process $pid: $(tr '\0' ' ' </proc/"$pid"/cmdline 2>/dev/null | cut -c1-200)"
                 timeout 30 cuda-gdb -q -p "$pid" -batch -ex "info threads" -ex "thread apply all bt 30" 2>&1 | tail -400
