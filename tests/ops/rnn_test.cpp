@@ -394,6 +394,32 @@ TEST(Rnn, ForwardOnBatchesOfTensorCoreStepsMatchesReference) {
     }
 }
 
+// Hidden sizes of a multiple of 8 without a projection, float and half data: on CUDA each forward step is one
+// kernel (cuda/rnn/rnn_fused_step.hpp) computing R h + b_R and the cell, h alternating between two buffers,
+// from batches of 32 (kRnnFusedStepBatch; smaller ones take the unfused steps). Batches of one sequence to past
+// 64 (the kernel's columns per pass), odd and even longest lengths (the last h
+// in either buffer), shorter sequences (their h carried to the other buffer), both directions, and one hidden
+// size past the kernel's wide-tile threshold (kWideTileHidden, 768: eight units per block, else four).
+TEST(Rnn, ForwardOfFusedStepsMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 18; ++trial) {
+        RnnProblem p = random_problem(rng);
+        RnnNetwork &n = p.net;
+        const bool wide = trial == 0;
+        n.hidden_size = wide ? 776 : 8 * static_cast<int>(rng.integer(1, 5));
+        n.proj_size = n.hidden_size;
+        if (n.skip_input) n.input_size = n.hidden_size;
+        n.data_type = rng.coin() ? CUDNN_DATA_FLOAT : CUDNN_DATA_HALF;
+        n.math_prec = n.data_type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+        if (wide) n.layers = 1, n.bidirectional = false, n.input_size = n.skip_input ? n.hidden_size : 5;
+        p.max_seq_length = wide ? 3 : static_cast<int>(rng.integer(1, 6));
+        random_lengths(rng, wide ? 33 : rng.pick<int>({1, 7, 32, 33, 64, 65, 80}), &p);
+        p.has_hy = true;
+        p.has_cy = n.cell == CUDNN_LSTM;
+        check_forward(rng, p);
+    }
+}
+
 // Dropout between layers and LSTM cell clipping in training, on networks of 2 or 3 layers: the mask read back
 // from the reserve space is the documented draw, and y, hy, cy match the reference given that mask.
 TEST(Rnn, TrainingWithDropoutAndClippingMatchesReference) {

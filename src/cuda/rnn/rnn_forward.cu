@@ -4,6 +4,8 @@
 // takes the new h. Training keeps the gate activations, cell states, unprojected h and layer outputs in
 // the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp); with dropout between layers,
 // a kernel draws each layer's factors (ops/rnn/dropout_mask.hpp) and multiplies the next layer's input by them.
+#include "cuda/rnn/rnn_cell_forward.cuh"
+#include "cuda/rnn/rnn_fused_step.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
@@ -17,41 +19,6 @@ namespace librednn::cuda {
 
 namespace {
 
-// The per-sequence state of the forward pass, at these offsets within a sequence's state: h (projSize),
-// the projected new h (projSize), c (hidden), the unprojected h (hidden), R h + b_R (gates * hidden).
-struct ForwardState {
-    int64_t h = 0, h_new = 0, c = 0, full = 0, pre = 0;
-};
-ForwardState forward_state(const RnnNetwork &net) {
-    ForwardState at;
-    at.h_new = net.proj_size;
-    at.c = 2 * static_cast<int64_t>(net.proj_size);
-    at.full = at.c + net.hidden_size;
-    at.pre = at.full + net.hidden_size;
-    return at;
-}
-
-template <class C>
-struct CellForward {
-    const int *lengths;
-    int N, H, P, cell, dir, s, projection;
-    int clip, clip_propagate_nan;  // LSTM cell clipping into [lclip, rclip]
-    C lclip, rclip;
-    int64_t spn;  // state elements per sequence
-    ForwardState at;
-    const C *gates;  // [T][N][gates * hidden]: W x + b_W
-    C *state;
-    C *out;  // the layer output [T][N][Y]; this direction's part starts at column dir * P
-    int64_t out_row;
-    C *saved;  // this pseudo-layer's reserve blocks (training), else NULL
-    int64_t saved_row;
-};
-
-template <class C>
-__device__ __forceinline__ C sigmoid(C v) {
-    return C(1) / (C(1) + math_exp(-v));
-}
-
 template <class C>
 __global__ void __launch_bounds__(kRnnBlock) cell_forward_kernel(const __grid_constant__ CellForward<C> a) {
     const int64_t total = static_cast<int64_t>(a.N) * a.H;
@@ -61,53 +28,14 @@ __global__ void __launch_bounds__(kRnnBlock) cell_forward_kernel(const __grid_co
         const int n = static_cast<int>(e / H), i = static_cast<int>(e % H);
         const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
         if (t < 0) continue;
-        const int64_t row = static_cast<int64_t>(t) * a.N + n;
-        const int gates = a.cell == CUDNN_LSTM ? 4 : a.cell == CUDNN_GRU ? 3 : 1;
-        const C *gx = a.gates + row * gates * H;
         C *st = a.state + n * a.spn;
         const C *pre = st + a.at.pre;
-        C *saved = a.saved ? a.saved + row * a.saved_row : nullptr;
-        C *out = a.out + row * a.out_row + static_cast<int64_t>(a.dir) * a.P;
         C h;
-        switch (a.cell) {
-            case CUDNN_RNN_RELU: {
-                const C v = gx[i] + pre[i];
-                h = C(0) < v ? v : C(0);
-                if (saved) saved[i] = h;
-                break;
-            }
-            case CUDNN_RNN_TANH:
-                h = math_tanh(gx[i] + pre[i]);
-                if (saved) saved[i] = h;
-                break;
-            case CUDNN_LSTM: {
-                const C in_gate = sigmoid(gx[i] + pre[i]), forget = sigmoid(gx[H + i] + pre[H + i]);
-                const C cell = math_tanh(gx[2 * H + i] + pre[2 * H + i]);
-                const C out_gate = sigmoid(gx[3 * H + i] + pre[3 * H + i]);
-                C &c = st[a.at.c + i];
-                c = forget * c + in_gate * cell;
-                if (a.clip) c = c != c ? (a.clip_propagate_nan ? c : a.lclip) : fmin(fmax(c, a.lclip), a.rclip);
-                h = out_gate * math_tanh(c);
-                if (saved)
-                    saved[i] = in_gate, saved[H + i] = forget, saved[2 * H + i] = cell, saved[3 * H + i] = out_gate,
-                    saved[4 * H + i] = c;
-                if (a.projection) {
-                    st[a.at.full + i] = h;
-                    if (saved) saved[5 * H + i] = h;
-                    continue;  // the projection's product and take_projected_kernel write h
-                }
-                break;
-            }
-            default: {
-                const C reset = sigmoid(gx[i] + pre[i]), update = sigmoid(gx[H + i] + pre[H + i]);
-                const C candidate = math_tanh(gx[2 * H + i] + reset * pre[2 * H + i]);
-                h = (C(1) - update) * candidate + update * st[a.at.h + i];
-                if (saved) saved[i] = reset, saved[H + i] = update, saved[2 * H + i] = candidate;
-                break;
-            }
-        }
+        if (!rnn_cell_forward_unit(
+                a, n, i, t, [&](int q) { return pre[q * H + i]; }, st[a.at.h + i], &h))
+            continue;
         st[a.at.h + i] = h;
-        out[i] = h;
+        a.out[(static_cast<int64_t>(t) * a.N + n) * a.out_row + static_cast<int64_t>(a.dir) * a.P + i] = h;
     }
 }
 
@@ -247,8 +175,19 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             projection.a = at.state + state.full, projection.a_row = spn, projection.a_col = 1;
             projection.b = at.weights + places.projection, projection.b_row = 1, projection.b_col = H;
             projection.c = at.state + state.h_new, projection.c_row = spn;
+            bool fused = false;  // the fused step: h alternates between the state's h and h_new
+            if constexpr (std::is_same_v<C, float>)
+                fused = places.projection < 0 && rnn_fused_step_applies(p, recurrent.b, at.state, spn);
             for (int s = 0; s < max_length; ++s) {
                 cell.s = s;
+                if constexpr (std::is_same_v<C, float>) {
+                    if (fused) {
+                        const int64_t h_in = s % 2 == 0 ? state.h : state.h_new;
+                        const int64_t h_out = s % 2 == 0 ? state.h_new : state.h;
+                        LIBREDNN_CHECK(rnn_fused_step_forward(stream, cell, recurrent.b, recurrent.bias, h_in, h_out));
+                        continue;
+                    }
+                }
                 LIBREDNN_CHECK(rnn_product(stream, p, RnnProductScope::one_step, RnnProductShape::forward, recurrent));
                 cell_forward_kernel<C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("cell_forward_kernel"));
@@ -260,8 +199,9 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                 }
             }
             if (hy) {
+                const int64_t h_last = fused && max_length % 2 == 1 ? state.h_new : state.h;
                 rnn_store_state_kernel<T, C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(
-                    at.state + state.h, spn, P, int64_t{N} * P, hy + state_offset * P);
+                    at.state + h_last, spn, P, int64_t{N} * P, hy + state_offset * P);
                 LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
             }
             if (cy && net.cell == CUDNN_LSTM) {

@@ -1,0 +1,37 @@
+// A recurrence step of the CUDA RNN's forward pass in one kernel (docs/RNN.md, "On CUDA"): each block takes a
+// tile of hidden units, computes R h + b_R for every gate of those units and every sequence (float, fixed
+// order: deterministic), and runs their cell on it, without writing R h + b_R to memory or launching a second
+// kernel. h is read from one buffer of the state and written to the other (the step's h is read by every block
+// while it is written). Used without a recurrent projection, for float compute (half and float data).
+#pragma once
+
+#include "core/status.hpp"
+#include "ops/rnn/problem.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace librednn::cuda {
+
+template <class C>
+struct CellForward;
+
+// The fused step from batches of this many sequences. Measured on the H200 (bench/results/
+// 2026-12-02-h200-fused-step/): at batch 64 it takes 0.52-0.69 of the unfused steps' time in inference, at
+// batch 1 1.5-1.7 times it (one sequence leaves 31 lanes of each warp idle). Between the two not yet measured.
+constexpr int kRnnFusedStepBatch = 32;
+
+// Whether the fused step runs this problem's forward steps: batches from kRnnFusedStepBatch, float compute, no
+// projection, K = hidden a multiple of 8 and R and the state 32-byte aligned with a state row of a multiple of 8
+// elements (the kernel reads eight floats at a time). LIBREDNN_RNN_FUSED_STEP=0 turns it off (a measurement switch,
+// read once).
+bool rnn_fused_step_applies(const RnnProblem &problem, const float *recurrent, const float *state,
+                            int64_t state_per_sequence);
+
+// Step cell.s: h from offset h_in of each sequence's state, the new h to h_out and the layer output; R [gates *
+// hidden][hidden] row-major, bias [gates * hidden] or NULL. A sequence without step s copies h_in to h_out.
+Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,
+                              const float *bias, int64_t h_in, int64_t h_out);
+
+}  // namespace librednn::cuda
