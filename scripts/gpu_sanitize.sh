@@ -63,14 +63,14 @@ ops_common+=':ConvolutionFft.ForwardFftAndFftTiling*:ConvolutionFft.BackwardData
 ops_common+=':CtcLoss.MatchesReferenceOnRandomProblems:DivisiveNorm.ForwardMatches*:DivisiveNorm.BackwardMatches*'
 ops_common+=':Dropout.ForwardMatches*:Dropout.BackwardMatches*:DropoutStates.*:Lrn.ForwardMatches*:Lrn.BackwardMatches*'
 ops_common+=':Pooling.ForwardMatches*:Pooling.BackwardMatches*:Pooling.PackedNhwcAndNchwMatchReference'
-ops_common+=':Rnn.ForwardMatchesReferenceForEachCell*:RnnBackward.FloatAndHalfMatchDoubleOnBatchesOfTensorCoreSteps'
+ops_common+=':Rnn.ForwardMatchesReferenceForEachCell*:Rnn.ForwardOfFusedSteps*:RnnBackward.FloatAndHalfMatchDoubleOnBatchesOfTensorCoreSteps'
 ops_common+=':Softmax.ForwardMatches*:Softmax.BackwardMatches*:Softmax.LongRowsMatchReference'
 ops_common+=':SpatialTf.GridGeneratorForward*:SpatialTf.SamplerForwardMatches*:SpatialTf.SamplerBackwardMatches*'
 ops_racecheck='BatchNorm.TrainingAndBackwardOnPacked*:BatchNorm.LongReductionsMatchReference:Convolution.ForwardMatches*'
 ops_racecheck+=':ConvolutionWinograd.ForwardMatchesReference:ConvolutionFft.ForwardFftAndFftTiling*'
 ops_racecheck+=':ReduceTensor.MatchesReferenceOnTheLayoutsWithFastPaths:Softmax.LongRowsMatchReference'
 ops_racecheck+=':Pooling.PackedNhwcAndNchwMatchReference:DivisiveNorm.ForwardMatches*:CtcLoss.MatchesReferenceOnRandomProblems'
-ops_racecheck+=':Rnn.ForwardMatchesReferenceForEachCell*:SpatialTf.SamplerBackwardMatches*'
+ops_racecheck+=':Rnn.ForwardMatchesReferenceForEachCell*:Rnn.ForwardOfFusedSteps*:SpatialTf.SamplerBackwardMatches*'
 
 # The GPU tests, one step per suite (NAME=FILTER), each bounded alone: as one step the whole binary ran past
 # 150 s under memcheck and synccheck (2026-12-02) and said nothing of which suite was slow; TensorKernels in two
