@@ -35,17 +35,18 @@ struct Optional {
     bool hx, cx, dhy, dcy, dhx, dcx;
 };
 
-// A random small network; `batch` sequences when given, else 1 to 3.
-RnnProblem random_problem(Random &rng, cudnnDataType_t type, int batch = 0) {
+// A random small network; `batch` sequences when given, else 1 to 3; `hidden` units without a projection when
+// given, else 1 to 4 with or without one.
+RnnProblem random_problem(Random &rng, cudnnDataType_t type, int batch = 0, int hidden = 0) {
     RnnProblem p;
     RnnNetwork &n = p.net;
     n.cell = rng.pick<cudnnRNNMode_t>({CUDNN_RNN_RELU, CUDNN_RNN_TANH, CUDNN_LSTM, CUDNN_GRU});
     n.bidirectional = rng.coin();
     n.layers = static_cast<int>(rng.integer(1, 2));
-    n.hidden_size = static_cast<int>(rng.integer(1, 4));
+    n.hidden_size = hidden > 0 ? hidden : static_cast<int>(rng.integer(1, 4));
     n.skip_input = rng.integer(0, 3) == 0;
     n.input_size = n.skip_input ? n.hidden_size : static_cast<int>(rng.integer(1, 4));
-    n.proj_size = n.cell == CUDNN_LSTM && n.hidden_size > 1 && rng.coin()
+    n.proj_size = hidden == 0 && n.cell == CUDNN_LSTM && n.hidden_size > 1 && rng.coin()
                       ? static_cast<int>(rng.integer(1, n.hidden_size - 1))
                       : n.hidden_size;
     n.bias_mode = rng.pick<cudnnRNNBiasMode_t>(
@@ -375,9 +376,11 @@ TEST(RnnBackward, MatchesCentralDifferencesWithDropoutAndClipping) {
 // under CUDNN_FMA_MATH, the rest under the default math, which lets the products over all steps (W x,
 // the layer input's gradient, the weight gradients) multiply on TF32 tensor cores: each product off by up
 // to 2^-10 of itself, on top of the same sums (docs/NUMERICS.md, "RNNs").
-// One trial of the comparison below: a random network of `type` under `math`, `batch` sequences (0: 1 to 3).
-void expect_float_or_half_matches_double(Random &rng, cudnnDataType_t type, cudnnMathType_t math, int batch) {
-    RnnProblem p = random_problem(rng, type, batch);
+// One trial of the comparison below: a random network of `type` under `math`, `batch` sequences (0: 1 to 3),
+// `hidden` units without a projection (0: random_problem's choice).
+void expect_float_or_half_matches_double(Random &rng, cudnnDataType_t type, cudnnMathType_t math, int batch,
+                                         int hidden = 0) {
+    RnnProblem p = random_problem(rng, type, batch, hidden);
     p.net.math_type = math;
     const Optional o = random_optional(rng, p.net);
     const std::string text = describe(p, o);
@@ -433,6 +436,19 @@ TEST(RnnBackward, FloatAndHalfMatchDoubleOnBatchesOfTensorCoreSteps) {
         const int batch = static_cast<int>(rng.integer(kRnnTensorCoreStepBatch, kRnnTensorCoreStepBatch + 24));
         expect_float_or_half_matches_double(rng, trial % 2 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT,
                                             trial / 2 % 2 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH, batch);
+    }
+}
+
+// Hidden sizes of a multiple of 8 without a projection, from batches of 32 (kRnnFusedStepBatch): on CUDA each
+// forward step is one kernel (cuda/rnn/rnn_fused_step.hpp), so the training forward's reserve space, which
+// backward data and weights read, comes from it; unequal lengths, 0 included.
+TEST(RnnBackward, FloatAndHalfMatchDoubleOnFusedSteps) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 8; ++trial) {
+        const int batch = static_cast<int>(rng.integer(32, 80));
+        expect_float_or_half_matches_double(rng, trial % 2 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT,
+                                            trial / 2 % 2 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH, batch,
+                                            8 * static_cast<int>(rng.integer(1, 3)));
     }
 }
 
