@@ -2,9 +2,10 @@
 // every step in one product, then the recurrence one step at a time over the whole batch: R h + b_R (a
 // product), the cell (a kernel), and with the recurrent projection P h (a product) and a kernel that
 // takes the new h; or, where it applies (from batch 32, no projection), the fused step (rnn_fused_step.hpp),
-// one kernel for R h + b_R and the cell. Training keeps the gate activations, cell states, unprojected h and layer outputs in
-// the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp); with dropout between layers,
-// a kernel draws each layer's factors (ops/rnn/dropout_mask.hpp) and multiplies the next layer's input by them.
+// one kernel for R h + b_R and the cell. Training keeps the gate activations, cell states, unprojected h and
+// layer outputs in the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp); with dropout
+// between layers, a kernel draws each layer's factors (ops/rnn/dropout_mask.hpp) and multiplies the next
+// layer's input by them.
 #include "cuda/rnn/rnn_cell_forward.cuh"
 #include "cuda/rnn/rnn_fused_step.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
