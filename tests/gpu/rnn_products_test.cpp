@@ -57,7 +57,7 @@ void check(const Case &s, cudnnMathType_t math_type, std::mt19937_64 &rng) {
     p.net.data_type = p.net.math_prec = CUDNN_DATA_FLOAT;
     p.net.math_type = math_type;
     const bool tf32 = math_type != CUDNN_FMA_MATH;
-    ASSERT_EQ(rnn_product_kernel(p, s.scope, s.m, s.n, s.k) == RnnProductKernel::implicit_gemm, tf32);
+    ASSERT_EQ(rnn_product_kernel(p, s.scope, s.m, s.n, s.k) == RnnProductKernel::tensor_cores, tf32);
     GemmOperands<float> g;
     g.m = s.m, g.n = s.n, g.k = s.k;
     // A [m][k] or by columns, B [k][n] or by columns, C [m][n]; each row (or column) `row_gap` longer.
@@ -182,10 +182,10 @@ TEST(RnnProducts, KernelChoice) {
     RnnProblem p;
     p.net.data_type = p.net.math_prec = CUDNN_DATA_HALF;
     p.net.math_type = CUDNN_TENSOR_OP_MATH;
-    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::all_steps, 3200, 4096, 1024), RnnProductKernel::implicit_gemm);
-    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, 64, 4096, 1024), RnnProductKernel::implicit_gemm);
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::all_steps, 3200, 4096, 1024), RnnProductKernel::tensor_cores);
+    EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, 64, 4096, 1024), RnnProductKernel::tensor_cores);
     EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, kRnnTensorCoreStepBatch, 64, 64),
-              RnnProductKernel::implicit_gemm);
+              RnnProductKernel::tensor_cores);
     EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, kRnnTensorCoreStepBatch - 1, 4096, 1024),
               RnnProductKernel::simt);
     EXPECT_EQ(rnn_product_kernel(p, RnnProductScope::one_step, 1, 4096, 1024), RnnProductKernel::simt);

@@ -1,7 +1,8 @@
-// The CUDA RNN's products on the implicit GEMM: the kernel choice, the 1x1 convolution of each product, and
-// backward weights' workspace (rnn_products.hpp).
+// The CUDA RNN's products on tensor cores: the kernel choice, the 1x1 convolution of each product on the
+// implicit GEMM, and backward weights' workspace (rnn_products.hpp).
 #include "cuda/rnn/rnn_products.hpp"
 
+#include "cuda/common/gemm_tf32.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "cuda/rnn/rnn_plan.hpp"
 
@@ -25,10 +26,16 @@ TensorGeometry matrix_geometry(int64_t rows, int64_t cols, int64_t row_stride, i
     return g;
 }
 
-bool steps_kept_on_simt() {
-    static const bool kept = [] {
+// LIBREDNN_RNN_STEP_PRODUCTS (read once): "simt" keeps a step's products on gemm_simt, "implicit" on the split
+// implicit GEMM even where gemm_tf32 takes them; measurement switches (docs/RNN.md).
+enum class StepProducts { chosen, simt, implicit };
+
+StepProducts step_products_switch() {
+    static const StepProducts kept = [] {
         const char *value = std::getenv("LIBREDNN_RNN_STEP_PRODUCTS");
-        return value != nullptr && std::strcmp(value, "simt") == 0;
+        if (value != nullptr && std::strcmp(value, "simt") == 0) return StepProducts::simt;
+        if (value != nullptr && std::strcmp(value, "implicit") == 0) return StepProducts::implicit;
+        return StepProducts::chosen;
     }();
     return kept;
 }
@@ -62,11 +69,11 @@ bool split_step_product(cudaStream_t stream, const RnnProblem &p, const GemmOper
 RnnProductKernel rnn_product_kernel(const RnnProblem &p, RnnProductScope scope, int64_t m, int64_t n, int64_t k) {
     if (rnn_compute_type(p.net) != CUDNN_DATA_FLOAT || p.net.math_type == CUDNN_FMA_MATH) return RnnProductKernel::simt;
     if (m < 1 || n < 1 || k < 1) return RnnProductKernel::simt;
-    if (scope == RnnProductScope::all_steps) return RnnProductKernel::implicit_gemm;
+    if (scope == RnnProductScope::all_steps) return RnnProductKernel::tensor_cores;
     // A step's product of m rows (the batch): a few rows waste most of a 128-row tile, where gemm_simt's
     // warp per column suits them. Tune here by measurement (bench/results/, docs/RNN.md).
-    return m >= kRnnTensorCoreStepBatch && !steps_kept_on_simt() ? RnnProductKernel::implicit_gemm
-                                                                 : RnnProductKernel::simt;
+    return m >= kRnnTensorCoreStepBatch && step_products_switch() != StepProducts::simt ? RnnProductKernel::tensor_cores
+                                                                                        : RnnProductKernel::simt;
 }
 
 ConvProblem rnn_product_problem(const GemmOperands<float> &o, RnnProductShape shape, cudnnMathType_t math_type) {
@@ -87,7 +94,7 @@ ConvProblem rnn_product_problem(const GemmOperands<float> &o, RnnProductShape sh
             c.w = matrix_geometry(o.n, o.k, o.b_col, o.b_row);
             c.y = matrix_geometry(o.m, o.n, o.c_row, 1);
             if (o.bias != nullptr) {
-                c.beta = 0.0;  // the fused epilogue has no beta (rnn_product_on_implicit_gemm never fuses one)
+                c.beta = 0.0;  // the fused epilogue has no beta (rnn_product_on_tensor_cores never fuses one)
                 c.epilogue.fused = true;
                 c.epilogue.z = c.y;
                 c.epilogue.bias = matrix_geometry(1, o.n, o.n, 1);
@@ -118,7 +125,8 @@ size_t rnn_product_workspace_bytes(const RnnProblem &p) {
     size_t most = 0;
     // Backward weights' products (rnn_backward_weights.cu): m gradient rows by n columns, summed over steps.
     const auto consider = [&](int64_t m, int64_t n) {
-        if (rnn_product_kernel(p, RnnProductScope::all_steps, m, n, steps) != RnnProductKernel::implicit_gemm) return;
+        if (rnn_product_kernel(p, RnnProductScope::all_steps, m, n, steps) != RnnProductKernel::tensor_cores) return;
+        most = std::max(most, gemm_tf32_workspace_bytes(m, n, steps));
         GemmOperands<float> o;
         o.m = m, o.n = n, o.k = steps;
         o.a_row = 1, o.a_col = m, o.b_row = n, o.b_col = 1, o.c_row = n;
@@ -134,9 +142,16 @@ size_t rnn_product_workspace_bytes(const RnnProblem &p) {
     return most;
 }
 
-Status rnn_product_on_implicit_gemm(cudaStream_t stream, const RnnProblem &p, RnnProductScope scope,
-                                    RnnProductShape shape, const GemmOperands<float> &o, void *workspace,
-                                    size_t workspace_bytes) {
+Status rnn_product_on_tensor_cores(cudaStream_t stream, const RnnProblem &p, RnnProductScope scope,
+                                   RnnProductShape shape, const GemmOperands<float> &o, void *workspace,
+                                   size_t workspace_bytes) {
+    // gemm_tf32 where it takes the operands: over all steps with the workspace for its split parts, a step's
+    // product with the operands' scratch for them.
+    if (gemm_tf32_takes(o, nullptr) &&
+        (scope == RnnProductScope::all_steps || step_products_switch() != StepProducts::implicit)) {
+        if (scope == RnnProductScope::all_steps) return gemm_tf32(stream, o, workspace, workspace_bytes);
+        return gemm_tf32(stream, o, o.scratch, static_cast<size_t>(o.scratch_elements) * sizeof(float));
+    }
     Status split = CUDNN_STATUS_SUCCESS;
     if (scope == RnnProductScope::one_step && split_step_product(stream, p, o, &split)) return split;
     const bool fused_bias = o.bias != nullptr && shape == RnnProductShape::forward && !o.accumulate;

@@ -1,9 +1,10 @@
 // Where the CUDA RNN's matrix products run (docs/RNN.md, "On CUDA"). The products over every time step at
-// once (W x, the layer input's gradient, the weight gradients) go to the convolutions' implicit GEMM
-// (cuda/conv/implicit_gemm.hpp) as 1x1 convolutions whose tensors are the operands in place, seen through
-// their strides, as cuda/conv/column_matrix.hpp does for the GEMM convolutions; TF32 tensor cores where the
-// compute type is float (half and float data) and the math type is not CUDNN_FMA_MATH. Everything else runs
-// on gemm_simt (cuda/common/gemm_simt.hpp). rnn_product_kernel() is the one place that decides.
+// once (W x, the layer input's gradient, the weight gradients) run on gemm_tf32 (cuda/common/gemm_tf32.hpp)
+// where their operands have 16-byte rows, else on the convolutions' implicit GEMM (cuda/conv/implicit_gemm.hpp)
+// as 1x1 convolutions whose tensors are the operands in place, seen through their strides, as
+// cuda/conv/column_matrix.hpp does for the GEMM convolutions: TF32 tensor cores either way, where the compute
+// type is float (half and float data) and the math type is not CUDNN_FMA_MATH. Everything else runs on
+// gemm_simt (cuda/common/gemm_simt.hpp). rnn_product_kernel() is the one place that decides.
 #pragma once
 
 #include "core/status.hpp"
@@ -31,10 +32,10 @@ enum class RnnProductShape { forward, backward_data, backward_filter };
 // The products over every step at once, or one recurrence step's (a few rows each, many of them in a row).
 enum class RnnProductScope { all_steps, one_step };
 
-enum class RnnProductKernel { simt, implicit_gemm };
+enum class RnnProductKernel { simt, tensor_cores };
 
-// Which kernel runs a product of m x n results, k terms each, of `problem`: the implicit GEMM only where it
-// multiplies on tensor cores (float compute, any math type but FMA; double data and FMA math stay on
+// Which kernel runs a product of m x n results, k terms each, of `problem`: tensor cores only where they
+// multiply in TF32 (float compute, any math type but FMA; double data and FMA math stay on
 // gemm_simt), for every product over all steps, and for a step's product from kRnnTensorCoreStepBatch rows
 // (ops/rnn/problem.hpp). LIBREDNN_RNN_STEP_PRODUCTS=simt keeps every step's product on gemm_simt (a
 // measurement switch, docs/RNN.md; read once).
@@ -44,25 +45,26 @@ RnnProductKernel rnn_product_kernel(const RnnProblem &problem, RnnProductScope s
 // needs no pointers here, only sizes and strides; a bias needs the forward shape and no accumulation.
 ConvProblem rnn_product_problem(const GemmOperands<float> &operands, RnnProductShape shape, cudnnMathType_t math_type);
 
-// The workspace backward weights' products need on the implicit GEMM (the split sums of the largest), on
-// the current device; 0 for inference and where they run on gemm_simt.
+// The workspace backward weights' products need on tensor cores (the split sums of the largest), on the
+// current device; 0 for inference and where they run on gemm_simt.
 size_t rnn_product_workspace_bytes(const RnnProblem &problem);
 
-// Runs the product on the implicit GEMM (rnn_product_kernel chose it); gemm_simt where the implicit GEMM
-// turns this geometry down or would need more than `workspace_bytes`. A step's product, whatever its shape,
+// Runs the product on tensor cores (rnn_product_kernel chose them): a product over all steps on gemm_tf32
+// where it takes the operands, else on the implicit GEMM; gemm_simt where the implicit GEMM turns this
+// geometry down or would need more than `workspace_bytes`. A step's product, whatever its shape,
 // walks as backward_filter with its k split over blocks into the operands' scratch where that holds the
 // parts (a batch's few rows fill few tiles; the split gives every SM work), a bias written into C first.
-Status rnn_product_on_implicit_gemm(cudaStream_t stream, const RnnProblem &problem, RnnProductScope scope,
-                                    RnnProductShape shape, const GemmOperands<float> &operands, void *workspace,
-                                    size_t workspace_bytes);
+Status rnn_product_on_tensor_cores(cudaStream_t stream, const RnnProblem &problem, RnnProductScope scope,
+                                   RnnProductShape shape, const GemmOperands<float> &operands, void *workspace,
+                                   size_t workspace_bytes);
 
 // Runs the product on the kernel rnn_product_kernel chooses.
 template <class C>
 Status rnn_product(cudaStream_t stream, const RnnProblem &problem, RnnProductScope scope, RnnProductShape shape,
                    const GemmOperands<C> &operands, void *workspace = nullptr, size_t workspace_bytes = 0) {
     if constexpr (std::is_same_v<C, float>) {
-        if (rnn_product_kernel(problem, scope, operands.m, operands.n, operands.k) == RnnProductKernel::implicit_gemm)
-            return rnn_product_on_implicit_gemm(stream, problem, scope, shape, operands, workspace, workspace_bytes);
+        if (rnn_product_kernel(problem, scope, operands.m, operands.n, operands.k) == RnnProductKernel::tensor_cores)
+            return rnn_product_on_tensor_cores(stream, problem, scope, shape, operands, workspace, workspace_bytes);
     }
     return gemm_simt(stream, operands);
 }

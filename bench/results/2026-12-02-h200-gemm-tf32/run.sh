@@ -1,0 +1,51 @@
+# Call 1 (OUT=$OUT bash run.sh's first half): main at 29bf2ce
+#!/usr/bin/env bash
+# Call 1: main's tree (29bf2ce): build, the whole gpu lane, RNN op tests on CUDA (fused-step tests included),
+# and the RNN set per pass (fwd training, bwd_data, bwd_filter) at batch 64 against NVIDIA: where a step's time goes.
+set -u
+export PATH=$PATH:/usr/local/cuda/bin
+start=$SECONDS
+t() { echo "$1 $((SECONDS-start)) s"; }
+LIBREDNN_BUILD_DIR=build scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >$OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
+t build
+b=build/tools/bench/librednn-bench; nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9
+(cd build && timeout 200 ctest -L gpu -j4 --output-on-failure) > $OUT/gpu-lane.txt 2>&1; echo "rc $?" >> $OUT/gpu-lane.txt
+tail -5 $OUT/gpu-lane.txt; t lane
+LIBREDNN_TEST_SEED=2 LIBREDNN_OP_TEST_BACKEND=cuda timeout 80 build/tests/librednn_op_tests --gtest_filter='Rnn*' > $OUT/rnn-ops-cuda.txt 2>&1; echo "rc $?" >> $OUT/rnn-ops-cuda.txt
+grep -E "FAILED|PASSED|rc " $OUT/rnn-ops-cuda.txt | head; t tests
+grep -v "\.b1\." bench/sets/rnn.tsv > /tmp/b64.tsv
+timeout 150 $b --lib build/src/libcudnn.so.8 --vs $nv --set /tmp/b64.tsv --dir fwd,bwd_data,bwd_filter --runs 5 --json $OUT/rnn-passes.json --markdown $OUT/rnn-passes.md > $OUT/rnn-passes.txt 2>&1
+t bench
+grep -h "^|" $OUT/rnn-passes.md | head -40
+
+# ---- call 2: gemm_tf32 (the tree of this commit, before the test's stride fix)
+#!/usr/bin/env bash
+# Call 2: gemm_tf32 for the RNN's products: its tests (and under memcheck/racecheck), the RNN op tests on CUDA,
+# the per-pass RNN set at batch 64, and the whole RNN set (inference, step) against NVIDIA, with a step's
+# products on gemm_tf32 (default) and on the split implicit GEMM (LIBREDNN_RNN_STEP_PRODUCTS=implicit).
+set -u
+export PATH=$PATH:/usr/local/cuda/bin
+start=$SECONDS
+t() { echo "$1 $((SECONDS-start)) s"; }
+LIBREDNN_BUILD_DIR=build scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >$OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
+t build
+b=build/tools/bench/librednn-bench; nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9
+timeout 60 build/tests/gpu/librednn_gpu_tests --gtest_filter='GemmTf32.*:RnnProducts.*:GemmSimt.*' > $OUT/gemm-tests.txt 2>&1; echo "rc $?" >> $OUT/gemm-tests.txt
+grep -E "FAILED|PASSED|OK \]|rc |Failure|allowed|C\(" $OUT/gemm-tests.txt | head -30; t gemm-tests
+for tool in memcheck racecheck; do
+  timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 build/tests/gpu/librednn_gpu_tests --gtest_filter='GemmTf32.*' > $OUT/sanitize-$tool.txt 2>&1; echo "rc $?" >> $OUT/sanitize-$tool.txt
+  tail -3 $OUT/sanitize-$tool.txt
+done; t sanitize
+LIBREDNN_TEST_SEED=3 LIBREDNN_OP_TEST_BACKEND=cuda timeout 80 build/tests/librednn_op_tests --gtest_filter='Rnn*' > $OUT/rnn-ops-cuda.txt 2>&1; echo "rc $?" >> $OUT/rnn-ops-cuda.txt
+grep -E "FAILED|PASSED|rc " $OUT/rnn-ops-cuda.txt | head; t op-tests
+grep -v "\.b1\." bench/sets/rnn.tsv > /tmp/b64.tsv
+timeout 100 $b --lib build/src/libcudnn.so.8 --vs $nv --set /tmp/b64.tsv --dir fwd,bwd_data,bwd_filter --runs 5 --json $OUT/rnn-passes.json --markdown $OUT/rnn-passes.md > $OUT/rnn-passes.txt 2>&1
+t passes
+grep -h "^| [fb]" $OUT/rnn-passes.md | head -30
+timeout 100 $b --lib build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn.tsv --dir inference,step --runs 5 --json $OUT/rnn.json --markdown $OUT/rnn.md > $OUT/rnn-bench.txt 2>&1
+t bench
+LIBREDNN_RNN_STEP_PRODUCTS=implicit timeout 80 $b --lib build/src/libcudnn.so.8 --set bench/sets/rnn.tsv --dir inference,step --runs 5 --json $OUT/rnn-implicit-steps.json --markdown $OUT/rnn-implicit-steps.md > $OUT/rnn-implicit-bench.txt 2>&1
+t bench-implicit
+grep -h "^| [is]" $OUT/rnn.md | head -40
+grep -h "^| [is]" $OUT/rnn-implicit-steps.md | head -40
+cd $OUT && tar czf logs.tgz build.txt gemm-tests.txt sanitize-*.txt rnn-ops-cuda.txt rnn-*bench.txt rnn-passes.txt && rm -f build.txt gemm-tests.txt sanitize-*.txt rnn-ops-cuda.txt rnn-*bench.txt rnn-passes.txt

@@ -1,0 +1,293 @@
+// The TF32 tensor-core matrix product (gemm_tf32.hpp): a block of 8 warps computes a 128 x 128 tile of C,
+// each warp 64 x 32 of it in mma.sync m16n8k8 steps. A and B stream through shared memory 32 k at a time in
+// three stages of 16-byte asynchronous copies, each tile stored the way its operand lies (k contiguous, or
+// m or n contiguous) with rows padded so that the fragment reads hit 32 different banks; the factors round
+// to TF32 as they leave shared memory. With a split k each block writes its part, unscaled, and a second
+// kernel adds the parts in split order.
+#include "cuda/common/gemm_tf32.hpp"
+
+#include "cuda/common/async_copy.cuh"
+#include "cuda/common/launch_util.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace librednn::cuda {
+
+namespace {
+
+constexpr int kThreads = 256, kTileM = 128, kTileN = 128, kTileK = 32, kStages = 3;
+constexpr int kPitchK = kTileK + 4;      // a tile stored k-contiguous: [128][36]
+constexpr int kPitchOuter = kTileM + 8;  // stored m- (or n-) contiguous: [32][136]
+constexpr int kOperandFloats = std::max(kTileM * kPitchK, kTileK *kPitchOuter);
+constexpr size_t kSharedBytes = static_cast<size_t>(kStages) * 2 * kOperandFloats * sizeof(float);
+constexpr int kMinSplitTiles = 8;  // k-tiles a split part keeps at least
+
+struct Tf32Args {
+    GemmOperands<float> g;
+    int64_t k_per_split;
+    float *partials;  // [split][m][n] when k is split, else nullptr
+};
+
+// 16 bytes to shared memory, of which the first `bytes` come from `source` and the rest are zeros.
+__device__ __forceinline__ void copy16_or_zeros(float *target, const float *source, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(target)), "l"(source),
+                 "r"(bytes)
+                 : "memory");
+#else
+    for (int i = 0; i < 4; ++i) target[i] = 4 * i < bytes ? source[i] : 0.0f;
+#endif
+}
+
+__device__ __forceinline__ void copies_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+// Waits until at most `Pending` committed groups of this thread's copies are still in flight.
+template <int Pending>
+__device__ __forceinline__ void copies_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
+__device__ __forceinline__ uint32_t to_tf32(float x) {
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return r;
+}
+
+// One operand's view: element (outer, l) at p[outer * outer_stride + l * k_stride], one of the strides 1.
+// A's outer index is m, B's is n.
+struct OperandView {
+    const float *p;
+    int64_t outer_stride, k_stride, outer_count;
+};
+
+// Queues the copies of one operand tile: outer indices [outer0, outer0 + 128), k in [k0, k0 + 32), zeros
+// past outer_count and k_end.
+template <bool KContiguous>
+__device__ __forceinline__ void load_tile(float *tile, const OperandView &v, int64_t outer0, int64_t k0, int64_t k_end,
+                                          int tid) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const int chunk = tid + i * kThreads;
+        int64_t outer, l;
+        float *target;
+        int bytes;
+        if constexpr (KContiguous) {
+            const int o = chunk >> 3, kc = (chunk & 7) * 4;
+            outer = outer0 + o, l = k0 + kc;
+            target = tile + o * kPitchK + kc;
+            bytes = outer < v.outer_count ? static_cast<int>(min(max(k_end - l, int64_t{0}), int64_t{4})) * 4 : 0;
+        } else {
+            const int kr = chunk >> 5, oc = (chunk & 31) * 4;
+            outer = outer0 + oc, l = k0 + kr;
+            target = tile + kr * kPitchOuter + oc;
+            bytes = l < k_end ? static_cast<int>(min(max(v.outer_count - outer, int64_t{0}), int64_t{4})) * 4 : 0;
+        }
+        const float *source = bytes > 0 ? v.p + outer * v.outer_stride + l * v.k_stride : v.p;
+        copy16_or_zeros(target, source, bytes);
+    }
+}
+
+template <bool KContiguous>
+__device__ __forceinline__ float tile_at(const float *tile, int outer, int l) {
+    return KContiguous ? tile[outer * kPitchK + l] : tile[l * kPitchOuter + outer];
+}
+
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// The finished value of C(r, c) from its sum over k: plus the bias and (accumulating) C's old value.
+__device__ __forceinline__ void write_result(const GemmOperands<float> &g, int64_t r, int64_t c, float sum) {
+    float *at = g.c + r * g.c_row + c;
+    float value = sum;
+    if (g.bias != nullptr) value += g.bias[c];
+    if (g.accumulate) value += *at;
+    *at = value;
+}
+
+template <bool AKContiguous, bool BKContiguous>
+__global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_constant__ Tf32Args args) {
+    extern __shared__ __align__(16) float shared[];
+    const GemmOperands<float> &g = args.g;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int group = lane >> 2, quad = lane & 3;                   // the mma fragments' row and k lanes
+    const int warp_m = (warp & 1) * 64, warp_n = (warp >> 1) * 32;  // 2 x 4 warps of 64 x 32
+    const int64_t m0 = static_cast<int64_t>(blockIdx.x) * kTileM, n0 = static_cast<int64_t>(blockIdx.y) * kTileN;
+    const int64_t k_begin = static_cast<int64_t>(blockIdx.z) * args.k_per_split;
+    const int64_t k_end = min(g.k, k_begin + args.k_per_split);
+    const int k_tiles = static_cast<int>((k_end - k_begin + kTileK - 1) / kTileK);
+    const OperandView a_view{g.a, g.a_row, g.a_col, g.m}, b_view{g.b, g.b_col, g.b_row, g.n};
+    const auto stage_a = [&](int s) { return shared + s * 2 * kOperandFloats; };
+    const auto stage_b = [&](int s) { return shared + s * 2 * kOperandFloats + kOperandFloats; };
+    const auto load_stage = [&](int s, int tile) {
+        const int64_t k0 = k_begin + static_cast<int64_t>(tile) * kTileK;
+        load_tile<AKContiguous>(stage_a(s), a_view, m0, k0, k_end, tid);
+        load_tile<BKContiguous>(stage_b(s), b_view, n0, k0, k_end, tid);
+    };
+
+    float acc[4][4][4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+        if (s < k_tiles) load_stage(s, s);
+        copies_commit();
+    }
+    for (int tile = 0; tile < k_tiles; ++tile) {
+        copies_wait<kStages - 2>();
+        __syncthreads();  // this tile has landed for every thread, and the stage refilled below is read out
+        const int next = tile + kStages - 1;
+        if (next < k_tiles) load_stage(next % kStages, next);
+        copies_commit();
+        const float *ta = stage_a(tile % kStages), *tb = stage_b(tile % kStages);
+#pragma unroll
+        for (int kk = 0; kk < kTileK; kk += 8) {
+            uint32_t af[4][4], bf[4][2];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int r = warp_m + i * 16 + group, l = kk + quad;
+                af[i][0] = to_tf32(tile_at<AKContiguous>(ta, r, l));
+                af[i][1] = to_tf32(tile_at<AKContiguous>(ta, r + 8, l));
+                af[i][2] = to_tf32(tile_at<AKContiguous>(ta, r, l + 4));
+                af[i][3] = to_tf32(tile_at<AKContiguous>(ta, r + 8, l + 4));
+            }
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const int c = warp_n + j * 8 + group, l = kk + quad;
+                bf[j][0] = to_tf32(tile_at<BKContiguous>(tb, c, l));
+                bf[j][1] = to_tf32(tile_at<BKContiguous>(tb, c, l + 4));
+            }
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) mma_tf32(acc[i][j], af[i], bf[j]);
+        }
+    }
+    copies_wait<0>();
+
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int64_t r = m0 + warp_m + i * 16 + group + (e >= 2 ? 8 : 0);
+                const int64_t c = n0 + warp_n + j * 8 + 2 * quad + (e & 1);
+                if (r >= g.m || c >= g.n) continue;
+                if (args.partials != nullptr) {
+                    args.partials[(static_cast<int64_t>(blockIdx.z) * g.m + r) * g.n + c] = acc[i][j][e];
+                } else {
+                    write_result(g, r, c, acc[i][j][e]);
+                }
+            }
+}
+
+// Adds the split parts in split order and finishes each element.
+__global__ void __launch_bounds__(kThreads) gemm_tf32_sum_kernel(const __grid_constant__ Tf32Args args, int splits) {
+    const GemmOperands<float> &g = args.g;
+    const int64_t total = g.m * g.n;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        float sum = 0.0f;
+        for (int s = 0; s < splits; ++s) sum += args.partials[s * total + e];
+        write_result(g, e / g.n, e % g.n, sum);
+    }
+}
+
+struct SplitPlan {
+    int splits = 1;
+    int64_t k_per_split = 0;
+};
+
+// Splits k where the tiles would fill fewer than the SMs' two resident blocks each, each part keeping at
+// least kMinSplitTiles k-tiles and the parts fitting `workspace_bytes`.
+SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes) {
+    const int64_t tiles = ((m + kTileM - 1) / kTileM) * ((n + kTileN - 1) / kTileN);
+    const int64_t k_tiles = (k + kTileK - 1) / kTileK;
+    const int64_t slots = 2 * static_cast<int64_t>(current_device_limits().sm_count);
+    int64_t splits = 1;
+    if (tiles < slots)
+        splits = std::min<int64_t>({kGemmMaxSplit, (slots + tiles - 1) / tiles, k_tiles / kMinSplitTiles});
+    while (splits > 1 && static_cast<size_t>(splits) * m * n * sizeof(float) > workspace_bytes) --splits;
+    splits = std::max<int64_t>(splits, 1);
+    const int64_t per = (k_tiles + splits - 1) / splits;
+    SplitPlan plan;
+    plan.splits = static_cast<int>((k_tiles + per - 1) / per);
+    plan.k_per_split = per * kTileK;
+    return plan;
+}
+
+bool unit_stride_rows(int64_t unit, int64_t other) { return unit == 1 && other % 4 == 0 && other > 0; }
+
+template <bool AK, bool BK>
+Status launch(cudaStream_t stream, const Tf32Args &args, int splits) {
+    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(&gemm_tf32_kernel<AK, BK>));
+    if (!opt_in.allow(kSharedBytes)) return CUDNN_STATUS_NOT_SUPPORTED;
+    const GemmOperands<float> &g = args.g;
+    const dim3 grid(static_cast<unsigned>((g.m + kTileM - 1) / kTileM),
+                    static_cast<unsigned>((g.n + kTileN - 1) / kTileN), static_cast<unsigned>(splits));
+    gemm_tf32_kernel<AK, BK><<<grid, kThreads, kSharedBytes, stream>>>(args);
+    return check_launch("gemm_tf32_kernel");
+}
+
+}  // namespace
+
+bool gemm_tf32_takes(const GemmOperands<float> &o, const char **reason) {
+    const auto no = [&](const char *why) {
+        if (reason != nullptr) *reason = why;
+        return false;
+    };
+    constexpr int64_t kLimit = std::numeric_limits<int32_t>::max();
+    if (o.m < 1 || o.n < 1 || o.k < 1) return no("the product is empty");
+    if (o.m > kLimit || o.n > int64_t{65535} * kTileN || o.k > kLimit) return no("a size passes the grid's limits");
+    if (!unit_stride_rows(o.a_col, o.a_row) && !unit_stride_rows(o.a_row, o.a_col))
+        return no("A has neither k nor m at unit stride with a 16-byte multiple for the other stride");
+    if (!unit_stride_rows(o.b_row, o.b_col) && !unit_stride_rows(o.b_col, o.b_row))
+        return no("B has neither k nor n at unit stride with a 16-byte multiple for the other stride");
+    if (reinterpret_cast<uintptr_t>(o.a) % 16 != 0 || reinterpret_cast<uintptr_t>(o.b) % 16 != 0)
+        return no("A or B is not 16-byte aligned");
+    return true;
+}
+
+size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k) {
+    if (m < 1 || n < 1 || k < 1) return 0;
+    const SplitPlan plan = split_plan(m, n, k, std::numeric_limits<size_t>::max());
+    return plan.splits > 1 ? static_cast<size_t>(plan.splits) * m * n * sizeof(float) : 0;
+}
+
+Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *workspace, size_t workspace_bytes) {
+    const SplitPlan plan = split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0);
+    Tf32Args args;
+    args.g = o;
+    args.k_per_split = plan.k_per_split;
+    args.partials = plan.splits > 1 ? static_cast<float *>(workspace) : nullptr;
+    const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
+    Status status;
+    if (a_k) {
+        status = b_k ? launch<true, true>(stream, args, plan.splits) : launch<true, false>(stream, args, plan.splits);
+    } else {
+        status = b_k ? launch<false, true>(stream, args, plan.splits) : launch<false, false>(stream, args, plan.splits);
+    }
+    if (status != CUDNN_STATUS_SUCCESS || plan.splits == 1) return status;
+    gemm_tf32_sum_kernel<<<grid_size(o.m * o.n, 1, kThreads, 2), kThreads, 0, stream>>>(args, plan.splits);
+    return check_launch("gemm_tf32_sum_kernel");
+}
+
+}  // namespace librednn::cuda

@@ -1,0 +1,31 @@
+// A dense matrix product of float operands on TF32 tensor cores: C = beta * C + A B + bias, operands as
+// gemm_simt takes them (GemmOperands), each with one index at unit stride and 16-byte rows, so that tiles
+// stream into shared memory as 16-byte asynchronous copies several slices ahead of the products. The RNN's
+// products over every time step run here (docs/RNN.md); gemm_simt and the convolutions' implicit GEMM take
+// what this turns down. Each factor rounds to TF32 (to nearest) and sums stay float: a product is off by up
+// to 2^-10 of the sum of its terms' magnitudes on top of float's rounding. A long k splits over blocks whose
+// parts add in a fixed order (a second kernel): deterministic.
+#pragma once
+
+#include "core/status.hpp"
+#include "cuda/common/gemm_simt.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace librednn::cuda {
+
+// Whether gemm_tf32 takes the operands: A with k or m at unit stride, B with k or n at unit stride, the
+// other stride a multiple of 4 floats, A and B 16-byte aligned, every size below 2^31 and none empty.
+// False with a sentence in `reason` otherwise.
+bool gemm_tf32_takes(const GemmOperands<float> &operands, const char **reason);
+
+// The workspace that lets it split k over blocks where the tiles alone would leave SMs idle, on the current
+// device (0: it never splits this product). With less it runs unsplit, as fast as the tiles allow.
+size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k);
+
+// Queues the product on `stream` (the caller checked gemm_tf32_takes); the split parts go to `workspace`.
+Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &operands, void *workspace, size_t workspace_bytes);
+
+}  // namespace librednn::cuda

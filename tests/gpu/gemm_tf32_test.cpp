@@ -1,0 +1,148 @@
+// The TF32 tensor-core matrix product (src/cuda/common/gemm_tf32) against a double product on the host: A
+// and B in each of their four orientations, rows wider than the matrix (the RNN's operands share rows), ragged
+// tiles and k not a multiple of the slice, a bias, accumulation, and k split over blocks (with and without room
+// for every part). Each factor rounds to TF32, so each element may be off by 2^-10 of the sum of its terms'
+// magnitudes on top of float's k + 2 roundings; every run twice, bit for bit; C's gap past each row untouched.
+#include "cuda/common/gemm_tf32.hpp"
+#include "gpu_test_util.hpp"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace {
+
+using librednn::cuda::gemm_tf32;
+using librednn::cuda::gemm_tf32_takes;
+using librednn::cuda::gemm_tf32_workspace_bytes;
+using librednn::cuda::GemmOperands;
+
+struct Shape {
+    int64_t m, n, k;
+    bool a_k_contiguous, b_k_contiguous, bias, accumulate;
+    int64_t row_gap;      // a multiple of 4: elements past each row (or column) of every operand
+    bool workspace;       // room for the split parts it asks for
+    bool split_expected;  // the shape leaves SMs idle without a split (the test checks the workspace asked)
+};
+
+float *device_copy(const std::vector<float> &values) {
+    float *at = nullptr;
+    EXPECT_EQ(cudaMalloc(&at, values.size() * sizeof(float)), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(at, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+    return at;
+}
+
+void check(const Shape &s, std::mt19937_64 &rng) {
+    SCOPED_TRACE(testing::Message() << "m " << s.m << " n " << s.n << " k " << s.k << " a_k_contiguous "
+                                    << s.a_k_contiguous << " b_k_contiguous " << s.b_k_contiguous << " bias " << s.bias
+                                    << " accumulate " << s.accumulate << " row_gap " << s.row_gap << " workspace "
+                                    << s.workspace);
+    GemmOperands<float> g;
+    g.m = s.m, g.n = s.n, g.k = s.k;
+    // Rows (or columns) of whole 16-byte vectors, as gemm_tf32 takes them, then the gap.
+    const auto row = [&](int64_t length) { return (length + 3) / 4 * 4 + s.row_gap; };
+    g.a_row = s.a_k_contiguous ? row(s.k) : 1, g.a_col = s.a_k_contiguous ? 1 : row(s.m);
+    g.b_row = s.b_k_contiguous ? 1 : row(s.n), g.b_col = s.b_k_contiguous ? row(s.k) : 1;
+    g.c_row = s.n + s.row_gap + 1, g.accumulate = s.accumulate;
+    const int64_t a_span = (s.a_k_contiguous ? s.m : s.k) * (s.a_k_contiguous ? g.a_row : g.a_col);
+    const int64_t b_span = (s.b_k_contiguous ? s.n : s.k) * (s.b_k_contiguous ? g.b_col : g.b_row);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    auto random = [&](int64_t count) {
+        std::vector<float> v(static_cast<size_t>(count));
+        for (float &x : v) x = static_cast<float>(uniform(rng));
+        return v;
+    };
+    const std::vector<float> a = random(a_span), b = random(b_span), bias = random(s.n), c0 = random(s.m * g.c_row);
+    float *da = device_copy(a), *db = device_copy(b), *dbias = device_copy(bias), *dc = device_copy(c0);
+    g.a = da, g.b = db, g.c = dc, g.bias = s.bias ? dbias : nullptr;
+    const char *reason = nullptr;
+    ASSERT_TRUE(gemm_tf32_takes(g, &reason)) << reason;
+    const size_t asked = gemm_tf32_workspace_bytes(s.m, s.n, s.k);
+    EXPECT_EQ(asked > 0, s.split_expected) << "workspace asked: " << asked;
+    void *workspace = nullptr;
+    if (s.workspace && asked > 0) {
+        ASSERT_EQ(cudaMalloc(&workspace, asked), cudaSuccess);
+    }
+    std::vector<float> first;
+    for (int run = 0; run < 2; ++run) {
+        ASSERT_EQ(cudaMemcpy(dc, c0.data(), c0.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+        ASSERT_EQ(gemm_tf32(nullptr, g, workspace, workspace != nullptr ? asked : 0), CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        std::vector<float> got(c0.size());
+        ASSERT_EQ(cudaMemcpy(got.data(), dc, got.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+        if (run == 1) {
+            ASSERT_EQ(std::memcmp(got.data(), first.data(), got.size() * sizeof(float)), 0) << "not deterministic";
+            break;
+        }
+        first = got;
+        const double u = 0x1p-24;
+        for (int64_t i = 0; i < s.m; ++i)
+            for (int64_t j = 0; j < g.c_row; ++j) {
+                const int64_t at = i * g.c_row + j;
+                if (j >= s.n) {
+                    ASSERT_EQ(got[at], c0[at]) << "C(" << i << ", " << j << ") past the row";
+                    continue;
+                }
+                double want = 0, magnitude = 0;
+                for (int64_t l = 0; l < s.k; ++l) {
+                    const double product =
+                        static_cast<double>(a[i * g.a_row + l * g.a_col]) * b[l * g.b_row + j * g.b_col];
+                    want += product;
+                    magnitude += std::fabs(product);
+                }
+                double others = 0;
+                if (s.bias) want += bias[j], others += std::fabs(bias[j]);
+                if (s.accumulate) want += c0[at], others += std::fabs(c0[at]);
+                const double allowed = static_cast<double>(s.k + 2) * u * (magnitude + others) + 0x1p-10 * magnitude;
+                ASSERT_LE(std::fabs(got[at] - want), allowed) << "C(" << i << ", " << j << ")";
+            }
+    }
+    cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(workspace);
+}
+
+TEST(GemmTf32, EveryOrientationMatchesDoubleProduct) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    std::mt19937_64 rng(21);
+    const Shape shapes[] = {
+        // Whole tiles, unsplit (enough tiles to fill the GPU).
+        {1024, 2048, 96, true, false, true, false, 0, true, false},
+        {2048, 1024, 64, true, true, false, true, 4, true, false},
+        // Ragged tiles, k not a multiple of 4 or of the 32-k slice.
+        {130, 70, 37, true, false, false, false, 8, true, false},
+        {129, 65, 50, false, true, true, true, 4, true, false},
+        {5, 3, 7, false, false, false, true, 0, true, false},
+        // Long sums over few tiles: k split over blocks, parts added in order; and the same with no room.
+        {256, 128, 3200, false, false, false, false, 64, true, true},
+        {300, 200, 1001, false, true, true, true, 4, true, true},
+        {256, 128, 3200, false, false, true, true, 0, false, true},
+        {64, 1024, 4096, true, true, false, true, 12, true, true},  // a recurrence step's R^T dG at batch 64
+    };
+    for (const Shape &s : shapes) check(s, rng);
+}
+
+TEST(GemmTf32, TurnsDownOperandsWithoutSixteenByteRows) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    alignas(16) static float storage[64];
+    GemmOperands<float> g;
+    g.m = 4, g.n = 4, g.k = 4;
+    g.a = storage, g.b = storage, g.c = storage;
+    g.a_row = 4, g.a_col = 1, g.b_row = 1, g.b_col = 4, g.c_row = 4;
+    const char *reason = nullptr;
+    EXPECT_TRUE(gemm_tf32_takes(g, &reason));
+    g.a_row = 6;  // rows of 6 floats: not 16-byte runs
+    EXPECT_FALSE(gemm_tf32_takes(g, &reason));
+    EXPECT_NE(reason, nullptr);
+    g.a_row = 4, g.b_col = 2, g.b_row = 2;  // no unit stride in B
+    EXPECT_FALSE(gemm_tf32_takes(g, &reason));
+    g.b_row = 1, g.b_col = 4, g.a = storage + 1;  // A misaligned
+    EXPECT_FALSE(gemm_tf32_takes(g, &reason));
+    g.a = storage, g.k = 0;
+    EXPECT_FALSE(gemm_tf32_takes(g, &reason));
+}
+
+}  // namespace
