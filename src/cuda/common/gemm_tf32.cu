@@ -1,9 +1,13 @@
 // The TF32 tensor-core matrix product (gemm_tf32.hpp): a block of 8 warps computes a 128 x 128 tile of C,
 // each warp 64 x 32 of it in mma.sync m16n8k8 steps. A and B stream through shared memory 32 k at a time in
 // three stages of 16-byte asynchronous copies, each tile stored the way its operand lies (k contiguous, or
-// m or n contiguous) with rows padded so that the fragment reads hit 32 different banks; the factors round
-// to TF32 as they leave shared memory. With a split k each block writes its part, unscaled, and a second
-// kernel adds the parts in split order.
+// m or n contiguous), its 16-byte chunks swizzled so that the fragment reads hit 32 different banks; the
+// factors round to TF32 as they leave shared memory. Each lane reads its fragments as pairs of neighbours
+// (8-byte loads): within each 8-k step the mma's k index t and t + 4 are the stored k 2t and 2t + 1 (for A
+// and B alike, so the sum is the same), and where m (n) is the contiguous index the mma's rows g and g + 8
+// are the stored rows 2g and 2g + 1 (columns: g of two neighbouring 8-column tiles are 2g and 2g + 1), which
+// the epilogue undoes. With a split k each block writes its part, unscaled, and a second kernel adds the
+// parts in split order.
 #include "cuda/common/gemm_tf32.hpp"
 
 #include "cuda/common/async_copy.cuh"
@@ -18,9 +22,7 @@ namespace librednn::cuda {
 namespace {
 
 constexpr int kThreads = 256, kTileM = 128, kTileN = 128, kTileK = 32, kStages = 3;
-constexpr int kPitchK = kTileK + 4;      // a tile stored k-contiguous: [128][36]
-constexpr int kPitchOuter = kTileM + 8;  // stored m- (or n-) contiguous: [32][136]
-constexpr int kOperandFloats = std::max(kTileM * kPitchK, kTileK *kPitchOuter);
+constexpr int kOperandFloats = kTileM * kTileK;  // [128][32] (k contiguous) or [32][128], swizzled
 constexpr size_t kSharedBytes = static_cast<size_t>(kStages) * 2 * kOperandFloats * sizeof(float);
 constexpr int kMinSplitTiles = 8;  // k-tiles a split part keeps at least
 
@@ -61,43 +63,77 @@ __device__ __forceinline__ uint32_t to_tf32(float x) {
     return r;
 }
 
-// One operand's view: element (outer, l) at p[outer * outer_stride + l * k_stride], one of the strides 1.
-// A's outer index is m, B's is n.
-struct OperandView {
-    const float *p;
-    int64_t outer_stride, k_stride, outer_count;
-};
-
-// Queues the copies of one operand tile: outer indices [outer0, outer0 + 128), k in [k0, k0 + 32), zeros
-// past outer_count and k_end.
+// Where element (outer, l) of a tile lies: [128][32] rows of outer index with chunk c of each row at
+// c ^ 2 (outer mod 4), or [32][128] rows of k with chunk c at c ^ 2 ((l / 2) mod 4). The 16 lanes of one
+// 8-byte load then cover the 32 banks once.
 template <bool KContiguous>
-__device__ __forceinline__ void load_tile(float *tile, const OperandView &v, int64_t outer0, int64_t k0, int64_t k_end,
-                                          int tid) {
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        const int chunk = tid + i * kThreads;
-        int64_t outer, l;
-        float *target;
-        int bytes;
-        if constexpr (KContiguous) {
-            const int o = chunk >> 3, kc = (chunk & 7) * 4;
-            outer = outer0 + o, l = k0 + kc;
-            target = tile + o * kPitchK + kc;
-            bytes = outer < v.outer_count ? static_cast<int>(min(max(k_end - l, int64_t{0}), int64_t{4})) * 4 : 0;
-        } else {
-            const int kr = chunk >> 5, oc = (chunk & 31) * 4;
-            outer = outer0 + oc, l = k0 + kr;
-            target = tile + kr * kPitchOuter + oc;
-            bytes = l < k_end ? static_cast<int>(min(max(v.outer_count - outer, int64_t{0}), int64_t{4})) * 4 : 0;
-        }
-        const float *source = bytes > 0 ? v.p + outer * v.outer_stride + l * v.k_stride : v.p;
-        copy16_or_zeros(target, source, bytes);
+__device__ __forceinline__ int tile_index(int outer, int l) {
+    if constexpr (KContiguous) {
+        return outer * kTileK + ((((l >> 2) ^ ((outer & 3) << 1))) << 2) + (l & 3);
+    } else {
+        return l * kTileM + ((((outer >> 2) ^ (((l >> 1) & 3) << 1))) << 2) + (outer & 3);
     }
 }
 
+// One thread's share of one operand's tiles: four 16-byte chunks of each, at fixed places in the tile (chunk
+// i 1024 floats after chunk 0), read from a source that steps along k from tile to tile. The operand's element
+// (outer, l) lies at p[outer * outer_stride + l * k_stride], one of the strides 1 (A's outer index is m, B's n).
 template <bool KContiguous>
-__device__ __forceinline__ float tile_at(const float *tile, int outer, int l) {
-    return KContiguous ? tile[outer * kPitchK + l] : tile[l * kPitchOuter + outer];
+struct TileLoader {
+    const float *base, *source;  // the operand; chunk 0 of the next tile
+    int64_t chunk_step, tile_step;
+    int place;       // chunk 0's place in the tile
+    int outer_left;  // outer indices from chunk 0's first to the operand's end (at most 2^30)
+    int l_first;     // chunk 0's first k within a tile
+
+    __device__ __forceinline__ void init(const float *p, int64_t outer_stride, int64_t k_stride, int64_t outer_count,
+                                         int64_t outer0, int64_t k_begin, int tid) {
+        base = p;
+        int outer;
+        if constexpr (KContiguous) {  // [128 outer][32 k]: eight chunks a row, rows 32 apart from chunk to chunk
+            outer = tid >> 3, l_first = (tid & 7) * 4;
+            chunk_step = 32 * outer_stride, tile_step = kTileK;
+        } else {  // [32 k][128 outer]: 32 chunks a row, rows 8 apart
+            outer = (tid & 31) * 4, l_first = tid >> 5;
+            chunk_step = 8 * k_stride, tile_step = kTileK * k_stride;
+        }
+        place = tile_index<KContiguous>(outer, l_first);
+        outer_left = static_cast<int>(min(max(outer_count - (outer0 + outer), int64_t{-1}), int64_t{1} << 30));
+        source = p + (outer0 + outer) * outer_stride + (k_begin + l_first) * k_stride;
+    }
+
+    // Queues the next tile's copies into `tile`; `k_left` terms of the sum remain from its first k. Zeros past
+    // the operand's end and past k_left.
+    __device__ __forceinline__ void load(float *tile, int k_left) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            int bytes;
+            if constexpr (KContiguous) {
+                bytes = 32 * i < outer_left ? min(max(k_left - l_first, 0), 4) * 4 : 0;
+            } else {
+                bytes = l_first + 8 * i < k_left ? min(max(outer_left, 0), 4) * 4 : 0;
+            }
+            copy16_or_zeros(tile + place + 1024 * i, bytes > 0 ? source + i * chunk_step : base, bytes);
+        }
+        source += tile_step;
+    }
+
+    // Rounds this thread's chunks of a landed tile to TF32 in place, once for every warp that reads them.
+    __device__ __forceinline__ void round(float *tile) const {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            float4 *chunk = reinterpret_cast<float4 *>(tile + place + 1024 * i);
+            float4 v = *chunk;
+            v.x = __uint_as_float(to_tf32(v.x)), v.y = __uint_as_float(to_tf32(v.y));
+            v.z = __uint_as_float(to_tf32(v.z)), v.w = __uint_as_float(to_tf32(v.w));
+            *chunk = v;
+        }
+    }
+};
+
+template <bool KContiguous>
+__device__ __forceinline__ float2 pair_at(const float *tile, int outer, int l) {
+    return *reinterpret_cast<const float2 *>(tile + tile_index<KContiguous>(outer, l));
 }
 
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
@@ -128,13 +164,16 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_con
     const int64_t k_begin = static_cast<int64_t>(blockIdx.z) * args.k_per_split;
     const int64_t k_end = min(g.k, k_begin + args.k_per_split);
     const int k_tiles = static_cast<int>((k_end - k_begin + kTileK - 1) / kTileK);
-    const OperandView a_view{g.a, g.a_row, g.a_col, g.m}, b_view{g.b, g.b_col, g.b_row, g.n};
+    TileLoader<AKContiguous> a_tiles;
+    TileLoader<BKContiguous> b_tiles;
+    a_tiles.init(g.a, g.a_row, g.a_col, g.m, m0, k_begin, tid);
+    b_tiles.init(g.b, g.b_col, g.b_row, g.n, n0, k_begin, tid);
     const auto stage_a = [&](int s) { return shared + s * 2 * kOperandFloats; };
     const auto stage_b = [&](int s) { return shared + s * 2 * kOperandFloats + kOperandFloats; };
-    const auto load_stage = [&](int s, int tile) {
-        const int64_t k0 = k_begin + static_cast<int64_t>(tile) * kTileK;
-        load_tile<AKContiguous>(stage_a(s), a_view, m0, k0, k_end, tid);
-        load_tile<BKContiguous>(stage_b(s), b_view, n0, k0, k_end, tid);
+    const int k_count = static_cast<int>(k_end - k_begin);
+    const auto load_stage = [&](int s, int tile) {  // tiles load in order, each once
+        a_tiles.load(stage_a(s), k_count - tile * kTileK);
+        b_tiles.load(stage_b(s), k_count - tile * kTileK);
     };
 
     float acc[4][4][4];
@@ -152,7 +191,9 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_con
     }
     for (int tile = 0; tile < k_tiles; ++tile) {
         copies_wait<kStages - 2>();
-        __syncthreads();  // this tile has landed for every thread, and the stage refilled below is read out
+        a_tiles.round(stage_a(tile % kStages));  // this thread's copies of the tile have landed
+        b_tiles.round(stage_b(tile % kStages));
+        __syncthreads();  // the tile is rounded for every thread, and the stage refilled below is read out
         const int next = tile + kStages - 1;
         if (next < k_tiles) load_stage(next % kStages, next);
         copies_commit();
@@ -160,19 +201,32 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_con
 #pragma unroll
         for (int kk = 0; kk < kTileK; kk += 8) {
             uint32_t af[4][4], bf[4][2];
+            const int l = kk + 2 * quad;  // the stored k of the mma's k index quad (quad + 4: the next one)
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
-                const int r = warp_m + i * 16 + group, l = kk + quad;
-                af[i][0] = to_tf32(tile_at<AKContiguous>(ta, r, l));
-                af[i][1] = to_tf32(tile_at<AKContiguous>(ta, r + 8, l));
-                af[i][2] = to_tf32(tile_at<AKContiguous>(ta, r, l + 4));
-                af[i][3] = to_tf32(tile_at<AKContiguous>(ta, r + 8, l + 4));
+                if constexpr (AKContiguous) {
+                    const int r = warp_m + i * 16 + group;
+                    const float2 top = pair_at<true>(ta, r, l), bottom = pair_at<true>(ta, r + 8, l);
+                    af[i][0] = __float_as_uint(top.x), af[i][2] = __float_as_uint(top.y);
+                    af[i][1] = __float_as_uint(bottom.x), af[i][3] = __float_as_uint(bottom.y);
+                } else {
+                    const int r = warp_m + i * 16 + 2 * group;
+                    const float2 first = pair_at<false>(ta, r, l), second = pair_at<false>(ta, r, l + 1);
+                    af[i][0] = __float_as_uint(first.x), af[i][1] = __float_as_uint(first.y);
+                    af[i][2] = __float_as_uint(second.x), af[i][3] = __float_as_uint(second.y);
+                }
             }
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
-                const int c = warp_n + j * 8 + group, l = kk + quad;
-                bf[j][0] = to_tf32(tile_at<BKContiguous>(tb, c, l));
-                bf[j][1] = to_tf32(tile_at<BKContiguous>(tb, c, l + 4));
+                if constexpr (BKContiguous) {
+                    const float2 pair = pair_at<true>(tb, warp_n + j * 8 + group, l);
+                    bf[j][0] = __float_as_uint(pair.x), bf[j][1] = __float_as_uint(pair.y);
+                } else if (j % 2 == 0) {
+                    const int c = warp_n + j * 8 + 2 * group;  // columns g of tiles j and j + 1
+                    const float2 first = pair_at<false>(tb, c, l), second = pair_at<false>(tb, c, l + 1);
+                    bf[j][0] = __float_as_uint(first.x), bf[j + 1][0] = __float_as_uint(first.y);
+                    bf[j][1] = __float_as_uint(second.x), bf[j + 1][1] = __float_as_uint(second.y);
+                }
             }
 #pragma unroll
             for (int i = 0; i < 4; ++i)
@@ -188,8 +242,12 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_con
         for (int j = 0; j < 4; ++j)
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                const int64_t r = m0 + warp_m + i * 16 + group + (e >= 2 ? 8 : 0);
-                const int64_t c = n0 + warp_n + j * 8 + 2 * quad + (e & 1);
+                // The mma's row group (+ 8) and column 2 quad (+ 1), where the tiles stored them.
+                const int row = AKContiguous ? group + (e >= 2 ? 8 : 0) : 2 * group + (e >= 2 ? 1 : 0);
+                const int column =
+                    BKContiguous ? j * 8 + 2 * quad + (e & 1) : (j / 2) * 16 + 2 * (2 * quad + (e & 1)) + j % 2;
+                const int64_t r = m0 + warp_m + i * 16 + row;
+                const int64_t c = n0 + warp_n + column;
                 if (r >= g.m || c >= g.n) continue;
                 if (args.partials != nullptr) {
                     args.partials[(static_cast<int64_t>(blockIdx.z) * g.m + r) * g.n + c] = acc[i][j][e];
