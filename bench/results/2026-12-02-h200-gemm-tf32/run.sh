@@ -115,3 +115,22 @@ timeout 100 $b --lib build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn.tsv -
 t bench
 grep -h "^| [is]" $OUT/rnn.md | head -3
 cd $OUT && tar czf logs.tgz build.txt build-old.txt gemm-tests.txt sanitize-*.txt rnn-ops-cuda.txt rnn-bench.txt ab-*.txt ab-*.json && rm -f build.txt build-old.txt gemm-tests.txt sanitize-*.txt rnn-ops-cuda.txt rnn-bench.txt ab-*.txt ab-*.json
+
+# ---- call 5 (profile/): the gpu lane on the final tree and Nsight Compute on gemm_tf32
+#!/usr/bin/env bash
+# Call 5: the whole gpu lane on the final tree, and Nsight Compute on gemm_tf32 in backward weights (LSTM h1024
+# b64 float: dW and dR, 4096 x 1024, k 3200) and in the training forward's W x (3200 x 4096, k 1024).
+set -u
+export PATH=$PATH:/usr/local/cuda/bin
+start=$SECONDS
+t() { echo "$1 $((SECONDS-start)) s"; }
+LIBREDNN_BUILD_DIR=build scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >$OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
+t build
+(cd build && timeout 200 ctest -L gpu -j4 --output-on-failure) > $OUT/gpu-lane.txt 2>&1; echo "rc $?" >> $OUT/gpu-lane.txt
+tail -4 $OUT/gpu-lane.txt; t lane
+b=build/tools/bench/librednn-bench
+for dir in bwd_filter fwd; do
+  timeout 150 ncu --clock-control none --kernel-name regex:gemm_tf32_kernel --launch-count 1 --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats     $b --lib build/src/libcudnn.so.8 --problem "op=rnn cell=lstm algo=standard dirs=1 layers=2 input=1024 hidden=1024 input_mode=linear bias=double dtype=float math=float math_type=default layout=seq_major_unpacked seq=50 batch=64 hx=yes cx=yes hy=yes cy=yes" --dir $dir --runs 1 --warmup 0 > $OUT/ncu-$dir.txt 2>&1
+  t ncu-$dir
+done
+grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|L1/TEX Hit|L2 Hit|Achieved Occupancy|Registers Per|Stall|Issue Slots|Executed Ipc|Warp Cycles Per Issued|DRAM Throughput|Block Limit" $OUT/ncu-bwd_filter.txt | head -40
