@@ -398,15 +398,16 @@ TEST(Rnn, ForwardOnBatchesOfTensorCoreStepsMatchesReference) {
 // kernel (cuda/rnn/rnn_fused_step.hpp) computing R h + b_R and the cell, h alternating between two buffers,
 // from batches of 32 (kRnnFusedStepBatch; smaller ones take the unfused steps). Batches of one sequence to past
 // 64 (the kernel's columns per pass), odd and even longest lengths (the last h
-// in either buffer), shorter sequences (their h carried to the other buffer), both directions, and one hidden
-// size past the kernel's wide-tile threshold (kWideTileHidden, 768: eight units per block, else four).
+// in either buffer), shorter sequences (their h carried to the other buffer), both directions, and two hidden
+// sizes past the kernel's wide-tile threshold (kWideTileHidden, 768: eight units per block, else four). Hidden
+// sizes that are multiples of 16 take the TF32 kernel unless the math type is FMA, the others the FP32 one.
 TEST(Rnn, ForwardOfFusedStepsMatchesReference) {
     LIBREDNN_SEEDED_RANDOM(rng);
-    for (int trial = 0; trial < 18; ++trial) {
+    for (int trial = 0; trial < 20; ++trial) {
         RnnProblem p = random_problem(rng);
         RnnNetwork &n = p.net;
-        const bool wide = trial == 0;
-        n.hidden_size = wide ? 776 : 8 * static_cast<int>(rng.integer(1, 5));
+        const bool wide = trial < 2;
+        n.hidden_size = wide ? (trial == 0 ? 776 : 784) : 8 * static_cast<int>(rng.integer(1, 5));
         n.proj_size = n.hidden_size;
         if (n.skip_input) n.input_size = n.hidden_size;
         n.data_type = rng.coin() ? CUDNN_DATA_FLOAT : CUDNN_DATA_HALF;

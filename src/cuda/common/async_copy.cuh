@@ -32,6 +32,34 @@ __device__ __forceinline__ void async_copy_wait_all() {
 #endif
 }
 
+// 16 bytes to shared `target`, of which the first `bytes` (0 to 16) come from global `source` and the rest
+// are zeros (source is not read when bytes is 0, but must still be a valid address).
+__device__ __forceinline__ void async_copy16_or_zeros(void *target, const void *source, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(target)), "l"(source),
+                 "r"(bytes)
+                 : "memory");
+#else
+    for (int i = 0; i < 16; ++i)
+        static_cast<unsigned char *>(target)[i] = i < bytes ? static_cast<const unsigned char *>(source)[i] : 0;
+#endif
+}
+
+// Closes the group of this thread's copies issued since the last commit (async_copy_wait_groups counts them).
+__device__ __forceinline__ void async_copy_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+// Waits until at most `Pending` of this thread's committed groups are still in flight.
+template <int Pending>
+__device__ __forceinline__ void async_copy_wait_groups() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
 // A transaction barrier in shared memory, armed for one arrival. One thread initialises it; a
 // __syncthreads must follow before others use it.
 __device__ __forceinline__ void transaction_barrier_init(uint64_t *barrier) {

@@ -32,31 +32,6 @@ struct Tf32Args {
     float *partials;  // [split][m][n] when k is split, else nullptr
 };
 
-// 16 bytes to shared memory, of which the first `bytes` come from `source` and the rest are zeros.
-__device__ __forceinline__ void copy16_or_zeros(float *target, const float *source, int bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(target)), "l"(source),
-                 "r"(bytes)
-                 : "memory");
-#else
-    for (int i = 0; i < 4; ++i) target[i] = 4 * i < bytes ? source[i] : 0.0f;
-#endif
-}
-
-__device__ __forceinline__ void copies_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-// Waits until at most `Pending` committed groups of this thread's copies are still in flight.
-template <int Pending>
-__device__ __forceinline__ void copies_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
-#endif
-}
-
 __device__ __forceinline__ uint32_t to_tf32(float x) {
     uint32_t r;
     asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
@@ -113,7 +88,7 @@ struct TileLoader {
             } else {
                 bytes = l_first + 8 * i < k_left ? min(max(outer_left, 0), 4) * 4 : 0;
             }
-            copy16_or_zeros(tile + place + 1024 * i, bytes > 0 ? source + i * chunk_step : base, bytes);
+            async_copy16_or_zeros(tile + place + 1024 * i, bytes > 0 ? source + i * chunk_step : base, bytes);
         }
         source += tile_step;
     }
@@ -187,16 +162,16 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_con
 #pragma unroll
     for (int s = 0; s < kStages - 1; ++s) {
         if (s < k_tiles) load_stage(s, s);
-        copies_commit();
+        async_copy_commit();
     }
     for (int tile = 0; tile < k_tiles; ++tile) {
-        copies_wait<kStages - 2>();
+        async_copy_wait_groups<kStages - 2>();
         a_tiles.round(stage_a(tile % kStages));  // this thread's copies of the tile have landed
         b_tiles.round(stage_b(tile % kStages));
         __syncthreads();  // the tile is rounded for every thread, and the stage refilled below is read out
         const int next = tile + kStages - 1;
         if (next < k_tiles) load_stage(next % kStages, next);
-        copies_commit();
+        async_copy_commit();
         const float *ta = stage_a(tile % kStages), *tb = stage_b(tile % kStages);
 #pragma unroll
         for (int kk = 0; kk < kTileK; kk += 8) {
@@ -234,7 +209,7 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_con
                 for (int j = 0; j < 4; ++j) mma_tf32(acc[i][j], af[i], bf[j]);
         }
     }
-    copies_wait<0>();
+    async_copy_wait_groups<0>();
 
 #pragma unroll
     for (int i = 0; i < 4; ++i)

@@ -186,7 +186,8 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                     if (fused) {
                         const int64_t h_in = s % 2 == 0 ? state.h : state.h_new;
                         const int64_t h_out = s % 2 == 0 ? state.h_new : state.h;
-                        LIBREDNN_CHECK(rnn_fused_step_forward(stream, cell, recurrent.b, recurrent.bias, h_in, h_out));
+                        LIBREDNN_CHECK(rnn_fused_step_forward(stream, cell, recurrent.b, recurrent.bias, h_in, h_out,
+                                                              p.net.math_type != CUDNN_FMA_MATH));
                         continue;
                     }
                 }

@@ -1,4 +1,6 @@
-// The fused forward step of the CUDA RNN (rnn_fused_step.hpp).
+// The fused forward step of the CUDA RNN (rnn_fused_step.hpp), in two kernels: FP32 on CUDA cores (FMA
+// math, or a hidden size the other does not take) and TF32 on tensor cores.
+#include "cuda/common/async_copy.cuh"
 #include "cuda/rnn/rnn_cell_forward.cuh"
 #include "cuda/rnn/rnn_fused_step.hpp"
 
@@ -18,6 +20,13 @@ constexpr int kWarps = 8;  // warps per block, each a part of the sum over k
 constexpr size_t kStagedLimit = 160 * 1024;
 constexpr int kHalves = kWarps / 2;
 
+// Copies the block's kRows rows of R (gate r / kUnits, unit unit0 + r % kUnits; a unit past H reads a valid
+// row, unused) into shared memory, `pitch4` float4 a row, as 16-byte asynchronous copies all in flight at once
+// (loads through registers would wait on memory one after another), and waits for this thread's copies.
+struct FusedStep;
+template <int kRows, int kUnits>
+__device__ __forceinline__ void stage_rows(const FusedStep &a, int unit0, float4 *staged, int pitch4);
+
 struct FusedStep {
     CellForward<float> cell;
     const float *recurrent;  // [gates * H][K]
@@ -25,6 +34,18 @@ struct FusedStep {
     int64_t h_in, h_out;
     int K;
 };
+
+template <int kRows, int kUnits>
+__device__ __forceinline__ void stage_rows(const FusedStep &a, int unit0, float4 *staged, int pitch4) {
+    const int H = a.cell.H, quads = a.K / 4;
+    for (int e = static_cast<int>(threadIdx.x); e < kRows * quads; e += kWarps * 32) {
+        const int r = e / quads, q = e % quads, unit = min(H - 1, unit0 + r % kUnits);
+        async_copy16(
+            staged + r * pitch4 + q,
+            reinterpret_cast<const float4 *>(a.recurrent + (static_cast<int64_t>(r / kUnits) * H + unit) * a.K) + q);
+    }
+    async_copy_wait_all();
+}
 
 __device__ __forceinline__ float dot8(const float4 &w0, const float4 &w1, const float4 &h0, const float4 &h1,
                                       float sum) {
@@ -49,12 +70,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_kernel(const __grid_co
     const int H = cell.H, N = cell.N, unit0 = static_cast<int>(blockIdx.x) * kUnits;
     const int quads = a.K / 4, chunks = a.K / 8, per_warp = (chunks + kWarps - 1) / kWarps;
     const int chunk_begin = min(chunks, warp * per_warp), chunk_end = min(chunks, chunk_begin + per_warp);
-    for (int e = static_cast<int>(threadIdx.x); e < kRows * quads; e += kWarps * 32) {
-        const int r = e / quads, unit = min(H - 1, unit0 + r % kUnits);  // a unit past H: a valid row, unused
-        staged[e] =
-            __ldg(reinterpret_cast<const float4 *>(a.recurrent + (static_cast<int64_t>(r / kUnits) * H + unit) * a.K) +
-                  e % quads);
-    }
+    stage_rows<kRows, kUnits>(a, unit0, staged, quads);
     __syncthreads();
     for (int first = 0; first < N; first += kColumns) {
         float acc[kRows][kPerLane];
@@ -130,19 +146,156 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_kernel(const __grid_co
     }
 }
 
+// --- TF32 on tensor cores ------------------------------------------------------------------------------------
+
+// Rows of R staged for the TF32 kernel: whole m16 tiles (zeros past the block's rows), each row padded to 16
+// floats past a multiple of 32 so that the eight rows a 16-byte fragment read touches fall on different banks.
+__host__ __device__ inline int tf32_pitch(int k) { return (k + 31) / 32 * 32 + 16; }
+// h streams through two buffers of kChunkK of k for the pass's 64 sequences, rows padded as R's.
+constexpr int kChunkK = 128, kHPitch = kChunkK + 16;
+constexpr size_t kHTileBytes = 2 * 64 * kHPitch * sizeof(float);
+// The TF32 kernel's dynamic shared memory at most: with its 8.5 KB of sums, within the H200's 227 KB a block.
+constexpr size_t kTf32SharedLimit = 216 * 1024;
+size_t tf32_staged_bytes(int gates, int units, int k) {
+    return static_cast<size_t>((gates * units + 15) / 16 * 16) * tf32_pitch(k) * sizeof(float) + kHTileBytes;
+}
+
+__device__ __forceinline__ uint32_t tf32_bits(float x) {
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return r;
+}
+
+__device__ __forceinline__ void mma_tf32(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
+                                         uint32_t b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+// The same step with R h on mma.sync m16n8k8 TF32: the block's rows of R, rounded to TF32 once, in shared memory
+// as kTiles m16 tiles; 64 sequences a pass, the eight warps as kTiles (rows) x 8 / kTiles (columns), each warp
+// one m16 tile by kTiles n8 tiles over the whole sum (no reduction between warps: deterministic). A lane reads
+// 16 k at a time as one 16-byte load of R per row and of h per sequence: the mma's k index t and t + 4 of the
+// first 8-k step are the stored k 4t and 4t + 1, of the second 4t + 2 and 4t + 3 (the same for R and h, so the
+// sum is the same). h streams from global memory four 16-k slices ahead.
+template <int kGates, int kUnits>
+__global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __grid_constant__ FusedStep a) {
+    constexpr int kRows = kGates * kUnits, kTiles = (kRows + 15) / 16, kColumns = 64;
+    static_assert(kTiles == 1 || kTiles == 2, "one or two m16 tiles of rows");
+    static_assert(kWarps / kTiles * kTiles * 8 == kColumns, "the warps' n8 tiles cover the pass");
+    __shared__ float sums[kTiles * 16][kColumns + 4];
+    extern __shared__ float4 staged[];  // [kTiles * 16][pitch / 4], then h_tiles
+    const CellForward<float> &cell = a.cell;
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    const int group = lane / 4, quad = lane % 4;
+    const int H = cell.H, N = cell.N, unit0 = static_cast<int>(blockIdx.x) * kUnits;
+    const int pitch = tf32_pitch(a.K), quads = a.K / 4;
+    float4 *h_tiles = staged + kTiles * 16 * (pitch / 4);  // [2][kColumns][kHPitch / 4]
+    stage_rows<kRows, kUnits>(a, unit0, staged, pitch / 4);
+    // Each thread rounds the chunks it copied (landed for it), and zeroes the rows past kRows of the last tile.
+    for (int e = static_cast<int>(threadIdx.x); e < kTiles * 16 * quads; e += kWarps * 32) {
+        const int r = e / quads, q = e % quads;
+        float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (r < kRows) {
+            v = staged[r * (pitch / 4) + q];
+            v.x = __uint_as_float(tf32_bits(v.x)), v.y = __uint_as_float(tf32_bits(v.y));
+            v.z = __uint_as_float(tf32_bits(v.z)), v.w = __uint_as_float(tf32_bits(v.w));
+        }
+        staged[r * (pitch / 4) + q] = v;
+    }
+    __syncthreads();
+    const int warp_m = warp % kTiles, warp_n = warp / kTiles;
+    const float4 *top = staged + (warp_m * 16 + group) * (pitch / 4) + quad;
+    const float4 *bottom = top + 8 * (pitch / 4);
+    for (int first = 0; first < N; first += kColumns) {
+        float acc[kTiles][4];
+#pragma unroll
+        for (int j = 0; j < kTiles; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
+        // h of the pass's 64 sequences, kChunkK of k at a time into two buffers: chunk c + 1 lands while chunk c
+        // multiplies (all of a chunk's copies in flight at once: h's latency no longer paces the sum).
+        const auto load_chunk = [&](int c) {
+            float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4);
+            const int extent4 = min(kChunkK, a.K - c * kChunkK) / 4;
+            for (int e = static_cast<int>(threadIdx.x); e < kColumns * (kChunkK / 4); e += kWarps * 32) {
+                const int column = e / (kChunkK / 4), q = e % (kChunkK / 4);
+                if (q >= extent4) continue;
+                const int n = min(N - 1, first + column);  // past N: a valid row, unused
+                async_copy16(tile + column * (kHPitch / 4) + q,
+                             reinterpret_cast<const float4 *>(cell.state + n * cell.spn + a.h_in + c * kChunkK) + q);
+            }
+            async_copy_commit();
+        };
+        const int chunks = (a.K + kChunkK - 1) / kChunkK;
+        load_chunk(0);
+        for (int c = 0; c < chunks; ++c) {
+            if (c + 1 < chunks) {
+                load_chunk(c + 1);
+                async_copy_wait_groups<1>();
+            } else {
+                async_copy_wait_groups<0>();
+            }
+            __syncthreads();  // chunk c has landed for every thread
+            const float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4);
+            const int chunk_slices = min(kChunkK, a.K - c * kChunkK) / 16;
+            for (int sl = 0; sl < chunk_slices; ++sl) {
+                const int slice = c * (kChunkK / 16) + sl;
+                const float4 rt = top[4 * slice], rb = bottom[4 * slice];
+#pragma unroll
+                for (int j = 0; j < kTiles; ++j) {
+                    const float4 hv = tile[((warp_n * kTiles + j) * 8 + group) * (kHPitch / 4) + 4 * sl + quad];
+                    mma_tf32(acc[j], __float_as_uint(rt.x), __float_as_uint(rb.x), __float_as_uint(rt.y),
+                             __float_as_uint(rb.y), tf32_bits(hv.x), tf32_bits(hv.y));
+                    mma_tf32(acc[j], __float_as_uint(rt.z), __float_as_uint(rb.z), __float_as_uint(rt.w),
+                             __float_as_uint(rb.w), tf32_bits(hv.z), tf32_bits(hv.w));
+                }
+            }
+            __syncthreads();  // chunk c's buffer is read out before chunk c + 2 is copied into it
+        }
+#pragma unroll
+        for (int j = 0; j < kTiles; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                sums[warp_m * 16 + group + (e >= 2 ? 8 : 0)][(warp_n * kTiles + j) * 8 + 2 * quad + (e & 1)] =
+                    acc[j][e];
+        __syncthreads();
+        for (int e = static_cast<int>(threadIdx.x); e < kUnits * kColumns; e += kWarps * 32) {
+            const int u = e / kColumns, j = e % kColumns, n = first + j, i = unit0 + u;
+            if (n >= N || i >= H) continue;
+            float *st = cell.state + n * cell.spn;
+            const int t = rnn_step_time(cell.lengths, n, cell.dir, cell.s);
+            if (t < 0) {
+                st[a.h_out + i] = st[a.h_in + i];  // no step s: h carries over to the other buffer
+                continue;
+            }
+            const auto pre = [&](int q) { return (a.bias ? a.bias[q * H + i] : 0.0f) + sums[q * kUnits + u][j]; };
+            float value = 0.0f;
+            rnn_cell_forward_unit(cell, n, i, t, pre, st[a.h_in + i], &value);
+            st[a.h_out + i] = value;
+            cell.out[(static_cast<int64_t>(t) * N + n) * cell.out_row + static_cast<int64_t>(cell.dir) * cell.P + i] =
+                value;
+        }
+        __syncthreads();  // the next pass writes `sums` again
+    }
+}
+
 // The shared memory a block of kGates * kUnits rows of R over k keeps the rows in.
 size_t staged_bytes(int gates, int units, int k) { return static_cast<size_t>(gates) * units * k * sizeof(float); }
 
 // Opts the kernel into its shared memory on the current device, once per device (a first use may race: the
 // call is idempotent).
 template <class Kernel>
-cudaError_t allow_shared(Kernel kernel, std::atomic<uint64_t> *devices) {
+cudaError_t allow_shared(Kernel kernel, std::atomic<uint64_t> *devices, size_t limit = kStagedLimit) {
     int device = 0;
     cudaError_t error = cudaGetDevice(&device);
     if (error != cudaSuccess) return error;
     const uint64_t bit = device < 64 ? uint64_t{1} << device : 0;
     if (bit != 0 && (devices->load(std::memory_order_acquire) & bit) != 0) return cudaSuccess;
-    error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kStagedLimit));
+    error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(limit));
     if (error == cudaSuccess) devices->fetch_or(bit, std::memory_order_acq_rel);
     return error;
 }
@@ -172,30 +325,69 @@ Status launch(cudaStream_t stream, const FusedStep &a) {
     return launch<kGates, 4>(stream, a);
 }
 
+template <int kGates, int kUnits>
+Status launch_tf32_with(cudaStream_t stream, const FusedStep &a) {
+    static std::atomic<uint64_t> devices{0};
+    const auto kernel = fused_step_tf32_kernel<kGates, kUnits>;
+    const cudaError_t error = allow_shared(kernel, &devices, kTf32SharedLimit);
+    if (error != cudaSuccess)
+        return fail(CUDNN_STATUS_EXECUTION_FAILED, "the fused RNN step's shared memory: %s", cudaGetErrorString(error));
+    const int blocks = (a.cell.H + kUnits - 1) / kUnits;
+    kernel<<<blocks, kWarps * 32, tf32_staged_bytes(kGates, kUnits, a.K), stream>>>(a);
+    return check_launch("fused_step_tf32_kernel");
+}
+
+// The TF32 kernel with the FP32 kernel's units per block (the caller checked tf32_fits).
+template <int kGates>
+Status launch_tf32(cudaStream_t stream, const FusedStep &a) {
+    if (a.cell.H >= kWideTileHidden && tf32_staged_bytes(kGates, 8, a.K) <= kTf32SharedLimit)
+        return launch_tf32_with<kGates, 8>(stream, a);
+    return launch_tf32_with<kGates, 4>(stream, a);
+}
+
+// The TF32 kernel takes 16 k at a time, and its padded rows must fit.
+bool tf32_fits(int gates, int k) { return k % 16 == 0 && tf32_staged_bytes(gates, 4, k) <= kTf32SharedLimit; }
+
+// LIBREDNN_RNN_FUSED_STEP (read once): "0" turns the fused step off, "fp32" keeps it on CUDA cores.
+enum class FusedSwitch { on, off, fp32 };
+FusedSwitch fused_switch() {
+    static const FusedSwitch value = [] {
+        const char *text = std::getenv("LIBREDNN_RNN_FUSED_STEP");
+        if (text != nullptr && std::strcmp(text, "0") == 0) return FusedSwitch::off;
+        if (text != nullptr && std::strcmp(text, "fp32") == 0) return FusedSwitch::fp32;
+        return FusedSwitch::on;
+    }();
+    return value;
+}
+
 bool aligned32(const void *pointer) { return reinterpret_cast<uintptr_t>(pointer) % 32 == 0; }
 
 }  // namespace
 
 bool rnn_fused_step_applies(const RnnProblem &p, const float *recurrent, const float *state,
                             int64_t state_per_sequence) {
-    static const bool off = [] {
-        const char *value = std::getenv("LIBREDNN_RNN_FUSED_STEP");
-        return value != nullptr && std::strcmp(value, "0") == 0;
-    }();
     const RnnNetwork &net = p.net;
-    return !off && p.batch_size >= kRnnFusedStepBatch && rnn_compute_type(net) == CUDNN_DATA_FLOAT &&
-           !net.projection() && net.hidden_size % 8 == 0 &&
+    return fused_switch() != FusedSwitch::off && p.batch_size >= kRnnFusedStepBatch &&
+           rnn_compute_type(net) == CUDNN_DATA_FLOAT && !net.projection() && net.hidden_size % 8 == 0 &&
            staged_bytes(net.gates(), 4, net.hidden_size) <= kStagedLimit && state_per_sequence % 8 == 0 &&
            aligned32(recurrent) && aligned32(state);
 }
 
 Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,
-                              const float *bias, int64_t h_in, int64_t h_out) {
+                              const float *bias, int64_t h_in, int64_t h_out, bool tensor_cores) {
     FusedStep a;
     a.cell = cell, a.recurrent = recurrent, a.bias = bias, a.h_in = h_in, a.h_out = h_out, a.K = cell.P;
-    switch (cell.cell) {
-        case CUDNN_LSTM: return launch<4>(stream, a);
-        case CUDNN_GRU: return launch<3>(stream, a);
+    const int gates = cell.cell == CUDNN_LSTM ? 4 : cell.cell == CUDNN_GRU ? 3 : 1;
+    if (tensor_cores && fused_switch() != FusedSwitch::fp32 && tf32_fits(gates, a.K)) {
+        switch (gates) {
+            case 4: return launch_tf32<4>(stream, a);
+            case 3: return launch_tf32<3>(stream, a);
+            default: return launch_tf32<1>(stream, a);
+        }
+    }
+    switch (gates) {
+        case 4: return launch<4>(stream, a);
+        case 3: return launch<3>(stream, a);
         default: return launch<1>(stream, a);
     }
 }

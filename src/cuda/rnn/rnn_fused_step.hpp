@@ -2,7 +2,9 @@
 // tile of hidden units, computes R h + b_R for every gate of those units and every sequence (float, fixed
 // order: deterministic), and runs their cell on it, without writing R h + b_R to memory or launching a second
 // kernel. h is read from one buffer of the state and written to the other (the step's h is read by every block
-// while it is written). Used without a recurrent projection, for float compute (half and float data).
+// while it is written). Used without a recurrent projection, for float compute (half and float data): R h on
+// TF32 tensor cores where the math type allows them and the hidden size is a multiple of 16, else in FP32 on
+// CUDA cores.
 #pragma once
 
 #include "core/status.hpp"
@@ -24,14 +26,15 @@ constexpr int kRnnFusedStepBatch = 32;
 
 // Whether the fused step runs this problem's forward steps: batches from kRnnFusedStepBatch, float compute, no
 // projection, K = hidden a multiple of 8 and R and the state 32-byte aligned with a state row of a multiple of 8
-// elements (the kernel reads eight floats at a time). LIBREDNN_RNN_FUSED_STEP=0 turns it off (a measurement switch,
-// read once).
+// elements (the kernel reads eight floats at a time). LIBREDNN_RNN_FUSED_STEP=0 turns it off, =fp32 keeps it off
+// the tensor cores (measurement switches, read once).
 bool rnn_fused_step_applies(const RnnProblem &problem, const float *recurrent, const float *state,
                             int64_t state_per_sequence);
 
 // Step cell.s: h from offset h_in of each sequence's state, the new h to h_out and the layer output; R [gates *
 // hidden][hidden] row-major, bias [gates * hidden] or NULL. A sequence without step s copies h_in to h_out.
+// `tensor_cores`: the math type allows TF32 (any but CUDNN_FMA_MATH).
 Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,
-                              const float *bias, int64_t h_in, int64_t h_out);
+                              const float *bias, int64_t h_in, int64_t h_out, bool tensor_cores);
 
 }  // namespace librednn::cuda
