@@ -12,6 +12,7 @@
 
 #include "cuda/common/async_copy.cuh"
 #include "cuda/common/launch_util.hpp"
+#include "cuda/common/mma_tf32.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -31,12 +32,6 @@ struct Tf32Args {
     int64_t k_per_split;
     float *partials;  // [split][m][n] when k is split, else nullptr
 };
-
-__device__ __forceinline__ uint32_t to_tf32(float x) {
-    uint32_t r;
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-    return r;
-}
 
 // Where element (outer, l) of a tile lies: [128][32] rows of outer index with chunk c of each row at
 // c ^ 2 (outer mod 4), or [32][128] rows of k with chunk c at c ^ 2 ((l / 2) mod 4). The 16 lanes of one
@@ -99,8 +94,8 @@ struct TileLoader {
         for (int i = 0; i < 4; ++i) {
             float4 *chunk = reinterpret_cast<float4 *>(tile + place + 1024 * i);
             float4 v = *chunk;
-            v.x = __uint_as_float(to_tf32(v.x)), v.y = __uint_as_float(to_tf32(v.y));
-            v.z = __uint_as_float(to_tf32(v.z)), v.w = __uint_as_float(to_tf32(v.w));
+            v.x = __uint_as_float(tf32_bits(v.x)), v.y = __uint_as_float(tf32_bits(v.y));
+            v.z = __uint_as_float(tf32_bits(v.z)), v.w = __uint_as_float(tf32_bits(v.w));
             *chunk = v;
         }
     }
@@ -109,14 +104,6 @@ struct TileLoader {
 template <bool KContiguous>
 __device__ __forceinline__ float2 pair_at(const float *tile, int outer, int l) {
     return *reinterpret_cast<const float2 *>(tile + tile_index<KContiguous>(outer, l));
-}
-
-__device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
 // The finished value of C(r, c) from its sum over k: plus the bias and (accumulating) C's old value.
@@ -206,7 +193,8 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_con
 #pragma unroll
             for (int i = 0; i < 4; ++i)
 #pragma unroll
-                for (int j = 0; j < 4; ++j) mma_tf32(acc[i][j], af[i], bf[j]);
+                for (int j = 0; j < 4; ++j)
+                    mma_tf32_m16n8k8(acc[i][j], af[i][0], af[i][1], af[i][2], af[i][3], bf[j][0], bf[j][1]);
         }
     }
     async_copy_wait_groups<0>();

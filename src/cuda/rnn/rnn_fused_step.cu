@@ -1,6 +1,7 @@
 // The fused forward step of the CUDA RNN (rnn_fused_step.hpp), in two kernels: FP32 on CUDA cores (FMA
 // math, or a hidden size the other does not take) and TF32 on tensor cores.
 #include "cuda/common/async_copy.cuh"
+#include "cuda/common/mma_tf32.cuh"
 #include "cuda/rnn/rnn_cell_forward.cuh"
 #include "cuda/rnn/rnn_fused_step.hpp"
 
@@ -47,6 +48,31 @@ __device__ __forceinline__ void stage_rows(const FusedStep &a, int unit0, float4
     async_copy_wait_all();
 }
 
+// The cell of the block's units for the pass's sequences [first, first + kColumns): pre(q) is gate q's R h + b_R,
+// `sum(q, u, j, bias)` adding the pass's R h for gate q of unit u and column j to the bias. A sequence without
+// step s copies its h across to the other buffer.
+template <int kUnits, int kColumns, class Sum>
+__device__ __forceinline__ void finish_pass(const FusedStep &a, int unit0, int first, const Sum &sum) {
+    const CellForward<float> &cell = a.cell;
+    const int H = cell.H, N = cell.N;
+    for (int e = static_cast<int>(threadIdx.x); e < kUnits * kColumns; e += kWarps * 32) {
+        const int u = e / kColumns, j = e % kColumns, n = first + j, i = unit0 + u;
+        if (n >= N || i >= H) continue;
+        float *st = cell.state + n * cell.spn;
+        const int t = rnn_step_time(cell.lengths, n, cell.dir, cell.s);
+        if (t < 0) {
+            st[a.h_out + i] = st[a.h_in + i];  // no step s: h carries over to the other buffer
+            continue;
+        }
+        const auto pre = [&](int q) { return sum(q, u, j, a.bias ? a.bias[q * H + i] : 0.0f); };
+        float value = 0.0f;
+        rnn_cell_forward_unit(cell, n, i, t, pre, st[a.h_in + i], &value);
+        st[a.h_out + i] = value;
+        cell.out[(static_cast<int64_t>(t) * N + n) * cell.out_row + static_cast<int64_t>(cell.dir) * cell.P + i] =
+            value;
+    }
+}
+
 __device__ __forceinline__ float dot8(const float4 &w0, const float4 &w1, const float4 &h0, const float4 &h1,
                                       float sum) {
     sum = fmaf(w0.x, h0.x, sum), sum = fmaf(w0.y, h0.y, sum), sum = fmaf(w0.z, h0.z, sum);
@@ -67,7 +93,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_kernel(const __grid_co
     extern __shared__ float4 staged[];  // [kRows][K / 4]
     const CellForward<float> &cell = a.cell;
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-    const int H = cell.H, N = cell.N, unit0 = static_cast<int>(blockIdx.x) * kUnits;
+    const int N = cell.N, unit0 = static_cast<int>(blockIdx.x) * kUnits;
     const int quads = a.K / 4, chunks = a.K / 8, per_warp = (chunks + kWarps - 1) / kWarps;
     const int chunk_begin = min(chunks, warp * per_warp), chunk_end = min(chunks, chunk_begin + per_warp);
     stage_rows<kRows, kUnits>(a, unit0, staged, quads);
@@ -121,27 +147,11 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_kernel(const __grid_co
                 for (int c = 0; c < kPerLane; ++c) partial[warp][r][lane + 32 * c] += acc[r][c];
         }
         __syncthreads();
-        for (int e = static_cast<int>(threadIdx.x); e < kUnits * kColumns; e += kWarps * 32) {
-            const int u = e / kColumns, j = e % kColumns, n = first + j, i = unit0 + u;
-            if (n >= N || i >= H) continue;
-            float *st = cell.state + n * cell.spn;
-            const int t = rnn_step_time(cell.lengths, n, cell.dir, cell.s);
-            if (t < 0) {
-                st[a.h_out + i] = st[a.h_in + i];  // no step s: h carries over to the other buffer
-                continue;
-            }
-            const auto pre = [&](int q) {
-                float sum = a.bias ? a.bias[q * H + i] : 0.0f;
+        finish_pass<kUnits, kColumns>(a, unit0, first, [&](int q, int u, int j, float sum) {
 #pragma unroll
-                for (int half = 0; half < kHalves; ++half) sum += partial[half][q * kUnits + u][j];
-                return sum;
-            };
-            float value = 0.0f;
-            rnn_cell_forward_unit(cell, n, i, t, pre, st[a.h_in + i], &value);
-            st[a.h_out + i] = value;
-            cell.out[(static_cast<int64_t>(t) * N + n) * cell.out_row + static_cast<int64_t>(cell.dir) * cell.P + i] =
-                value;
-        }
+            for (int half = 0; half < kHalves; ++half) sum += partial[half][q * kUnits + u][j];
+            return sum;
+        });
         __syncthreads();  // the next pass writes `partial` again
     }
 }
@@ -160,21 +170,6 @@ size_t tf32_staged_bytes(int gates, int units, int k) {
     return static_cast<size_t>((gates * units + 15) / 16 * 16) * tf32_pitch(k) * sizeof(float) + kHTileBytes;
 }
 
-__device__ __forceinline__ uint32_t tf32_bits(float x) {
-    uint32_t r;
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-    return r;
-}
-
-__device__ __forceinline__ void mma_tf32(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
-                                         uint32_t b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
-
 // The same step with R h on mma.sync m16n8k8 TF32: the block's rows of R, rounded to TF32 once, in shared memory
 // as kTiles m16 tiles; 64 sequences a pass, the eight warps as kTiles (rows) x 8 / kTiles (columns), each warp
 // one m16 tile by kTiles n8 tiles over the whole sum (no reduction between warps: deterministic). A lane reads
@@ -191,7 +186,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
     const CellForward<float> &cell = a.cell;
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int group = lane / 4, quad = lane % 4;
-    const int H = cell.H, N = cell.N, unit0 = static_cast<int>(blockIdx.x) * kUnits;
+    const int N = cell.N, unit0 = static_cast<int>(blockIdx.x) * kUnits;
     const int pitch = tf32_pitch(a.K), quads = a.K / 4;
     float4 *h_tiles = staged + kTiles * 16 * (pitch / 4);  // [2][kColumns][kHPitch / 4]
     stage_rows<kRows, kUnits>(a, unit0, staged, pitch / 4);
@@ -248,10 +243,10 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
 #pragma unroll
                 for (int j = 0; j < kTiles; ++j) {
                     const float4 hv = tile[((warp_n * kTiles + j) * 8 + group) * (kHPitch / 4) + 4 * sl + quad];
-                    mma_tf32(acc[j], __float_as_uint(rt.x), __float_as_uint(rb.x), __float_as_uint(rt.y),
-                             __float_as_uint(rb.y), tf32_bits(hv.x), tf32_bits(hv.y));
-                    mma_tf32(acc[j], __float_as_uint(rt.z), __float_as_uint(rb.z), __float_as_uint(rt.w),
-                             __float_as_uint(rb.w), tf32_bits(hv.z), tf32_bits(hv.w));
+                    mma_tf32_m16n8k8(acc[j], __float_as_uint(rt.x), __float_as_uint(rb.x), __float_as_uint(rt.y),
+                                     __float_as_uint(rb.y), tf32_bits(hv.x), tf32_bits(hv.y));
+                    mma_tf32_m16n8k8(acc[j], __float_as_uint(rt.z), __float_as_uint(rb.z), __float_as_uint(rt.w),
+                                     __float_as_uint(rb.w), tf32_bits(hv.z), tf32_bits(hv.w));
                 }
             }
             __syncthreads();  // chunk c's buffer is read out before chunk c + 2 is copied into it
@@ -263,22 +258,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
                 sums[warp_m * 16 + group + (e >= 2 ? 8 : 0)][(warp_n * kTiles + j) * 8 + 2 * quad + (e & 1)] =
                     acc[j][e];
         __syncthreads();
-        for (int e = static_cast<int>(threadIdx.x); e < kUnits * kColumns; e += kWarps * 32) {
-            const int u = e / kColumns, j = e % kColumns, n = first + j, i = unit0 + u;
-            if (n >= N || i >= H) continue;
-            float *st = cell.state + n * cell.spn;
-            const int t = rnn_step_time(cell.lengths, n, cell.dir, cell.s);
-            if (t < 0) {
-                st[a.h_out + i] = st[a.h_in + i];  // no step s: h carries over to the other buffer
-                continue;
-            }
-            const auto pre = [&](int q) { return (a.bias ? a.bias[q * H + i] : 0.0f) + sums[q * kUnits + u][j]; };
-            float value = 0.0f;
-            rnn_cell_forward_unit(cell, n, i, t, pre, st[a.h_in + i], &value);
-            st[a.h_out + i] = value;
-            cell.out[(static_cast<int64_t>(t) * N + n) * cell.out_row + static_cast<int64_t>(cell.dir) * cell.P + i] =
-                value;
-        }
+        finish_pass<kUnits, kColumns>(a, unit0, first,
+                                      [&](int q, int u, int j, float bias) { return bias + sums[q * kUnits + u][j]; });
         __syncthreads();  // the next pass writes `sums` again
     }
 }
