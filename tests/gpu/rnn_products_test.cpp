@@ -1,10 +1,9 @@
-// The CUDA RNN's products on the implicit GEMM (src/cuda/rnn/rnn_products.hpp) against a double product on
-// the host: each of the three 1x1-convolution shapes on operands with the RNN's kinds of strides (rows wider
-// than the matrix, A and B in both orientations), a bias through the forward's epilogue, accumulation
-// through backward data's beta, and backward filter's long sums split over blocks; and a recurrence step's
-// products (a batch's rows), each walked as backward filter with k split into the operands' scratch. TF32
-// under the default math (each product off by up to 2^-10 of itself), gemm_simt under FMA math; every run
-// twice, bit for bit.
+// The CUDA RNN's products on tensor cores (src/cuda/rnn/rnn_products.hpp) against a double product on the host:
+// each of the three product shapes on operands with the RNN's kinds of strides (rows wider than the matrix, A
+// and B in both orientations), a bias, accumulation, and long sums split over blocks; and a recurrence step's
+// products (a batch's rows) with k split into the operands' scratch. Where every operand has 16-byte rows they
+// run on gemm_tf32, the others (odd widths, unaligned rows) on the implicit GEMM. TF32 under the default math
+// (each product off by up to 2^-10 of itself), gemm_simt under FMA math; every run twice, bit for bit.
 #include "cuda/rnn/rnn_products.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "gpu_test_util.hpp"
@@ -133,7 +132,7 @@ void check(const Case &s, cudnnMathType_t math_type, std::mt19937_64 &rng) {
     cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(workspace), cudaFree(g.scratch);
 }
 
-TEST(RnnProducts, ImplicitGemmShapesMatchDoubleProduct) {
+TEST(RnnProducts, AllStepShapesMatchDoubleProduct) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(11);
     using S = RnnProductShape;
@@ -159,7 +158,7 @@ TEST(RnnProducts, ImplicitGemmShapesMatchDoubleProduct) {
 // A recurrence step's products at batches of 32 to 64 rows, as the RNN passes lay them out: rows of the
 // per-sequence state (wider than the matrix), R read in place (forward R h + b_R: B by columns; backward
 // R^T dG and P^T dh: B by rows), C in the state again; the GRU's R_h h + b_Rh; a ragged batch; accumulation.
-TEST(RnnProducts, StepProductsSplitOverBlocksMatchDoubleProduct) {
+TEST(RnnProducts, StepProductsMatchDoubleProduct) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(12);
     using S = RnnProductShape;

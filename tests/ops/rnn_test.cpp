@@ -384,7 +384,8 @@ TEST(Rnn, ForwardMatchesReferenceForEachCellDirectionAndInputMode) {
 }
 
 // Batches of kRnnTensorCoreStepBatch sequences and more: on CUDA the recurrence steps' products (R h + b_R,
-// P h) run on the implicit GEMM with k split over blocks, on TF32 unless the math type is FMA.
+// P h) run on tensor cores (gemm_tf32, or the implicit GEMM) with k split over blocks, on TF32 unless the math
+// type is FMA.
 TEST(Rnn, ForwardOnBatchesOfTensorCoreStepsMatchesReference) {
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 16; ++trial) {
