@@ -83,7 +83,7 @@ ops_racecheck+=':Rnn.ForwardMatchesReferenceForEachCell*:Rnn.ForwardOfFusedSteps
 # and without the FFT convolution.
 gpu_steps_common='GpuHandle=GpuHandle.* TensorKernels-softmax=TensorKernels.Softmax*'
 gpu_steps_common+=' TensorKernels=TensorKernels.*:-TensorKernels.Softmax*:TensorKernels.AddTensorBroadcastsOverDimsOfExtentOne'
-gpu_steps_common+=' GemmSimt=GemmSimt.* RnnProducts=RnnProducts.* CudaThreads=CudaThreads.*:-CudaThreads.RacingFirstUse*'
+gpu_steps_common+=' GemmSimt=GemmSimt.* GemmTf32=GemmTf32.* RnnProducts=RnnProducts.* CudaThreads=CudaThreads.*:-CudaThreads.RacingFirstUse*'
 gpu_steps_common+=' CudaThreadsFirstUse=CudaThreads.RacingFirstUseInThisProcess*'
 gpu_steps_common+=' CudaThreadsFirstUseAfterContext=CudaThreads.RacingFirstUseAfterTheContext*'
 gpu_steps_common+=' CudaThreadsFirstUseWithoutCufft=CudaThreads.RacingFirstUseWithoutCufft*'
@@ -95,7 +95,7 @@ gpu_steps_common+=' CudaThreadsFirstUseWithoutCufft=CudaThreads.RacingFirstUseWi
 # run them.
 eager_steps=' CudaThreadsFirstUse CudaThreadsFirstUseAfterContext '
 gpu_steps_racecheck='TensorKernels-reduce=TensorKernels.Reduce* TensorKernels-softmax=TensorKernels.Softmax*'
-gpu_steps_racecheck+=' GemmSimt=GemmSimt.* RnnProducts=RnnProducts.*'
+gpu_steps_racecheck+=' GemmSimt=GemmSimt.* GemmTf32=GemmTf32.* RnnProducts=RnnProducts.*'
 
 failures=()
 # A filter pattern that matches no test (a test renamed) would silently check nothing: each must match one.
