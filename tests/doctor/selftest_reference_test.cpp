@@ -1,6 +1,6 @@
 // Tests for the self-test's own references: small cases worked by hand, the adjoint identities of the
-// convolution's backward passes, and agreement with LibreDNN's references (src/reference) on random
-// problems, so that the doctor judges every library by the same arithmetic LibreDNN's tests use.
+// convolution's backward passes, and agreement with LibreDNN's references (src/reference, the LSTM's too) on
+// random problems, so that the doctor judges every library by the same arithmetic LibreDNN's tests use.
 #include "selftest_reference.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 #include "reference/batch_norm.hpp"
 #include "reference/convolution.hpp"
 #include "reference/pooling.hpp"
+#include "reference/rnn.hpp"
 
 namespace librednn::doctor {
 namespace {
@@ -138,6 +139,41 @@ TEST(SelftestReference, AgreesWithLibreDnnsReferences) {
     std::vector<float> z(zs.count());
     ASSERT_EQ(librednn::reference::pooling_forward(pooling, 1, view(x, xs), 0, view(z, zs)), CUDNN_STATUS_SUCCESS);
     EXPECT_EQ(reference::relative_error(z, reference::max_pooling(pool, xs, x)), 0);
+}
+
+// The self-test's LSTM against LibreDNN's RNN reference on the same weights, lengths and state.
+TEST(SelftestReference, LstmAgreesWithLibreDnnsRnnReference) {
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 random(seed);
+    reference::Lstm net;
+    net.input = 3, net.hidden = 5, net.steps = 4, net.batch = 3;
+    net.lengths = {4, 1, 3};
+    librednn::reference::RnnConfig config;
+    config.cell = CUDNN_LSTM;
+    config.input_size = net.input, config.hidden_size = config.proj_size = net.hidden;
+    librednn::reference::RnnWeights weights;
+    weights.matrices.resize(1), weights.biases.resize(1);
+    for (int id = 0; id < 8; ++id) {
+        net.matrices.push_back(random_values(random, int64_t{net.hidden} * (id < 4 ? net.input : net.hidden)));
+        net.biases.push_back(random_values(random, net.hidden));
+        weights.matrices[0].emplace_back(net.matrices.back().begin(), net.matrices.back().end());
+        weights.biases[0].emplace_back(net.biases.back().begin(), net.biases.back().end());
+    }
+    weights.matrices[0].emplace_back(), weights.biases[0].emplace_back();  // linLayerID 8: no projection
+    const std::vector<float> x = random_values(random, int64_t{net.steps} * net.batch * net.input);
+    const std::vector<float> hx = random_values(random, int64_t{net.batch} * net.hidden);
+    const std::vector<float> cx = random_values(random, int64_t{net.batch} * net.hidden);
+    const auto wide = [](const std::vector<float> &v) { return std::vector<double>(v.begin(), v.end()); };
+    std::vector<double> y, hy, cy;
+    ASSERT_EQ(librednn::reference::rnn_forward(config, weights, net.steps, net.lengths, wide(x), wide(hx), wide(cx),
+                                               0.0, &y, &hy, &cy),
+              CUDNN_STATUS_SUCCESS);
+    const reference::LstmOutputs mine = reference::lstm_forward(net, x, hx, cx);
+    const auto narrow = [](const std::vector<double> &v) { return std::vector<float>(v.begin(), v.end()); };
+    EXPECT_LT(reference::relative_error(narrow(y), mine.y), 1e-6);
+    EXPECT_LT(reference::relative_error(narrow(hy), mine.hy), 1e-6);
+    EXPECT_LT(reference::relative_error(narrow(cy), mine.cy), 1e-6);
 }
 
 }  // namespace

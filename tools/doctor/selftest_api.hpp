@@ -48,7 +48,21 @@ struct CudnnApi {
     X(cudnnSetActivationDescriptor)                   \
     X(cudnnDestroyActivationDescriptor)               \
     X(cudnnActivationForward)                         \
-    X(cudnnActivationBackward)
+    X(cudnnActivationBackward)                        \
+    X(cudnnSetTensorNdDescriptor)                     \
+    X(cudnnCreateDropoutDescriptor)                   \
+    X(cudnnSetDropoutDescriptor)                      \
+    X(cudnnDestroyDropoutDescriptor)                  \
+    X(cudnnCreateRNNDescriptor)                       \
+    X(cudnnSetRNNDescriptor_v8)                       \
+    X(cudnnDestroyRNNDescriptor)                      \
+    X(cudnnCreateRNNDataDescriptor)                   \
+    X(cudnnSetRNNDataDescriptor)                      \
+    X(cudnnDestroyRNNDataDescriptor)                  \
+    X(cudnnGetRNNWeightSpaceSize)                     \
+    X(cudnnGetRNNTempSpaceSizes)                      \
+    X(cudnnGetRNNWeightParams)                        \
+    X(cudnnRNNForward)
     LIBREDNN_DOCTOR_FUNCTIONS(LIBREDNN_DOCTOR_FUNCTION)
 #undef LIBREDNN_DOCTOR_FUNCTION
 

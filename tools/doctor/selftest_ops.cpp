@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -60,6 +61,8 @@ public:
     bool has(const void *function, const char *name) {
         return function != nullptr || fail(std::string("the library does not export ") + name);
     }
+    // Runs `action` when the check ends (descriptors the check made, in reverse order of making).
+    void at_end(std::function<void()> action) { cleanup_.push_back(std::move(action)); }
 
     bool tensor(const Shape4 &shape, cudnnTensorDescriptor_t *descriptor) {
         if (!has(reinterpret_cast<void *>(api_.cudnnCreateTensorDescriptor), "cudnnCreateTensorDescriptor") ||
@@ -440,6 +443,122 @@ OpResult check_training_step(OpEnvironment &env) {
     return op.result();
 }
 
+// An LSTM forward (inference) through cuDNN's v8 API: one layer, one direction, input 5, hidden 4, two sequences
+// of 3 and 2 steps (sequence-major, padded, fill 0), hx and cx given, both bias vectors. The weights are random
+// values in the weight space, found again through cudnnGetRNNWeightParams for the reference, so that the check
+// holds any library to its own layout. FMA math where the library takes it: TF32 would round beyond the
+// elementwise tolerance.
+OpResult check_lstm(OpEnvironment &env) {
+    Op op(env);
+    CudnnApi &api = op.api();
+    constexpr int kInput = 5, kHidden = 4, kSteps = 3, kBatch = 2;
+    reference::Lstm net;
+    net.input = kInput, net.hidden = kHidden, net.steps = kSteps, net.batch = kBatch;
+    net.lengths = {3, 2};
+    for (const auto &[function, name] :
+         {std::pair<const void *, const char *>{reinterpret_cast<void *>(api.cudnnCreateRNNDescriptor),
+                                                "cudnnCreateRNNDescriptor"},
+          {reinterpret_cast<void *>(api.cudnnSetRNNDescriptor_v8), "cudnnSetRNNDescriptor_v8"},
+          {reinterpret_cast<void *>(api.cudnnCreateRNNDataDescriptor), "cudnnCreateRNNDataDescriptor"},
+          {reinterpret_cast<void *>(api.cudnnSetRNNDataDescriptor), "cudnnSetRNNDataDescriptor"},
+          {reinterpret_cast<void *>(api.cudnnCreateDropoutDescriptor), "cudnnCreateDropoutDescriptor"},
+          {reinterpret_cast<void *>(api.cudnnSetDropoutDescriptor), "cudnnSetDropoutDescriptor"},
+          {reinterpret_cast<void *>(api.cudnnSetTensorNdDescriptor), "cudnnSetTensorNdDescriptor"},
+          {reinterpret_cast<void *>(api.cudnnGetRNNWeightSpaceSize), "cudnnGetRNNWeightSpaceSize"},
+          {reinterpret_cast<void *>(api.cudnnGetRNNTempSpaceSizes), "cudnnGetRNNTempSpaceSizes"},
+          {reinterpret_cast<void *>(api.cudnnGetRNNWeightParams), "cudnnGetRNNWeightParams"},
+          {reinterpret_cast<void *>(api.cudnnRNNForward), "cudnnRNNForward"}}) {
+        TRY(op.has(function, name));
+    }
+    cudnnDropoutDescriptor_t dropout;
+    TRY(op.call(api.cudnnCreateDropoutDescriptor(&dropout), "cudnnCreateDropoutDescriptor"));
+    op.at_end([&api, dropout] { api.cudnnDestroyDropoutDescriptor(dropout); });
+    TRY(op.call(api.cudnnSetDropoutDescriptor(dropout, op.handle(), 0.0f, nullptr, 0, 1), "cudnnSetDropoutDescriptor"));
+    cudnnRNNDescriptor_t rnn;
+    TRY(op.call(api.cudnnCreateRNNDescriptor(&rnn), "cudnnCreateRNNDescriptor"));
+    op.at_end([&api, rnn] { api.cudnnDestroyRNNDescriptor(rnn); });
+    const auto set_rnn = [&](cudnnMathType_t math) {
+        return api.cudnnSetRNNDescriptor_v8(rnn, CUDNN_RNN_ALGO_STANDARD, CUDNN_LSTM, CUDNN_RNN_DOUBLE_BIAS,
+                                            CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT, CUDNN_DATA_FLOAT,
+                                            CUDNN_DATA_FLOAT, math, kInput, kHidden, kHidden, 1, dropout,
+                                            CUDNN_RNN_PADDED_IO_ENABLED);
+    };
+    if (set_rnn(CUDNN_FMA_MATH) != CUDNN_STATUS_SUCCESS)
+        TRY(op.call(set_rnn(CUDNN_DEFAULT_MATH), "cudnnSetRNNDescriptor_v8"));
+    cudnnRNNDataDescriptor_t x_desc, y_desc;
+    float fill = 0.0f;
+    for (const auto &[descriptor, width] :
+         {std::pair<cudnnRNNDataDescriptor_t *, int>{&x_desc, kInput}, {&y_desc, kHidden}}) {
+        TRY(op.call(api.cudnnCreateRNNDataDescriptor(descriptor), "cudnnCreateRNNDataDescriptor"));
+        const cudnnRNNDataDescriptor_t made = *descriptor;
+        op.at_end([&api, made] { api.cudnnDestroyRNNDataDescriptor(made); });
+        TRY(op.call(api.cudnnSetRNNDataDescriptor(made, CUDNN_DATA_FLOAT, CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED,
+                                                  kSteps, kBatch, width, net.lengths.data(), &fill),
+                    "cudnnSetRNNDataDescriptor"));
+    }
+    cudnnTensorDescriptor_t h_desc;
+    TRY(op.call(api.cudnnCreateTensorDescriptor(&h_desc), "cudnnCreateTensorDescriptor"));
+    op.at_end([&api, h_desc] { api.cudnnDestroyTensorDescriptor(h_desc); });
+    const int dims[3] = {1, kBatch, kHidden}, strides[3] = {kBatch * kHidden, kHidden, 1};
+    TRY(op.call(api.cudnnSetTensorNdDescriptor(h_desc, CUDNN_DATA_FLOAT, 3, dims, strides),
+                "cudnnSetTensorNdDescriptor"));
+
+    size_t weight_bytes = 0, work_bytes = 0, reserve_bytes = 0;
+    TRY(op.call(api.cudnnGetRNNWeightSpaceSize(op.handle(), rnn, &weight_bytes), "cudnnGetRNNWeightSpaceSize"));
+    TRY(op.call(
+        api.cudnnGetRNNTempSpaceSizes(op.handle(), rnn, CUDNN_FWD_MODE_INFERENCE, x_desc, &work_bytes, &reserve_bytes),
+        "cudnnGetRNNTempSpaceSizes"));
+    const std::vector<float> weights = random_values(env.random, static_cast<int64_t>(weight_bytes / sizeof(float)));
+    const std::vector<float> x = random_values(env.random, int64_t{kSteps} * kBatch * kInput);
+    const std::vector<float> hx = random_values(env.random, kBatch * kHidden);
+    const std::vector<float> cx = random_values(env.random, kBatch * kHidden);
+    // devSeqLengths: the lengths again, in the library's memory (their bits carried in a float buffer).
+    std::vector<float> length_bits(net.lengths.size());
+    std::memcpy(length_bits.data(), net.lengths.data(), length_bits.size() * sizeof(float));
+    void *w_data, *x_data, *hx_data, *cx_data, *y_data, *hy_data, *cy_data, *lengths_data, *workspace;
+    TRY(op.input(weights, &w_data) && op.input(x, &x_data) && op.input(hx, &hx_data) && op.input(cx, &cx_data) &&
+        op.input(length_bits, &lengths_data) && op.output(x.size() / kInput * kHidden, &y_data) &&
+        op.output(hx.size(), &hy_data) && op.output(cx.size(), &cy_data) && op.workspace(work_bytes, &workspace));
+
+    // Where the library keeps each matrix and bias of the layer: linLayerIDs 0-3 act on x, 4-7 on h.
+    cudnnTensorDescriptor_t m_desc, b_desc;
+    TRY(op.call(api.cudnnCreateTensorDescriptor(&m_desc), "cudnnCreateTensorDescriptor") &&
+        op.call(api.cudnnCreateTensorDescriptor(&b_desc), "cudnnCreateTensorDescriptor"));
+    op.at_end([&api, m_desc, b_desc] {
+        api.cudnnDestroyTensorDescriptor(m_desc);
+        api.cudnnDestroyTensorDescriptor(b_desc);
+    });
+    const int64_t weight_count = static_cast<int64_t>(weights.size());
+    for (int id = 0; id < 8; ++id) {
+        void *matrix = nullptr, *bias = nullptr;
+        TRY(op.call(
+            api.cudnnGetRNNWeightParams(op.handle(), rnn, 0, weight_bytes, w_data, id, m_desc, &matrix, b_desc, &bias),
+            "cudnnGetRNNWeightParams"));
+        const int64_t matrix_count = int64_t{kHidden} * (id < 4 ? kInput : kHidden);
+        const int64_t m_at = (static_cast<char *>(matrix) - static_cast<char *>(w_data)) / int64_t{sizeof(float)};
+        const int64_t b_at = (static_cast<char *>(bias) - static_cast<char *>(w_data)) / int64_t{sizeof(float)};
+        if (matrix == nullptr || bias == nullptr || m_at < 0 || m_at + matrix_count > weight_count || b_at < 0 ||
+            b_at + kHidden > weight_count) {
+            op.fail("cudnnGetRNNWeightParams placed linLayerID " + std::to_string(id) + " outside the weight space");
+            return op.result();
+        }
+        net.matrices.emplace_back(weights.begin() + m_at, weights.begin() + m_at + matrix_count);
+        net.biases.emplace_back(weights.begin() + b_at, weights.begin() + b_at + kHidden);
+    }
+    TRY(op.call(
+        api.cudnnRNNForward(op.handle(), rnn, CUDNN_FWD_MODE_INFERENCE, static_cast<const int32_t *>(lengths_data),
+                            x_desc, x_data, y_desc, y_data, h_desc, hx_data, hy_data, h_desc, cx_data, cy_data,
+                            weight_bytes, w_data, work_bytes, workspace, 0, nullptr),
+        "cudnnRNNForward"));
+    std::vector<float> y, hy, cy;
+    TRY(op.read(y_data, &y) && op.read(hy_data, &hy) && op.read(cy_data, &cy));
+    const reference::LstmOutputs want = reference::lstm_forward(net, x, hx, cx);
+    TRY(op.compare("y", y, want.y, reference::kElementwiseTolerance));
+    TRY(op.compare("hy", hy, want.hy, reference::kElementwiseTolerance));
+    op.compare("cy", cy, want.cy, reference::kElementwiseTolerance);
+    return op.result();
+}
+
 #undef TRY
 #define TRY(step)                        \
     do {                                 \
@@ -475,6 +594,7 @@ const std::vector<OpCheck> &op_checks() {
         {"pooling", "max pooling (3x3, pad 1, stride 2, x 2x3x9x9)", check_pooling},
         {"softmax", "softmax forward (accurate/channel and log/instance, x 2x10x3x3)", check_softmax},
         {"training_step", "a training step (conv, ReLU, their backward passes, SGD update)", check_training_step},
+        {"lstm", "an LSTM forward (v8 API, input 5, hidden 4, sequences of 3 and 2 steps)", check_lstm},
     };
     return checks;
 }

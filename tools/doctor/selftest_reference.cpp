@@ -158,6 +158,41 @@ std::vector<double> relu_backward(const std::vector<float> &x, const std::vector
     return dx;
 }
 
+LstmOutputs lstm_forward(const Lstm &net, const std::vector<float> &x, const std::vector<float> &hx,
+                         const std::vector<float> &cx) {
+    const int H = net.hidden, N = net.batch;
+    LstmOutputs out;
+    out.y.assign(static_cast<size_t>(net.steps) * N * H, 0.0);
+    out.hy.resize(static_cast<size_t>(N) * H);
+    out.cy.resize(static_cast<size_t>(N) * H);
+    const auto sigmoid = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+    for (int n = 0; n < N; ++n) {
+        std::vector<double> h(hx.begin() + n * H, hx.begin() + (n + 1) * H);
+        std::vector<double> c(cx.begin() + n * H, cx.begin() + (n + 1) * H);
+        for (int t = 0; t < net.lengths[n]; ++t) {
+            const float *xt = x.data() + (static_cast<size_t>(t) * N + n) * net.input;
+            std::vector<double> gate(4 * static_cast<size_t>(H));
+            for (int q = 0; q < 4; ++q)
+                for (int i = 0; i < H; ++i) {
+                    double sum = double{net.biases[q][i]} + net.biases[4 + q][i];
+                    for (int k = 0; k < net.input; ++k) sum += double{net.matrices[q][i * net.input + k]} * xt[k];
+                    for (int k = 0; k < H; ++k) sum += double{net.matrices[4 + q][i * H + k]} * h[k];
+                    gate[q * H + i] = sum;
+                }
+            for (int i = 0; i < H; ++i) {
+                const double in = sigmoid(gate[i]), forget = sigmoid(gate[H + i]);
+                const double cell = std::tanh(gate[2 * H + i]), output = sigmoid(gate[3 * H + i]);
+                c[i] = forget * c[i] + in * cell;
+                h[i] = output * std::tanh(c[i]);
+                out.y[(static_cast<size_t>(t) * N + n) * H + i] = h[i];
+            }
+        }
+        std::copy(h.begin(), h.end(), out.hy.begin() + n * H);
+        std::copy(c.begin(), c.end(), out.cy.begin() + n * H);
+    }
+    return out;
+}
+
 double relative_error(const std::vector<float> &out, const std::vector<double> &ref) {
     if (out.size() != ref.size()) return std::numeric_limits<double>::infinity();
     double difference = 0, norm = 0;

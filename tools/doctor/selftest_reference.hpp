@@ -51,6 +51,23 @@ std::vector<double> softmax(const Shape4 &xs, const std::vector<float> &x, bool 
 std::vector<double> relu(const std::vector<float> &x);
 std::vector<double> relu_backward(const std::vector<float> &x, const std::vector<float> &dy);
 
+// A one-layer, one-direction LSTM in cuDNN's gate order (input, forget, cell, output): per step of sequence n,
+// i = sigmoid(W_i x + b_Wi + R_i h + b_Ri), f and o alike, g = tanh(W_g x + b_Wg + R_g h + b_Rg),
+// c' = f c + i g, h' = o tanh(c'). x is [steps][batch][input] (sequence-major), hx and cx [batch][hidden];
+// matrices[0..3] are W_i, W_f, W_g, W_o ([hidden][input]) and matrices[4..7] R_i .. R_o ([hidden][hidden]),
+// cuDNN's linLayerIDs, biases[0..7] their bias vectors. Sequence n runs lengths[n] steps; y is [steps][batch]
+// [hidden], zero past a sequence's end; hy and cy each sequence's last h and c.
+struct Lstm {
+    int input = 0, hidden = 0, steps = 0, batch = 0;
+    std::vector<int> lengths;
+    std::vector<std::vector<float>> matrices, biases;  // 8 each
+};
+struct LstmOutputs {
+    std::vector<double> y, hy, cy;
+};
+LstmOutputs lstm_forward(const Lstm &net, const std::vector<float> &x, const std::vector<float> &hx,
+                         const std::vector<float> &cx);
+
 // ||out - ref|| / ||ref|| (with ||ref|| = 0 taken as 1); infinity when out holds a NaN or infinity
 // that ref does not.
 double relative_error(const std::vector<float> &out, const std::vector<double> &ref);
@@ -60,7 +77,7 @@ double relative_error(const std::vector<float> &out, const std::vector<double> &
 // reductions of a few hundred terms and for algorithms (FFT, Winograd) that round more, without
 // letting a wrong index or a missed term (errors of order 1e-2 and more) through.
 constexpr double kConvolutionTolerance = 1e-4;
-constexpr double kElementwiseTolerance = 1e-5;  // batch norm, softmax, ReLU: a handful of roundings
+constexpr double kElementwiseTolerance = 1e-5;  // batch norm, softmax, ReLU, a small LSTM: a handful of roundings
 constexpr double kPoolingTolerance = 0;         // max pooling selects, it does not round
 constexpr double kTrainingTolerance = 1e-4;
 
