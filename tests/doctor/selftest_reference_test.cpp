@@ -176,5 +176,63 @@ TEST(SelftestReference, LstmAgreesWithLibreDnnsRnnReference) {
     EXPECT_LT(reference::relative_error(narrow(cy), mine.cy), 1e-6);
 }
 
+// The self-test's LSTM back-propagation against central differences of its forward, of the loss
+// sum(y dy) + sum(hy dhy) + sum(cy dcy), for every input, state, weight and bias (steps of 2^-10, exact in float
+// for these values: the differences err by O(2^-20)).
+TEST(SelftestReference, LstmBackwardMatchesCentralDifferences) {
+    const unsigned seed = std::random_device{}();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 random(seed);
+    reference::Lstm net;
+    net.input = 3, net.hidden = 2, net.steps = 3, net.batch = 2;
+    net.lengths = {3, 2};
+    for (int id = 0; id < 8; ++id) {
+        net.matrices.push_back(random_values(random, int64_t{net.hidden} * (id < 4 ? net.input : net.hidden)));
+        net.biases.push_back(random_values(random, net.hidden));
+    }
+    std::vector<float> x = random_values(random, int64_t{net.steps} * net.batch * net.input);
+    std::vector<float> hx = random_values(random, int64_t{net.batch} * net.hidden);
+    std::vector<float> cx = random_values(random, int64_t{net.batch} * net.hidden);
+    const std::vector<float> dy = random_values(random, int64_t{net.steps} * net.batch * net.hidden);
+    const std::vector<float> dhy = random_values(random, int64_t{net.batch} * net.hidden);
+    const std::vector<float> dcy = random_values(random, int64_t{net.batch} * net.hidden);
+    const auto loss = [&]() {
+        const reference::LstmOutputs out = reference::lstm_forward(net, x, hx, cx);
+        return dot(dy, out.y) + dot(dhy, out.hy) + dot(dcy, out.cy);
+    };
+    const reference::LstmGradients got = reference::lstm_backward(net, x, hx, cx, dy, dhy, dcy);
+    const float step = 0x1p-10f;
+    const auto difference = [&](float *value) {
+        const float kept = *value;
+        *value = kept + step;
+        const double up = loss();
+        *value = kept - step;
+        const double down = loss();
+        *value = kept;
+        return (up - down) / (2.0 * step);
+    };
+    const auto expect_gradient = [&](std::vector<float> &values, const std::vector<double> &gradient, const char *what,
+                                     bool only_valid_x) {
+        for (size_t i = 0; i < values.size(); ++i) {
+            if (only_valid_x) {
+                const int t = static_cast<int>(i / (net.batch * net.input)),
+                          n = static_cast<int>(i / net.input % net.batch);
+                if (t >= net.lengths[n]) {
+                    EXPECT_EQ(gradient[i], 0.0) << what << "[" << i << "] past the sequence";
+                    continue;
+                }
+            }
+            EXPECT_NEAR(gradient[i], difference(&values[i]), 1e-4) << what << "[" << i << "]";
+        }
+    };
+    expect_gradient(x, got.dx, "dx", true);
+    expect_gradient(hx, got.dhx, "dhx", false);
+    expect_gradient(cx, got.dcx, "dcx", false);
+    for (int id = 0; id < 8; ++id) {
+        expect_gradient(net.matrices[id], got.matrices[id], "matrix", false);
+        expect_gradient(net.biases[id], got.biases[id], "bias", false);
+    }
+}
+
 }  // namespace
 }  // namespace librednn::doctor

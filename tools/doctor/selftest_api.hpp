@@ -62,7 +62,9 @@ struct CudnnApi {
     X(cudnnGetRNNWeightSpaceSize)                     \
     X(cudnnGetRNNTempSpaceSizes)                      \
     X(cudnnGetRNNWeightParams)                        \
-    X(cudnnRNNForward)
+    X(cudnnRNNForward)                                \
+    X(cudnnRNNBackwardData_v8)                        \
+    X(cudnnRNNBackwardWeights_v8)
     LIBREDNN_DOCTOR_FUNCTIONS(LIBREDNN_DOCTOR_FUNCTION)
 #undef LIBREDNN_DOCTOR_FUNCTION
 

@@ -443,18 +443,41 @@ OpResult check_training_step(OpEnvironment &env) {
     return op.result();
 }
 
-// An LSTM forward (inference) through cuDNN's v8 API: one layer, one direction, input 5, hidden 4, two sequences
-// of 3 and 2 steps (sequence-major, padded, fill 0), hx and cx given, both bias vectors. The weights are random
-// values in the weight space, found again through cudnnGetRNNWeightParams for the reference, so that the check
-// holds any library to its own layout. FMA math where the library takes it: TF32 would round beyond the
-// elementwise tolerance.
-OpResult check_lstm(OpEnvironment &env) {
-    Op op(env);
-    CudnnApi &api = op.api();
-    constexpr int kInput = 5, kHidden = 4, kSteps = 3, kBatch = 2;
+// The LSTM both RNN checks run through cuDNN's v8 API: one layer, one direction, input 5, hidden 4, two
+// sequences of 3 and 2 steps (sequence-major, padded, fill 0), hx and cx given, both bias vectors. The weights
+// are random values in the weight space, found again through cudnnGetRNNWeightParams for the reference, so that
+// a check holds any library to its own layout. FMA math where the library takes it: TF32 would round beyond
+// the tolerances.
+struct LstmCase {
+    static constexpr int kInput = 5, kHidden = 4, kSteps = 3, kBatch = 2;
     reference::Lstm net;
-    net.input = kInput, net.hidden = kHidden, net.steps = kSteps, net.batch = kBatch;
-    net.lengths = {3, 2};
+    cudnnRNNDescriptor_t rnn = nullptr;
+    cudnnRNNDataDescriptor_t x_desc = nullptr, y_desc = nullptr;
+    cudnnTensorDescriptor_t h_desc = nullptr;
+    size_t weight_bytes = 0;
+    std::vector<float> weights, x, hx, cx;
+    std::vector<int64_t> matrix_at, bias_at;  // each linLayerID's place in the weight space, in floats
+    void *w_data = nullptr, *x_data = nullptr, *hx_data = nullptr, *cx_data = nullptr, *lengths_data = nullptr;
+
+    // The pieces of a weight-space image (the weights or their gradients) in linLayerID order: 8 matrices,
+    // then 8 biases, one vector.
+    std::vector<float> pieces(const std::vector<float> &space) const {
+        std::vector<float> out;
+        for (int id = 0; id < 8; ++id)
+            out.insert(out.end(), space.begin() + matrix_at[id],
+                       space.begin() + matrix_at[id] + int64_t{kHidden} * (id < 4 ? kInput : kHidden));
+        for (int id = 0; id < 8; ++id)
+            out.insert(out.end(), space.begin() + bias_at[id], space.begin() + bias_at[id] + kHidden);
+        return out;
+    }
+};
+
+bool prepare_lstm(Op &op, OpEnvironment &env, LstmCase *c) {
+    CudnnApi &api = op.api();
+    constexpr int kInput = LstmCase::kInput, kHidden = LstmCase::kHidden;
+    constexpr int kSteps = LstmCase::kSteps, kBatch = LstmCase::kBatch;
+    c->net.input = kInput, c->net.hidden = kHidden, c->net.steps = kSteps, c->net.batch = kBatch;
+    c->net.lengths = {3, 2};
     for (const auto &[function, name] :
          {std::pair<const void *, const char *>{reinterpret_cast<void *>(api.cudnnCreateRNNDescriptor),
                                                 "cudnnCreateRNNDescriptor"},
@@ -468,14 +491,15 @@ OpResult check_lstm(OpEnvironment &env) {
           {reinterpret_cast<void *>(api.cudnnGetRNNTempSpaceSizes), "cudnnGetRNNTempSpaceSizes"},
           {reinterpret_cast<void *>(api.cudnnGetRNNWeightParams), "cudnnGetRNNWeightParams"},
           {reinterpret_cast<void *>(api.cudnnRNNForward), "cudnnRNNForward"}}) {
-        TRY(op.has(function, name));
+        if (!op.has(function, name)) return false;
     }
     cudnnDropoutDescriptor_t dropout;
-    TRY(op.call(api.cudnnCreateDropoutDescriptor(&dropout), "cudnnCreateDropoutDescriptor"));
+    if (!op.call(api.cudnnCreateDropoutDescriptor(&dropout), "cudnnCreateDropoutDescriptor")) return false;
     op.at_end([&api, dropout] { api.cudnnDestroyDropoutDescriptor(dropout); });
-    TRY(op.call(api.cudnnSetDropoutDescriptor(dropout, op.handle(), 0.0f, nullptr, 0, 1), "cudnnSetDropoutDescriptor"));
-    cudnnRNNDescriptor_t rnn;
-    TRY(op.call(api.cudnnCreateRNNDescriptor(&rnn), "cudnnCreateRNNDescriptor"));
+    if (!op.call(api.cudnnSetDropoutDescriptor(dropout, op.handle(), 0.0f, nullptr, 0, 1), "cudnnSetDropoutDescriptor"))
+        return false;
+    if (!op.call(api.cudnnCreateRNNDescriptor(&c->rnn), "cudnnCreateRNNDescriptor")) return false;
+    const cudnnRNNDescriptor_t rnn = c->rnn;
     op.at_end([&api, rnn] { api.cudnnDestroyRNNDescriptor(rnn); });
     const auto set_rnn = [&](cudnnMathType_t math) {
         return api.cudnnSetRNNDescriptor_v8(rnn, CUDNN_RNN_ALGO_STANDARD, CUDNN_LSTM, CUDNN_RNN_DOUBLE_BIAS,
@@ -483,79 +507,159 @@ OpResult check_lstm(OpEnvironment &env) {
                                             CUDNN_DATA_FLOAT, math, kInput, kHidden, kHidden, 1, dropout,
                                             CUDNN_RNN_PADDED_IO_ENABLED);
     };
-    if (set_rnn(CUDNN_FMA_MATH) != CUDNN_STATUS_SUCCESS)
-        TRY(op.call(set_rnn(CUDNN_DEFAULT_MATH), "cudnnSetRNNDescriptor_v8"));
-    cudnnRNNDataDescriptor_t x_desc, y_desc;
+    if (set_rnn(CUDNN_FMA_MATH) != CUDNN_STATUS_SUCCESS &&
+        !op.call(set_rnn(CUDNN_DEFAULT_MATH), "cudnnSetRNNDescriptor_v8")) {
+        return false;
+    }
     float fill = 0.0f;
     for (const auto &[descriptor, width] :
-         {std::pair<cudnnRNNDataDescriptor_t *, int>{&x_desc, kInput}, {&y_desc, kHidden}}) {
-        TRY(op.call(api.cudnnCreateRNNDataDescriptor(descriptor), "cudnnCreateRNNDataDescriptor"));
+         {std::pair<cudnnRNNDataDescriptor_t *, int>{&c->x_desc, kInput}, {&c->y_desc, kHidden}}) {
+        if (!op.call(api.cudnnCreateRNNDataDescriptor(descriptor), "cudnnCreateRNNDataDescriptor")) return false;
         const cudnnRNNDataDescriptor_t made = *descriptor;
         op.at_end([&api, made] { api.cudnnDestroyRNNDataDescriptor(made); });
-        TRY(op.call(api.cudnnSetRNNDataDescriptor(made, CUDNN_DATA_FLOAT, CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED,
-                                                  kSteps, kBatch, width, net.lengths.data(), &fill),
-                    "cudnnSetRNNDataDescriptor"));
+        if (!op.call(api.cudnnSetRNNDataDescriptor(made, CUDNN_DATA_FLOAT, CUDNN_RNN_DATA_LAYOUT_SEQ_MAJOR_UNPACKED,
+                                                   kSteps, kBatch, width, c->net.lengths.data(), &fill),
+                     "cudnnSetRNNDataDescriptor")) {
+            return false;
+        }
     }
-    cudnnTensorDescriptor_t h_desc;
-    TRY(op.call(api.cudnnCreateTensorDescriptor(&h_desc), "cudnnCreateTensorDescriptor"));
+    if (!op.call(api.cudnnCreateTensorDescriptor(&c->h_desc), "cudnnCreateTensorDescriptor")) return false;
+    const cudnnTensorDescriptor_t h_desc = c->h_desc;
     op.at_end([&api, h_desc] { api.cudnnDestroyTensorDescriptor(h_desc); });
     const int dims[3] = {1, kBatch, kHidden}, strides[3] = {kBatch * kHidden, kHidden, 1};
-    TRY(op.call(api.cudnnSetTensorNdDescriptor(h_desc, CUDNN_DATA_FLOAT, 3, dims, strides),
-                "cudnnSetTensorNdDescriptor"));
-
-    size_t weight_bytes = 0, work_bytes = 0, reserve_bytes = 0;
-    TRY(op.call(api.cudnnGetRNNWeightSpaceSize(op.handle(), rnn, &weight_bytes), "cudnnGetRNNWeightSpaceSize"));
-    TRY(op.call(
-        api.cudnnGetRNNTempSpaceSizes(op.handle(), rnn, CUDNN_FWD_MODE_INFERENCE, x_desc, &work_bytes, &reserve_bytes),
-        "cudnnGetRNNTempSpaceSizes"));
-    const std::vector<float> weights = random_values(env.random, static_cast<int64_t>(weight_bytes / sizeof(float)));
-    const std::vector<float> x = random_values(env.random, int64_t{kSteps} * kBatch * kInput);
-    const std::vector<float> hx = random_values(env.random, kBatch * kHidden);
-    const std::vector<float> cx = random_values(env.random, kBatch * kHidden);
+    if (!op.call(api.cudnnSetTensorNdDescriptor(h_desc, CUDNN_DATA_FLOAT, 3, dims, strides),
+                 "cudnnSetTensorNdDescriptor") ||
+        !op.call(api.cudnnGetRNNWeightSpaceSize(op.handle(), rnn, &c->weight_bytes), "cudnnGetRNNWeightSpaceSize")) {
+        return false;
+    }
+    c->weights = random_values(env.random, static_cast<int64_t>(c->weight_bytes / sizeof(float)));
+    c->x = random_values(env.random, int64_t{kSteps} * kBatch * kInput);
+    c->hx = random_values(env.random, kBatch * kHidden);
+    c->cx = random_values(env.random, kBatch * kHidden);
     // devSeqLengths: the lengths again, in the library's memory (their bits carried in a float buffer).
-    std::vector<float> length_bits(net.lengths.size());
-    std::memcpy(length_bits.data(), net.lengths.data(), length_bits.size() * sizeof(float));
-    void *w_data, *x_data, *hx_data, *cx_data, *y_data, *hy_data, *cy_data, *lengths_data, *workspace;
-    TRY(op.input(weights, &w_data) && op.input(x, &x_data) && op.input(hx, &hx_data) && op.input(cx, &cx_data) &&
-        op.input(length_bits, &lengths_data) && op.output(x.size() / kInput * kHidden, &y_data) &&
-        op.output(hx.size(), &hy_data) && op.output(cx.size(), &cy_data) && op.workspace(work_bytes, &workspace));
-
+    std::vector<float> length_bits(c->net.lengths.size());
+    std::memcpy(length_bits.data(), c->net.lengths.data(), length_bits.size() * sizeof(float));
+    if (!(op.input(c->weights, &c->w_data) && op.input(c->x, &c->x_data) && op.input(c->hx, &c->hx_data) &&
+          op.input(c->cx, &c->cx_data) && op.input(length_bits, &c->lengths_data))) {
+        return false;
+    }
     // Where the library keeps each matrix and bias of the layer: linLayerIDs 0-3 act on x, 4-7 on h.
     cudnnTensorDescriptor_t m_desc, b_desc;
-    TRY(op.call(api.cudnnCreateTensorDescriptor(&m_desc), "cudnnCreateTensorDescriptor") &&
-        op.call(api.cudnnCreateTensorDescriptor(&b_desc), "cudnnCreateTensorDescriptor"));
-    op.at_end([&api, m_desc, b_desc] {
-        api.cudnnDestroyTensorDescriptor(m_desc);
-        api.cudnnDestroyTensorDescriptor(b_desc);
-    });
-    const int64_t weight_count = static_cast<int64_t>(weights.size());
+    if (!op.call(api.cudnnCreateTensorDescriptor(&m_desc), "cudnnCreateTensorDescriptor")) return false;
+    op.at_end([&api, m_desc] { api.cudnnDestroyTensorDescriptor(m_desc); });
+    if (!op.call(api.cudnnCreateTensorDescriptor(&b_desc), "cudnnCreateTensorDescriptor")) return false;
+    op.at_end([&api, b_desc] { api.cudnnDestroyTensorDescriptor(b_desc); });
+    const int64_t weight_count = static_cast<int64_t>(c->weights.size());
     for (int id = 0; id < 8; ++id) {
         void *matrix = nullptr, *bias = nullptr;
-        TRY(op.call(
-            api.cudnnGetRNNWeightParams(op.handle(), rnn, 0, weight_bytes, w_data, id, m_desc, &matrix, b_desc, &bias),
-            "cudnnGetRNNWeightParams"));
+        if (!op.call(api.cudnnGetRNNWeightParams(op.handle(), rnn, 0, c->weight_bytes, c->w_data, id, m_desc, &matrix,
+                                                 b_desc, &bias),
+                     "cudnnGetRNNWeightParams")) {
+            return false;
+        }
         const int64_t matrix_count = int64_t{kHidden} * (id < 4 ? kInput : kHidden);
-        const int64_t m_at = (static_cast<char *>(matrix) - static_cast<char *>(w_data)) / int64_t{sizeof(float)};
-        const int64_t b_at = (static_cast<char *>(bias) - static_cast<char *>(w_data)) / int64_t{sizeof(float)};
+        const int64_t m_at = (static_cast<char *>(matrix) - static_cast<char *>(c->w_data)) / int64_t{sizeof(float)};
+        const int64_t b_at = (static_cast<char *>(bias) - static_cast<char *>(c->w_data)) / int64_t{sizeof(float)};
         if (matrix == nullptr || bias == nullptr || m_at < 0 || m_at + matrix_count > weight_count || b_at < 0 ||
             b_at + kHidden > weight_count) {
-            op.fail("cudnnGetRNNWeightParams placed linLayerID " + std::to_string(id) + " outside the weight space");
-            return op.result();
+            return op.fail("cudnnGetRNNWeightParams placed linLayerID " + std::to_string(id) +
+                           " outside the weight space");
         }
-        net.matrices.emplace_back(weights.begin() + m_at, weights.begin() + m_at + matrix_count);
-        net.biases.emplace_back(weights.begin() + b_at, weights.begin() + b_at + kHidden);
+        c->matrix_at.push_back(m_at), c->bias_at.push_back(b_at);
+        c->net.matrices.emplace_back(c->weights.begin() + m_at, c->weights.begin() + m_at + matrix_count);
+        c->net.biases.emplace_back(c->weights.begin() + b_at, c->weights.begin() + b_at + kHidden);
     }
+    return true;
+}
+
+// The LSTM's forward in inference mode: y, hy, cy against the reference.
+OpResult check_lstm(OpEnvironment &env) {
+    Op op(env);
+    CudnnApi &api = op.api();
+    LstmCase c;
+    TRY(prepare_lstm(op, env, &c));
+    size_t work_bytes = 0, reserve_bytes = 0;
+    TRY(op.call(api.cudnnGetRNNTempSpaceSizes(op.handle(), c.rnn, CUDNN_FWD_MODE_INFERENCE, c.x_desc, &work_bytes,
+                                              &reserve_bytes),
+                "cudnnGetRNNTempSpaceSizes"));
+    void *y_data, *hy_data, *cy_data, *workspace;
+    TRY(op.output(c.x.size() / LstmCase::kInput * LstmCase::kHidden, &y_data) && op.output(c.hx.size(), &hy_data) &&
+        op.output(c.cx.size(), &cy_data) && op.workspace(work_bytes, &workspace));
     TRY(op.call(
-        api.cudnnRNNForward(op.handle(), rnn, CUDNN_FWD_MODE_INFERENCE, static_cast<const int32_t *>(lengths_data),
-                            x_desc, x_data, y_desc, y_data, h_desc, hx_data, hy_data, h_desc, cx_data, cy_data,
-                            weight_bytes, w_data, work_bytes, workspace, 0, nullptr),
+        api.cudnnRNNForward(op.handle(), c.rnn, CUDNN_FWD_MODE_INFERENCE, static_cast<const int32_t *>(c.lengths_data),
+                            c.x_desc, c.x_data, c.y_desc, y_data, c.h_desc, c.hx_data, hy_data, c.h_desc, c.cx_data,
+                            cy_data, c.weight_bytes, c.w_data, work_bytes, workspace, 0, nullptr),
         "cudnnRNNForward"));
     std::vector<float> y, hy, cy;
     TRY(op.read(y_data, &y) && op.read(hy_data, &hy) && op.read(cy_data, &cy));
-    const reference::LstmOutputs want = reference::lstm_forward(net, x, hx, cx);
+    const reference::LstmOutputs want = reference::lstm_forward(c.net, c.x, c.hx, c.cx);
     TRY(op.compare("y", y, want.y, reference::kElementwiseTolerance));
     TRY(op.compare("hy", hy, want.hy, reference::kElementwiseTolerance));
     op.compare("cy", cy, want.cy, reference::kElementwiseTolerance);
+    return op.result();
+}
+
+// The LSTM's training step: the forward in training mode, cudnnRNNBackwardData_v8 from random dy, dhy, dcy, and
+// cudnnRNNBackwardWeights_v8 adding into a zeroed gradient space: dx (at each sequence's steps), dhx, dcx and
+// every weight's and bias's gradient (read where cudnnGetRNNWeightParams placed the weight) against the
+// reference's back-propagation.
+OpResult check_lstm_training(OpEnvironment &env) {
+    Op op(env);
+    CudnnApi &api = op.api();
+    TRY(op.has(reinterpret_cast<void *>(api.cudnnRNNBackwardData_v8), "cudnnRNNBackwardData_v8") &&
+        op.has(reinterpret_cast<void *>(api.cudnnRNNBackwardWeights_v8), "cudnnRNNBackwardWeights_v8"));
+    LstmCase c;
+    TRY(prepare_lstm(op, env, &c));
+    constexpr int kInput = LstmCase::kInput, kHidden = LstmCase::kHidden;
+    size_t work_bytes = 0, reserve_bytes = 0;
+    TRY(op.call(api.cudnnGetRNNTempSpaceSizes(op.handle(), c.rnn, CUDNN_FWD_MODE_TRAINING, c.x_desc, &work_bytes,
+                                              &reserve_bytes),
+                "cudnnGetRNNTempSpaceSizes"));
+    const size_t y_count = c.x.size() / kInput * kHidden;
+    const std::vector<float> dy = random_values(env.random, static_cast<int64_t>(y_count));
+    const std::vector<float> dhy = random_values(env.random, static_cast<int64_t>(c.hx.size()));
+    const std::vector<float> dcy = random_values(env.random, static_cast<int64_t>(c.cx.size()));
+    void *y_data, *hy_data, *cy_data, *workspace, *reserve, *dy_data, *dhy_data, *dcy_data, *dx_data, *dhx_data,
+        *dcx_data, *dw_data;
+    TRY(op.output(y_count, &y_data) && op.output(c.hx.size(), &hy_data) && op.output(c.cx.size(), &cy_data) &&
+        op.workspace(work_bytes, &workspace) && op.workspace(reserve_bytes, &reserve) && op.input(dy, &dy_data) &&
+        op.input(dhy, &dhy_data) && op.input(dcy, &dcy_data) && op.output(c.x.size(), &dx_data) &&
+        op.output(c.hx.size(), &dhx_data) && op.output(c.cx.size(), &dcx_data) &&
+        op.input(std::vector<float>(c.weights.size(), 0.0f), &dw_data));
+    const int32_t *lengths = static_cast<const int32_t *>(c.lengths_data);
+    TRY(op.call(api.cudnnRNNForward(op.handle(), c.rnn, CUDNN_FWD_MODE_TRAINING, lengths, c.x_desc, c.x_data, c.y_desc,
+                                    y_data, c.h_desc, c.hx_data, hy_data, c.h_desc, c.cx_data, cy_data, c.weight_bytes,
+                                    c.w_data, work_bytes, workspace, reserve_bytes, reserve),
+                "cudnnRNNForward (training)"));
+    TRY(op.call(
+        api.cudnnRNNBackwardData_v8(op.handle(), c.rnn, lengths, c.y_desc, y_data, dy_data, c.x_desc, dx_data, c.h_desc,
+                                    c.hx_data, dhy_data, dhx_data, c.h_desc, c.cx_data, dcy_data, dcx_data,
+                                    c.weight_bytes, c.w_data, work_bytes, workspace, reserve_bytes, reserve),
+        "cudnnRNNBackwardData_v8"));
+    TRY(op.call(api.cudnnRNNBackwardWeights_v8(op.handle(), c.rnn, CUDNN_WGRAD_MODE_ADD, lengths, c.x_desc, c.x_data,
+                                               c.h_desc, c.hx_data, c.y_desc, y_data, c.weight_bytes, dw_data,
+                                               work_bytes, workspace, reserve_bytes, reserve),
+                "cudnnRNNBackwardWeights_v8"));
+    std::vector<float> dx, dhx, dcx, dw;
+    TRY(op.read(dx_data, &dx) && op.read(dhx_data, &dhx) && op.read(dcx_data, &dcx) && op.read(dw_data, &dw));
+    const reference::LstmGradients want = reference::lstm_backward(c.net, c.x, c.hx, c.cx, dy, dhy, dcy);
+    // dx where the sequences have steps (what a library writes past them is its own business).
+    std::vector<float> dx_valid;
+    std::vector<double> dx_want;
+    for (int t = 0; t < LstmCase::kSteps; ++t)
+        for (int n = 0; n < LstmCase::kBatch; ++n)
+            if (t < c.net.lengths[n])
+                for (int k = 0; k < kInput; ++k) {
+                    const size_t at = (static_cast<size_t>(t) * LstmCase::kBatch + n) * kInput + k;
+                    dx_valid.push_back(dx[at]), dx_want.push_back(want.dx[at]);
+                }
+    std::vector<double> dw_want;
+    for (const auto &piece : want.matrices) dw_want.insert(dw_want.end(), piece.begin(), piece.end());
+    for (const auto &piece : want.biases) dw_want.insert(dw_want.end(), piece.begin(), piece.end());
+    TRY(op.compare("dx", dx_valid, dx_want, reference::kTrainingTolerance));
+    TRY(op.compare("dhx", dhx, want.dhx, reference::kTrainingTolerance));
+    TRY(op.compare("dcx", dcx, want.dcx, reference::kTrainingTolerance));
+    op.compare("dw", c.pieces(dw), dw_want, reference::kTrainingTolerance);
     return op.result();
 }
 
@@ -595,6 +699,8 @@ const std::vector<OpCheck> &op_checks() {
         {"softmax", "softmax forward (accurate/channel and log/instance, x 2x10x3x3)", check_softmax},
         {"training_step", "a training step (conv, ReLU, their backward passes, SGD update)", check_training_step},
         {"lstm", "an LSTM forward (v8 API, input 5, hidden 4, sequences of 3 and 2 steps)", check_lstm},
+        {"lstm_training", "the same LSTM's training step (forward, backward data, backward weights)",
+         check_lstm_training},
     };
     return checks;
 }

@@ -193,6 +193,82 @@ LstmOutputs lstm_forward(const Lstm &net, const std::vector<float> &x, const std
     return out;
 }
 
+LstmGradients lstm_backward(const Lstm &net, const std::vector<float> &x, const std::vector<float> &hx,
+                            const std::vector<float> &cx, const std::vector<float> &dy, const std::vector<float> &dhy,
+                            const std::vector<float> &dcy) {
+    const int H = net.hidden, N = net.batch, I = net.input;
+    LstmGradients out;
+    out.dx.assign(static_cast<size_t>(net.steps) * N * I, 0.0);
+    out.dhx.resize(static_cast<size_t>(N) * H);
+    out.dcx.resize(static_cast<size_t>(N) * H);
+    for (int id = 0; id < 8; ++id) {
+        out.matrices.emplace_back(static_cast<size_t>(H) * (id < 4 ? I : H), 0.0);
+        out.biases.emplace_back(static_cast<size_t>(H), 0.0);
+    }
+    const auto sigmoid = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+    for (int n = 0; n < N; ++n) {
+        const int length = net.lengths[n];
+        // The forward again, keeping each step's h and c before it and its activated gates (i, f, g, o).
+        std::vector<std::vector<double>> h_before(length), c_before(length), gates(length), c_after(length);
+        std::vector<double> h(hx.begin() + n * H, hx.begin() + (n + 1) * H);
+        std::vector<double> c(cx.begin() + n * H, cx.begin() + (n + 1) * H);
+        for (int t = 0; t < length; ++t) {
+            const float *xt = x.data() + (static_cast<size_t>(t) * N + n) * I;
+            h_before[t] = h, c_before[t] = c;
+            gates[t].resize(4 * static_cast<size_t>(H));
+            for (int q = 0; q < 4; ++q)
+                for (int i = 0; i < H; ++i) {
+                    double sum = double{net.biases[q][i]} + net.biases[4 + q][i];
+                    for (int k = 0; k < I; ++k) sum += double{net.matrices[q][i * I + k]} * xt[k];
+                    for (int k = 0; k < H; ++k) sum += double{net.matrices[4 + q][i * H + k]} * h[k];
+                    gates[t][q * H + i] = q == 2 ? std::tanh(sum) : sigmoid(sum);
+                }
+            for (int i = 0; i < H; ++i) {
+                const double *g = gates[t].data();
+                c[i] = g[H + i] * c[i] + g[i] * g[2 * H + i];
+                h[i] = g[3 * H + i] * std::tanh(c[i]);
+            }
+            c_after[t] = c;
+        }
+        // Backwards through the steps: dh, dc carried from the step after (dhy, dcy after the last).
+        std::vector<double> dh(dhy.begin() + n * H, dhy.begin() + (n + 1) * H);
+        std::vector<double> dc(dcy.begin() + n * H, dcy.begin() + (n + 1) * H);
+        for (int t = length - 1; t >= 0; --t) {
+            const float *xt = x.data() + (static_cast<size_t>(t) * N + n) * I;
+            const double *g = gates[t].data();
+            std::vector<double> da(4 * static_cast<size_t>(H));  // the pre-activations' gradients
+            for (int i = 0; i < H; ++i) {
+                const double dh_total = dh[i] + dy[(static_cast<size_t>(t) * N + n) * H + i];
+                const double tc = std::tanh(c_after[t][i]);
+                const double in = g[i], forget = g[H + i], cell = g[2 * H + i], output = g[3 * H + i];
+                const double dc_total = dc[i] + dh_total * output * (1 - tc * tc);
+                da[i] = dc_total * cell * in * (1 - in);
+                da[H + i] = dc_total * c_before[t][i] * forget * (1 - forget);
+                da[2 * H + i] = dc_total * in * (1 - cell * cell);
+                da[3 * H + i] = dh_total * tc * output * (1 - output);
+                dc[i] = dc_total * forget;
+            }
+            std::fill(dh.begin(), dh.end(), 0.0);
+            for (int q = 0; q < 4; ++q)
+                for (int i = 0; i < H; ++i) {
+                    const double d = da[q * H + i];
+                    out.biases[q][i] += d, out.biases[4 + q][i] += d;
+                    for (int k = 0; k < I; ++k) {
+                        out.matrices[q][i * I + k] += d * xt[k];
+                        out.dx[(static_cast<size_t>(t) * N + n) * I + k] += net.matrices[q][i * I + k] * d;
+                    }
+                    for (int k = 0; k < H; ++k) {
+                        out.matrices[4 + q][i * H + k] += d * h_before[t][k];
+                        dh[k] += net.matrices[4 + q][i * H + k] * d;
+                    }
+                }
+        }
+        std::copy(dh.begin(), dh.end(), out.dhx.begin() + n * H);
+        std::copy(dc.begin(), dc.end(), out.dcx.begin() + n * H);
+    }
+    return out;
+}
+
 double relative_error(const std::vector<float> &out, const std::vector<double> &ref) {
     if (out.size() != ref.size()) return std::numeric_limits<double>::infinity();
     double difference = 0, norm = 0;

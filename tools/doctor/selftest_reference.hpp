@@ -67,6 +67,16 @@ struct LstmOutputs {
 };
 LstmOutputs lstm_forward(const Lstm &net, const std::vector<float> &x, const std::vector<float> &hx,
                          const std::vector<float> &cx);
+// Back-propagation through the same LSTM from dy ([steps][batch][hidden], read at each sequence's steps only),
+// dhy and dcy: dx (zero past a sequence's end), dhx, dcx, and the gradients of the 8 matrices and 8 biases in
+// the order of Lstm's (each summed over every step of every sequence; b_W and b_R get the same sums).
+struct LstmGradients {
+    std::vector<double> dx, dhx, dcx;
+    std::vector<std::vector<double>> matrices, biases;
+};
+LstmGradients lstm_backward(const Lstm &net, const std::vector<float> &x, const std::vector<float> &hx,
+                            const std::vector<float> &cx, const std::vector<float> &dy, const std::vector<float> &dhy,
+                            const std::vector<float> &dcy);
 
 // ||out - ref|| / ||ref|| (with ||ref|| = 0 taken as 1); infinity when out holds a NaN or infinity
 // that ref does not.
