@@ -7,54 +7,18 @@
 // the reserve space for the backward weights pass. Dropout between layers multiplies the gradient reaching a
 // layer's output from the layer above by the forward's factors; LSTM cell clipping stops the gradient at a
 // clipped c.
+#include "cuda/rnn/rnn_cell_backward.cuh"
+#include "cuda/rnn/rnn_fused_backward_step.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace librednn::cuda {
 
 namespace {
-
-// The per-sequence state of this pass, at these offsets within a sequence's state: dh (projSize), R^T
-// times the step's recurrent gate gradients (projSize), the previous h (projSize; GRU), dc (hidden), the
-// unprojected h's gradient (hidden), the GRU's R_h h + b_Rh and z * dh (hidden each), and the step's
-// recurrent gate gradients (gates * hidden).
-struct BackwardState {
-    int64_t dh = 0, dprev = 0, h_prev = 0, dc = 0, dfull = 0, pre_h = 0, z_dh = 0, gate_grads = 0;
-};
-BackwardState backward_state(const RnnNetwork &net) {
-    const int64_t P = net.proj_size, H = net.hidden_size;
-    BackwardState at;
-    at.dprev = P;
-    at.h_prev = 2 * P;
-    at.dc = 3 * P;
-    at.dfull = at.dc + H;
-    at.pre_h = at.dfull + H;
-    at.z_dh = at.pre_h + H;
-    at.gate_grads = at.z_dh + H;
-    return at;
-}
-
-template <class T, class C>
-struct CellBackward {
-    const int *lengths;
-    int N, H, P, cell, dir, s, projection;
-    int clip;  // LSTM cell clipping: the gradient stops at a c on a bound
-    C lclip, rclip;
-    int64_t spn;
-    BackwardState at;
-    C *state;
-    const C *dout;  // the layer output's gradient [T][N][Y]
-    int64_t out_row;
-    const C *outputs;  // the layer's outputs (the reserve space)
-    const C *saved;    // this pseudo-layer's forward blocks
-    int64_t saved_row;
-    C *grads;  // this pseudo-layer's gradient blocks
-    int64_t grads_row;
-    const T *hx, *cx;  // this pseudo-layer's, or NULL
-};
 
 // dh += the layer output's gradient at step s; with the projection, dh is also kept for backward weights.
 template <class T, class C>
@@ -105,55 +69,8 @@ __global__ void __launch_bounds__(kRnnBlock) cell_backward_kernel(const __grid_c
         const int n = static_cast<int>(e / H), i = static_cast<int>(e % H);
         const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
         if (t < 0) continue;
-        const int64_t row = static_cast<int64_t>(t) * a.N + n;
-        const int gates = a.cell == CUDNN_LSTM ? 4 : a.cell == CUDNN_GRU ? 3 : 1;
-        C *st = a.state + n * a.spn;
-        const C dfull = a.projection ? st[a.at.dfull + i] : st[a.at.dh + i];
-        const C *saved = a.saved + row * a.saved_row;
-        C *gw = a.grads + row * a.grads_row, *gr = gw + gates * H;
-        C *step_grads = st + a.at.gate_grads;
-        switch (a.cell) {
-            case CUDNN_RNN_RELU: gw[i] = saved[i] > C(0) ? dfull : C(0); break;
-            case CUDNN_RNN_TANH: gw[i] = dfull * (C(1) - saved[i] * saved[i]); break;
-            case CUDNN_LSTM: {
-                const C in_gate = saved[i], forget = saved[H + i], cell = saved[2 * H + i], out_gate = saved[3 * H + i];
-                const C tc = math_tanh(saved[4 * H + i]);
-                C c_prev;
-                if (a.s > 0) {
-                    const int previous = a.dir == 0 ? t - 1 : t + 1;
-                    c_prev = a.saved[(static_cast<int64_t>(previous) * a.N + n) * a.saved_row + 4 * H + i];
-                } else {
-                    c_prev = a.cx ? to_compute<C>(a.cx[static_cast<int64_t>(n) * H + i]) : C(0);
-                }
-                C &dc = st[a.at.dc + i];
-                const C c = saved[4 * H + i];
-                const C dct =
-                    a.clip && (c == a.lclip || c == a.rclip) ? C(0) : dc + dfull * out_gate * (C(1) - tc * tc);
-                gw[i] = dct * cell * in_gate * (C(1) - in_gate);
-                gw[H + i] = dct * c_prev * forget * (C(1) - forget);
-                gw[2 * H + i] = dct * in_gate * (C(1) - cell * cell);
-                gw[3 * H + i] = dfull * tc * out_gate * (C(1) - out_gate);
-                dc = dct * forget;
-                break;
-            }
-            default: {
-                const C reset = saved[i], update = saved[H + i], candidate = saved[2 * H + i];
-                const C pre = st[a.at.pre_h + i];
-                const C dcandidate = dfull * (C(1) - update) * (C(1) - candidate * candidate);
-                gw[i] = dcandidate * pre * reset * (C(1) - reset);
-                gw[H + i] = dfull * (st[a.at.h_prev + i] - candidate) * update * (C(1) - update);
-                gw[2 * H + i] = dcandidate;
-                gr[2 * H + i] = dcandidate * reset;
-                step_grads[2 * H + i] = dcandidate * reset;
-                st[a.at.z_dh + i] = dfull * update;
-                break;
-            }
-        }
-        for (int k = 0; k < gates; ++k) {
-            if (a.cell == CUDNN_GRU && k == 2) continue;
-            gr[k * H + i] = gw[k * H + i];
-            step_grads[k * H + i] = gw[k * H + i];
-        }
+        const C *st = a.state + n * a.spn;
+        rnn_cell_backward_unit(a, n, i, t, a.projection ? st[a.at.dfull + i] : st[a.at.dh + i]);
     }
 }
 
@@ -267,8 +184,19 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             previous.b = at.weights + places.recurrent_matrices, previous.b_row = P, previous.b_col = 1;
             previous.c = at.state + state.dprev, previous.c_row = spn;
             const int grid_p = rnn_grid(int64_t{N} * P), grid_h = rnn_grid(int64_t{N} * H);
+            const float *recurrent = nullptr;  // the fused step's R (rnn_fused_backward_step.hpp), when it applies
+            if constexpr (std::is_same_v<C, float>) {
+                const float *r = at.weights + places.recurrent_matrices;
+                if (places.projection < 0 && rnn_fused_backward_applies(p, r, grads, gradient_block)) recurrent = r;
+            }
             for (int s = max_length - 1; s >= 0; --s) {
                 cell.s = s;
+                if constexpr (std::is_same_v<C, float>) {
+                    if (recurrent != nullptr) {
+                        LIBREDNN_CHECK(rnn_fused_backward_step(stream, cell, recurrent));
+                        continue;
+                    }
+                }
                 take_output_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("take_output_gradient_kernel"));
                 if (places.projection >= 0)
@@ -286,6 +214,12 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                     rnn_product(stream, p, RnnProductScope::one_step, RnnProductShape::backward_data, previous));
                 take_previous_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("take_previous_gradient_kernel"));
+            }
+            if constexpr (std::is_same_v<C, float>) {
+                if (recurrent != nullptr) {  // dh before step 0: R^T times its gradients (dhy without steps)
+                    cell.s = -1;
+                    LIBREDNN_CHECK(rnn_fused_backward_step(stream, cell, recurrent));
+                }
             }
             if (dhx) {
                 rnn_store_state_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(at.state + state.dh, spn, P,
