@@ -21,13 +21,6 @@ constexpr int kWarps = 8;  // warps per block, each a part of the sum over k
 constexpr size_t kStagedLimit = 160 * 1024;
 constexpr int kHalves = kWarps / 2;
 
-// Copies the block's kRows rows of R (gate r / kUnits, unit unit0 + r % kUnits; a unit past H reads a valid
-// row, unused) into shared memory, `pitch4` float4 a row, as 16-byte asynchronous copies all in flight at once
-// (loads through registers would wait on memory one after another), and waits for this thread's copies.
-struct FusedStep;
-template <int kRows, int kUnits>
-__device__ __forceinline__ void stage_rows(const FusedStep &a, int unit0, float4 *staged, int pitch4);
-
 struct FusedStep {
     CellForward<float> cell;
     const float *recurrent;  // [gates * H][K]
@@ -36,6 +29,9 @@ struct FusedStep {
     int K;
 };
 
+// Copies the block's kRows rows of R (gate r / kUnits, unit unit0 + r % kUnits; a unit past H reads a valid
+// row, unused) into shared memory, `pitch4` float4 a row, as 16-byte asynchronous copies all in flight at once
+// (loads through registers would wait on memory one after another), and waits for this thread's copies.
 template <int kRows, int kUnits>
 __device__ __forceinline__ void stage_rows(const FusedStep &a, int unit0, float4 *staged, int pitch4) {
     const int H = a.cell.H, quads = a.K / 4;
@@ -175,7 +171,8 @@ size_t tf32_staged_bytes(int gates, int units, int k) {
 // one m16 tile by kTiles n8 tiles over the whole sum (no reduction between warps: deterministic). A lane reads
 // 16 k at a time as one 16-byte load of R per row and of h per sequence: the mma's k index t and t + 4 of the
 // first 8-k step are the stored k 4t and 4t + 1, of the second 4t + 2 and 4t + 3 (the same for R and h, so the
-// sum is the same). h streams from global memory four 16-k slices ahead.
+// sum is the same). h streams through shared memory 128 k at a time, the next chunk's copies in flight while
+// the current one multiplies.
 template <int kGates, int kUnits>
 __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __grid_constant__ FusedStep a) {
     constexpr int kRows = kGates * kUnits, kTiles = (kRows + 15) / 16, kColumns = 64;
