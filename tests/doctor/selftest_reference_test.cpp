@@ -141,39 +141,47 @@ TEST(SelftestReference, AgreesWithLibreDnnsReferences) {
     EXPECT_EQ(reference::relative_error(z, reference::max_pooling(pool, xs, x)), 0);
 }
 
-// The self-test's LSTM against LibreDNN's RNN reference on the same weights, lengths and state.
-TEST(SelftestReference, LstmAgreesWithLibreDnnsRnnReference) {
+// The self-test's LSTM and GRU against LibreDNN's RNN reference on the same weights, lengths and state.
+TEST(SelftestReference, LstmAndGruAgreeWithLibreDnnsRnnReference) {
     const unsigned seed = std::random_device{}();
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937 random(seed);
-    reference::Lstm net;
-    net.input = 3, net.hidden = 5, net.steps = 4, net.batch = 3;
-    net.lengths = {4, 1, 3};
-    librednn::reference::RnnConfig config;
-    config.cell = CUDNN_LSTM;
-    config.input_size = net.input, config.hidden_size = config.proj_size = net.hidden;
-    librednn::reference::RnnWeights weights;
-    weights.matrices.resize(1), weights.biases.resize(1);
-    for (int id = 0; id < 8; ++id) {
-        net.matrices.push_back(random_values(random, int64_t{net.hidden} * (id < 4 ? net.input : net.hidden)));
-        net.biases.push_back(random_values(random, net.hidden));
-        weights.matrices[0].emplace_back(net.matrices.back().begin(), net.matrices.back().end());
-        weights.biases[0].emplace_back(net.biases.back().begin(), net.biases.back().end());
+    for (const cudnnRNNMode_t cell : {CUDNN_LSTM, CUDNN_GRU}) {
+        SCOPED_TRACE(cell == CUDNN_LSTM ? "LSTM" : "GRU");
+        const int gates = cell == CUDNN_LSTM ? 4 : 3;
+        reference::RnnLayer net;
+        net.input = 3, net.hidden = 5, net.steps = 4, net.batch = 3;
+        net.lengths = {4, 1, 3};
+        librednn::reference::RnnConfig config;
+        config.cell = cell;
+        config.input_size = net.input, config.hidden_size = config.proj_size = net.hidden;
+        librednn::reference::RnnWeights weights;
+        weights.matrices.resize(1), weights.biases.resize(1);
+        for (int id = 0; id < 2 * gates; ++id) {
+            net.matrices.push_back(random_values(random, int64_t{net.hidden} * (id < gates ? net.input : net.hidden)));
+            net.biases.push_back(random_values(random, net.hidden));
+            weights.matrices[0].emplace_back(net.matrices.back().begin(), net.matrices.back().end());
+            weights.biases[0].emplace_back(net.biases.back().begin(), net.biases.back().end());
+        }
+        if (cell == CUDNN_LSTM) weights.matrices[0].emplace_back(), weights.biases[0].emplace_back();  // id 8: none
+        const std::vector<float> x = random_values(random, int64_t{net.steps} * net.batch * net.input);
+        const std::vector<float> hx = random_values(random, int64_t{net.batch} * net.hidden);
+        const std::vector<float> cx = random_values(random, int64_t{net.batch} * net.hidden);
+        const auto wide = [](const std::vector<float> &v) { return std::vector<double>(v.begin(), v.end()); };
+        std::vector<double> y, hy, cy;
+        ASSERT_EQ(
+            librednn::reference::rnn_forward(config, weights, net.steps, net.lengths, wide(x), wide(hx),
+                                             cell == CUDNN_LSTM ? wide(cx) : std::vector<double>(), 0.0, &y, &hy, &cy),
+            CUDNN_STATUS_SUCCESS);
+        const reference::RnnOutputs mine =
+            cell == CUDNN_LSTM ? reference::lstm_forward(net, x, hx, cx) : reference::gru_forward(net, x, hx);
+        const auto narrow = [](const std::vector<double> &v) { return std::vector<float>(v.begin(), v.end()); };
+        EXPECT_LT(reference::relative_error(narrow(y), mine.y), 1e-6);
+        EXPECT_LT(reference::relative_error(narrow(hy), mine.hy), 1e-6);
+        if (cell == CUDNN_LSTM) {
+            EXPECT_LT(reference::relative_error(narrow(cy), mine.cy), 1e-6);
+        }
     }
-    weights.matrices[0].emplace_back(), weights.biases[0].emplace_back();  // linLayerID 8: no projection
-    const std::vector<float> x = random_values(random, int64_t{net.steps} * net.batch * net.input);
-    const std::vector<float> hx = random_values(random, int64_t{net.batch} * net.hidden);
-    const std::vector<float> cx = random_values(random, int64_t{net.batch} * net.hidden);
-    const auto wide = [](const std::vector<float> &v) { return std::vector<double>(v.begin(), v.end()); };
-    std::vector<double> y, hy, cy;
-    ASSERT_EQ(librednn::reference::rnn_forward(config, weights, net.steps, net.lengths, wide(x), wide(hx), wide(cx),
-                                               0.0, &y, &hy, &cy),
-              CUDNN_STATUS_SUCCESS);
-    const reference::LstmOutputs mine = reference::lstm_forward(net, x, hx, cx);
-    const auto narrow = [](const std::vector<double> &v) { return std::vector<float>(v.begin(), v.end()); };
-    EXPECT_LT(reference::relative_error(narrow(y), mine.y), 1e-6);
-    EXPECT_LT(reference::relative_error(narrow(hy), mine.hy), 1e-6);
-    EXPECT_LT(reference::relative_error(narrow(cy), mine.cy), 1e-6);
 }
 
 // The self-test's LSTM back-propagation against central differences of its forward, of the loss
@@ -183,7 +191,7 @@ TEST(SelftestReference, LstmBackwardMatchesCentralDifferences) {
     const unsigned seed = std::random_device{}();
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937 random(seed);
-    reference::Lstm net;
+    reference::RnnLayer net;
     net.input = 3, net.hidden = 2, net.steps = 3, net.batch = 2;
     net.lengths = {3, 2};
     for (int id = 0; id < 8; ++id) {
@@ -197,7 +205,7 @@ TEST(SelftestReference, LstmBackwardMatchesCentralDifferences) {
     const std::vector<float> dhy = random_values(random, int64_t{net.batch} * net.hidden);
     const std::vector<float> dcy = random_values(random, int64_t{net.batch} * net.hidden);
     const auto loss = [&]() {
-        const reference::LstmOutputs out = reference::lstm_forward(net, x, hx, cx);
+        const reference::RnnOutputs out = reference::lstm_forward(net, x, hx, cx);
         return dot(dy, out.y) + dot(dhy, out.hy) + dot(dcy, out.cy);
     };
     const reference::LstmGradients got = reference::lstm_backward(net, x, hx, cx, dy, dhy, dcy);

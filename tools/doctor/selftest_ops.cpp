@@ -443,14 +443,16 @@ OpResult check_training_step(OpEnvironment &env) {
     return op.result();
 }
 
-// The LSTM both RNN checks run through cuDNN's v8 API: one layer, one direction, input 5, hidden 4, two
-// sequences of 3 and 2 steps (sequence-major, padded, fill 0), hx and cx given, both bias vectors. The weights
+// The network the RNN checks run through cuDNN's v8 API: one layer, one direction, an LSTM or a GRU, input 5,
+// hidden 4, two sequences of 3 and 2 steps (sequence-major, padded, fill 0), hx (and the LSTM's cx) given, both
+// bias vectors. The weights
 // are random values in the weight space, found again through cudnnGetRNNWeightParams for the reference, so that
 // a check holds any library to its own layout. FMA math where the library takes it: TF32 would round beyond
 // the tolerances.
-struct LstmCase {
+struct RnnCase {
     static constexpr int kInput = 5, kHidden = 4, kSteps = 3, kBatch = 2;
-    reference::Lstm net;
+    cudnnRNNMode_t cell = CUDNN_LSTM;
+    reference::RnnLayer net;
     cudnnRNNDescriptor_t rnn = nullptr;
     cudnnRNNDataDescriptor_t x_desc = nullptr, y_desc = nullptr;
     cudnnTensorDescriptor_t h_desc = nullptr;
@@ -459,23 +461,26 @@ struct LstmCase {
     std::vector<int64_t> matrix_at, bias_at;  // each linLayerID's place in the weight space, in floats
     void *w_data = nullptr, *x_data = nullptr, *hx_data = nullptr, *cx_data = nullptr, *lengths_data = nullptr;
 
-    // The pieces of a weight-space image (the weights or their gradients) in linLayerID order: 8 matrices,
-    // then 8 biases, one vector.
+    int gates() const { return cell == CUDNN_LSTM ? 4 : 3; }
+    int64_t matrix_count(int id) const { return int64_t{kHidden} * (id < gates() ? kInput : kHidden); }
+
+    // The pieces of a weight-space image (the weights or their gradients) in linLayerID order: the matrices,
+    // then the biases, one vector.
     std::vector<float> pieces(const std::vector<float> &space) const {
         std::vector<float> out;
-        for (int id = 0; id < 8; ++id)
-            out.insert(out.end(), space.begin() + matrix_at[id],
-                       space.begin() + matrix_at[id] + int64_t{kHidden} * (id < 4 ? kInput : kHidden));
-        for (int id = 0; id < 8; ++id)
+        for (int id = 0; id < 2 * gates(); ++id)
+            out.insert(out.end(), space.begin() + matrix_at[id], space.begin() + matrix_at[id] + matrix_count(id));
+        for (int id = 0; id < 2 * gates(); ++id)
             out.insert(out.end(), space.begin() + bias_at[id], space.begin() + bias_at[id] + kHidden);
         return out;
     }
 };
 
-bool prepare_lstm(Op &op, OpEnvironment &env, LstmCase *c) {
+bool prepare_rnn(Op &op, OpEnvironment &env, cudnnRNNMode_t cell, RnnCase *c) {
     CudnnApi &api = op.api();
-    constexpr int kInput = LstmCase::kInput, kHidden = LstmCase::kHidden;
-    constexpr int kSteps = LstmCase::kSteps, kBatch = LstmCase::kBatch;
+    constexpr int kInput = RnnCase::kInput, kHidden = RnnCase::kHidden;
+    constexpr int kSteps = RnnCase::kSteps, kBatch = RnnCase::kBatch;
+    c->cell = cell;
     c->net.input = kInput, c->net.hidden = kHidden, c->net.steps = kSteps, c->net.batch = kBatch;
     c->net.lengths = {3, 2};
     for (const auto &[function, name] :
@@ -502,7 +507,7 @@ bool prepare_lstm(Op &op, OpEnvironment &env, LstmCase *c) {
     const cudnnRNNDescriptor_t rnn = c->rnn;
     op.at_end([&api, rnn] { api.cudnnDestroyRNNDescriptor(rnn); });
     const auto set_rnn = [&](cudnnMathType_t math) {
-        return api.cudnnSetRNNDescriptor_v8(rnn, CUDNN_RNN_ALGO_STANDARD, CUDNN_LSTM, CUDNN_RNN_DOUBLE_BIAS,
+        return api.cudnnSetRNNDescriptor_v8(rnn, CUDNN_RNN_ALGO_STANDARD, cell, CUDNN_RNN_DOUBLE_BIAS,
                                             CUDNN_UNIDIRECTIONAL, CUDNN_LINEAR_INPUT, CUDNN_DATA_FLOAT,
                                             CUDNN_DATA_FLOAT, math, kInput, kHidden, kHidden, 1, dropout,
                                             CUDNN_RNN_PADDED_IO_ENABLED);
@@ -543,21 +548,22 @@ bool prepare_lstm(Op &op, OpEnvironment &env, LstmCase *c) {
           op.input(c->cx, &c->cx_data) && op.input(length_bits, &c->lengths_data))) {
         return false;
     }
-    // Where the library keeps each matrix and bias of the layer: linLayerIDs 0-3 act on x, 4-7 on h.
+    // Where the library keeps each matrix and bias of the layer: the first `gates` linLayerIDs act on x, the
+    // others on h.
     cudnnTensorDescriptor_t m_desc, b_desc;
     if (!op.call(api.cudnnCreateTensorDescriptor(&m_desc), "cudnnCreateTensorDescriptor")) return false;
     op.at_end([&api, m_desc] { api.cudnnDestroyTensorDescriptor(m_desc); });
     if (!op.call(api.cudnnCreateTensorDescriptor(&b_desc), "cudnnCreateTensorDescriptor")) return false;
     op.at_end([&api, b_desc] { api.cudnnDestroyTensorDescriptor(b_desc); });
     const int64_t weight_count = static_cast<int64_t>(c->weights.size());
-    for (int id = 0; id < 8; ++id) {
+    for (int id = 0; id < 2 * c->gates(); ++id) {
         void *matrix = nullptr, *bias = nullptr;
         if (!op.call(api.cudnnGetRNNWeightParams(op.handle(), rnn, 0, c->weight_bytes, c->w_data, id, m_desc, &matrix,
                                                  b_desc, &bias),
                      "cudnnGetRNNWeightParams")) {
             return false;
         }
-        const int64_t matrix_count = int64_t{kHidden} * (id < 4 ? kInput : kHidden);
+        const int64_t matrix_count = c->matrix_count(id);
         const int64_t m_at = (static_cast<char *>(matrix) - static_cast<char *>(c->w_data)) / int64_t{sizeof(float)};
         const int64_t b_at = (static_cast<char *>(bias) - static_cast<char *>(c->w_data)) / int64_t{sizeof(float)};
         if (matrix == nullptr || bias == nullptr || m_at < 0 || m_at + matrix_count > weight_count || b_at < 0 ||
@@ -576,14 +582,14 @@ bool prepare_lstm(Op &op, OpEnvironment &env, LstmCase *c) {
 OpResult check_lstm(OpEnvironment &env) {
     Op op(env);
     CudnnApi &api = op.api();
-    LstmCase c;
-    TRY(prepare_lstm(op, env, &c));
+    RnnCase c;
+    TRY(prepare_rnn(op, env, CUDNN_LSTM, &c));
     size_t work_bytes = 0, reserve_bytes = 0;
     TRY(op.call(api.cudnnGetRNNTempSpaceSizes(op.handle(), c.rnn, CUDNN_FWD_MODE_INFERENCE, c.x_desc, &work_bytes,
                                               &reserve_bytes),
                 "cudnnGetRNNTempSpaceSizes"));
     void *y_data, *hy_data, *cy_data, *workspace;
-    TRY(op.output(c.x.size() / LstmCase::kInput * LstmCase::kHidden, &y_data) && op.output(c.hx.size(), &hy_data) &&
+    TRY(op.output(c.x.size() / RnnCase::kInput * RnnCase::kHidden, &y_data) && op.output(c.hx.size(), &hy_data) &&
         op.output(c.cx.size(), &cy_data) && op.workspace(work_bytes, &workspace));
     TRY(op.call(
         api.cudnnRNNForward(op.handle(), c.rnn, CUDNN_FWD_MODE_INFERENCE, static_cast<const int32_t *>(c.lengths_data),
@@ -592,10 +598,37 @@ OpResult check_lstm(OpEnvironment &env) {
         "cudnnRNNForward"));
     std::vector<float> y, hy, cy;
     TRY(op.read(y_data, &y) && op.read(hy_data, &hy) && op.read(cy_data, &cy));
-    const reference::LstmOutputs want = reference::lstm_forward(c.net, c.x, c.hx, c.cx);
+    const reference::RnnOutputs want = reference::lstm_forward(c.net, c.x, c.hx, c.cx);
     TRY(op.compare("y", y, want.y, reference::kElementwiseTolerance));
     TRY(op.compare("hy", hy, want.hy, reference::kElementwiseTolerance));
     op.compare("cy", cy, want.cy, reference::kElementwiseTolerance);
+    return op.result();
+}
+
+// The GRU's forward in inference mode: y and hy against the reference (cuDNN's GRU applies the reset gate after
+// the recurrent product, unlike some frameworks' formula; this check holds a library to cuDNN's).
+OpResult check_gru(OpEnvironment &env) {
+    Op op(env);
+    CudnnApi &api = op.api();
+    RnnCase c;
+    TRY(prepare_rnn(op, env, CUDNN_GRU, &c));
+    size_t work_bytes = 0, reserve_bytes = 0;
+    TRY(op.call(api.cudnnGetRNNTempSpaceSizes(op.handle(), c.rnn, CUDNN_FWD_MODE_INFERENCE, c.x_desc, &work_bytes,
+                                              &reserve_bytes),
+                "cudnnGetRNNTempSpaceSizes"));
+    void *y_data, *hy_data, *workspace;
+    TRY(op.output(c.x.size() / RnnCase::kInput * RnnCase::kHidden, &y_data) && op.output(c.hx.size(), &hy_data) &&
+        op.workspace(work_bytes, &workspace));
+    TRY(op.call(
+        api.cudnnRNNForward(op.handle(), c.rnn, CUDNN_FWD_MODE_INFERENCE, static_cast<const int32_t *>(c.lengths_data),
+                            c.x_desc, c.x_data, c.y_desc, y_data, c.h_desc, c.hx_data, hy_data, c.h_desc, nullptr,
+                            nullptr, c.weight_bytes, c.w_data, work_bytes, workspace, 0, nullptr),
+        "cudnnRNNForward"));
+    std::vector<float> y, hy;
+    TRY(op.read(y_data, &y) && op.read(hy_data, &hy));
+    const reference::RnnOutputs want = reference::gru_forward(c.net, c.x, c.hx);
+    TRY(op.compare("y", y, want.y, reference::kElementwiseTolerance));
+    op.compare("hy", hy, want.hy, reference::kElementwiseTolerance);
     return op.result();
 }
 
@@ -608,9 +641,9 @@ OpResult check_lstm_training(OpEnvironment &env) {
     CudnnApi &api = op.api();
     TRY(op.has(reinterpret_cast<void *>(api.cudnnRNNBackwardData_v8), "cudnnRNNBackwardData_v8") &&
         op.has(reinterpret_cast<void *>(api.cudnnRNNBackwardWeights_v8), "cudnnRNNBackwardWeights_v8"));
-    LstmCase c;
-    TRY(prepare_lstm(op, env, &c));
-    constexpr int kInput = LstmCase::kInput, kHidden = LstmCase::kHidden;
+    RnnCase c;
+    TRY(prepare_rnn(op, env, CUDNN_LSTM, &c));
+    constexpr int kInput = RnnCase::kInput, kHidden = RnnCase::kHidden;
     size_t work_bytes = 0, reserve_bytes = 0;
     TRY(op.call(api.cudnnGetRNNTempSpaceSizes(op.handle(), c.rnn, CUDNN_FWD_MODE_TRAINING, c.x_desc, &work_bytes,
                                               &reserve_bytes),
@@ -646,11 +679,11 @@ OpResult check_lstm_training(OpEnvironment &env) {
     // dx where the sequences have steps (what a library writes past them is its own business).
     std::vector<float> dx_valid;
     std::vector<double> dx_want;
-    for (int t = 0; t < LstmCase::kSteps; ++t)
-        for (int n = 0; n < LstmCase::kBatch; ++n)
+    for (int t = 0; t < RnnCase::kSteps; ++t)
+        for (int n = 0; n < RnnCase::kBatch; ++n)
             if (t < c.net.lengths[n])
                 for (int k = 0; k < kInput; ++k) {
-                    const size_t at = (static_cast<size_t>(t) * LstmCase::kBatch + n) * kInput + k;
+                    const size_t at = (static_cast<size_t>(t) * RnnCase::kBatch + n) * kInput + k;
                     dx_valid.push_back(dx[at]), dx_want.push_back(want.dx[at]);
                 }
     std::vector<double> dw_want;
@@ -701,6 +734,7 @@ const std::vector<OpCheck> &op_checks() {
         {"lstm", "an LSTM forward (v8 API, input 5, hidden 4, sequences of 3 and 2 steps)", check_lstm},
         {"lstm_training", "the same LSTM's training step (forward, backward data, backward weights)",
          check_lstm_training},
+        {"gru", "a GRU forward (v8 API, input 5, hidden 4, sequences of 3 and 2 steps)", check_gru},
     };
     return checks;
 }

@@ -158,10 +158,10 @@ std::vector<double> relu_backward(const std::vector<float> &x, const std::vector
     return dx;
 }
 
-LstmOutputs lstm_forward(const Lstm &net, const std::vector<float> &x, const std::vector<float> &hx,
-                         const std::vector<float> &cx) {
+RnnOutputs lstm_forward(const RnnLayer &net, const std::vector<float> &x, const std::vector<float> &hx,
+                        const std::vector<float> &cx) {
     const int H = net.hidden, N = net.batch;
-    LstmOutputs out;
+    RnnOutputs out;
     out.y.assign(static_cast<size_t>(net.steps) * N * H, 0.0);
     out.hy.resize(static_cast<size_t>(N) * H);
     out.cy.resize(static_cast<size_t>(N) * H);
@@ -193,7 +193,38 @@ LstmOutputs lstm_forward(const Lstm &net, const std::vector<float> &x, const std
     return out;
 }
 
-LstmGradients lstm_backward(const Lstm &net, const std::vector<float> &x, const std::vector<float> &hx,
+RnnOutputs gru_forward(const RnnLayer &net, const std::vector<float> &x, const std::vector<float> &hx) {
+    const int H = net.hidden, N = net.batch, I = net.input;
+    RnnOutputs out;
+    out.y.assign(static_cast<size_t>(net.steps) * N * H, 0.0);
+    out.hy.resize(static_cast<size_t>(N) * H);
+    const auto sigmoid = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+    for (int n = 0; n < N; ++n) {
+        std::vector<double> h(hx.begin() + n * H, hx.begin() + (n + 1) * H);
+        for (int t = 0; t < net.lengths[n]; ++t) {
+            const float *xt = x.data() + (static_cast<size_t>(t) * N + n) * I;
+            // in[q]: W_q x + b_Wq; rec[q]: R_q h + b_Rq, for r, z and the new gate.
+            std::vector<double> in(3 * static_cast<size_t>(H)), rec(3 * static_cast<size_t>(H));
+            for (int q = 0; q < 3; ++q)
+                for (int i = 0; i < H; ++i) {
+                    double a = net.biases[q][i], b = net.biases[3 + q][i];
+                    for (int k = 0; k < I; ++k) a += double{net.matrices[q][i * I + k]} * xt[k];
+                    for (int k = 0; k < H; ++k) b += double{net.matrices[3 + q][i * H + k]} * h[k];
+                    in[q * H + i] = a, rec[q * H + i] = b;
+                }
+            for (int i = 0; i < H; ++i) {
+                const double reset = sigmoid(in[i] + rec[i]), update = sigmoid(in[H + i] + rec[H + i]);
+                const double candidate = std::tanh(in[2 * H + i] + reset * rec[2 * H + i]);
+                h[i] = (1 - update) * candidate + update * h[i];
+                out.y[(static_cast<size_t>(t) * N + n) * H + i] = h[i];
+            }
+        }
+        std::copy(h.begin(), h.end(), out.hy.begin() + n * H);
+    }
+    return out;
+}
+
+LstmGradients lstm_backward(const RnnLayer &net, const std::vector<float> &x, const std::vector<float> &hx,
                             const std::vector<float> &cx, const std::vector<float> &dy, const std::vector<float> &dhy,
                             const std::vector<float> &dcy) {
     const int H = net.hidden, N = net.batch, I = net.input;

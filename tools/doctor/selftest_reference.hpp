@@ -51,30 +51,34 @@ std::vector<double> softmax(const Shape4 &xs, const std::vector<float> &x, bool 
 std::vector<double> relu(const std::vector<float> &x);
 std::vector<double> relu_backward(const std::vector<float> &x, const std::vector<float> &dy);
 
-// A one-layer, one-direction LSTM in cuDNN's gate order (input, forget, cell, output): per step of sequence n,
-// i = sigmoid(W_i x + b_Wi + R_i h + b_Ri), f and o alike, g = tanh(W_g x + b_Wg + R_g h + b_Rg),
-// c' = f c + i g, h' = o tanh(c'). x is [steps][batch][input] (sequence-major), hx and cx [batch][hidden];
-// matrices[0..3] are W_i, W_f, W_g, W_o ([hidden][input]) and matrices[4..7] R_i .. R_o ([hidden][hidden]),
-// cuDNN's linLayerIDs, biases[0..7] their bias vectors. Sequence n runs lengths[n] steps; y is [steps][batch]
-// [hidden], zero past a sequence's end; hy and cy each sequence's last h and c.
-struct Lstm {
+// One layer, one direction of a recurrent network over sequences of `lengths[n]` steps: x is [steps][batch]
+// [input] (sequence-major), hx and cx [batch][hidden]; matrices are cuDNN's linLayerIDs in order, first the
+// gates' input matrices ([hidden][input]), then their recurrent ones ([hidden][hidden]), biases the same ids'
+// bias vectors. y is [steps][batch][hidden], zero past a sequence's end; hy and cy each sequence's last h and c.
+struct RnnLayer {
     int input = 0, hidden = 0, steps = 0, batch = 0;
     std::vector<int> lengths;
-    std::vector<std::vector<float>> matrices, biases;  // 8 each
+    std::vector<std::vector<float>> matrices, biases;  // 8 each for an LSTM, 6 for a GRU
 };
-struct LstmOutputs {
+struct RnnOutputs {
     std::vector<double> y, hy, cy;
 };
-LstmOutputs lstm_forward(const Lstm &net, const std::vector<float> &x, const std::vector<float> &hx,
-                         const std::vector<float> &cx);
+// The LSTM in cuDNN's gate order (input, forget, cell, output): i = sigmoid(W_i x + b_Wi + R_i h + b_Ri), f and
+// o alike, g = tanh(W_g x + b_Wg + R_g h + b_Rg), c' = f c + i g, h' = o tanh(c').
+RnnOutputs lstm_forward(const RnnLayer &net, const std::vector<float> &x, const std::vector<float> &hx,
+                        const std::vector<float> &cx);
+// The GRU as cuDNN computes it (gates reset, update, new; the reset gate applied after the recurrent product):
+// r = sigmoid(W_r x + b_Wr + R_r h + b_Rr), z likewise, h~ = tanh(W_h x + b_Wh + r (R_h h + b_Rh)),
+// h' = (1 - z) h~ + z h. cy stays empty.
+RnnOutputs gru_forward(const RnnLayer &net, const std::vector<float> &x, const std::vector<float> &hx);
 // Back-propagation through the same LSTM from dy ([steps][batch][hidden], read at each sequence's steps only),
 // dhy and dcy: dx (zero past a sequence's end), dhx, dcx, and the gradients of the 8 matrices and 8 biases in
-// the order of Lstm's (each summed over every step of every sequence; b_W and b_R get the same sums).
+// the order of the layer's (each summed over every step of every sequence; b_W and b_R get the same sums).
 struct LstmGradients {
     std::vector<double> dx, dhx, dcx;
     std::vector<std::vector<double>> matrices, biases;
 };
-LstmGradients lstm_backward(const Lstm &net, const std::vector<float> &x, const std::vector<float> &hx,
+LstmGradients lstm_backward(const RnnLayer &net, const std::vector<float> &x, const std::vector<float> &hx,
                             const std::vector<float> &cx, const std::vector<float> &dy, const std::vector<float> &dhy,
                             const std::vector<float> &dcy);
 
@@ -87,7 +91,7 @@ double relative_error(const std::vector<float> &out, const std::vector<double> &
 // reductions of a few hundred terms and for algorithms (FFT, Winograd) that round more, without
 // letting a wrong index or a missed term (errors of order 1e-2 and more) through.
 constexpr double kConvolutionTolerance = 1e-4;
-constexpr double kElementwiseTolerance = 1e-5;  // batch norm, softmax, ReLU, a small LSTM: a handful of roundings
+constexpr double kElementwiseTolerance = 1e-5;  // batch norm, softmax, ReLU, small LSTM and GRU: a handful of roundings
 constexpr double kPoolingTolerance = 0;         // max pooling selects, it does not round
 constexpr double kTrainingTolerance = 1e-4;
 
