@@ -400,7 +400,7 @@ TEST(Rnn, ForwardOnBatchesOfTensorCoreStepsMatchesReference) {
 // from batches of 32 (kRnnFusedStepBatch; smaller ones take the unfused steps). Batches of one sequence to past
 // 64 (the kernel's columns per pass), odd and even longest lengths (the last h
 // in either buffer), shorter sequences (their h carried to the other buffer), both directions, and two hidden
-// sizes past the kernel's wide-tile threshold (kWideTileHidden, 768: eight units per block, else four). Hidden
+// sizes past the kernel's wide-tile threshold (kRnnFusedWideTileHidden, 768: eight units per block, else four). Hidden
 // sizes that are multiples of 16 take the TF32 kernel unless the math type is FMA, the others the FP32 one.
 TEST(Rnn, ForwardOfFusedStepsMatchesReference) {
     LIBREDNN_SEEDED_RANDOM(rng);

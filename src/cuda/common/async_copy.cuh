@@ -60,6 +60,26 @@ __device__ __forceinline__ void async_copy_wait_groups() {
 #endif
 }
 
+// Runs use(c) for chunks c = 0 .. count - 1 of data a block stages through two shared buffers: load(c) queues
+// chunk c's copies into buffer c % 2 and commits them, and chunk c + 1's copies are in flight while chunk c is
+// used. The barriers make each chunk whole for the block before its use and keep its buffer until every thread
+// is done with it.
+template <class Load, class Use>
+__device__ __forceinline__ void for_each_double_buffered_chunk(int count, const Load &load, const Use &use) {
+    load(0);
+    for (int c = 0; c < count; ++c) {
+        if (c + 1 < count) {
+            load(c + 1);
+            async_copy_wait_groups<1>();
+        } else {
+            async_copy_wait_groups<0>();
+        }
+        __syncthreads();
+        use(c);
+        __syncthreads();
+    }
+}
+
 // A transaction barrier in shared memory, armed for one arrival. One thread initialises it; a
 // __syncthreads must follow before others use it.
 __device__ __forceinline__ void transaction_barrier_init(uint64_t *barrier) {

@@ -16,7 +16,6 @@ constexpr int kWarps = 8, kHalves = kWarps / 2;
 constexpr int kColumns = 64;                 // sequences a pass, a lane each and again 32 on
 constexpr int kChunk = 128;                  // rows of R^T's sum a tile of gradients holds
 constexpr int kPitch = kChunk + 4;           // floats a sequence's row of the tile: 16-byte reads hit every bank
-constexpr int kWideTileHidden = 768;         // eight units a block from here (as the forward's fused step)
 constexpr size_t kSharedLimit = 200 * 1024;  // dynamic shared memory at most (with `partial`, within 227 KB)
 constexpr size_t kTileBytes = 2 * kColumns * kPitch * sizeof(float);
 
@@ -67,15 +66,7 @@ __global__ void __launch_bounds__(kWarps * 32)
         float acc[kUnits][2];
 #pragma unroll
         for (int u = 0; u < kUnits; ++u) acc[u][0] = acc[u][1] = 0.0f;
-        load_chunk(0);
-        for (int c = 0; c < chunks; ++c) {
-            if (c + 1 < chunks) {
-                load_chunk(c + 1);
-                async_copy_wait_groups<1>();
-            } else {
-                async_copy_wait_groups<0>();
-            }
-            __syncthreads();  // chunk c has landed for every thread
+        for_each_double_buffered_chunk(chunks, load_chunk, [&](int c) {
             const float4 *tile = tiles + (c % 2) * kColumns * (kPitch / 4);
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
@@ -93,8 +84,7 @@ __global__ void __launch_bounds__(kWarps * 32)
                         acc[u][1] = fmaf(w, second_g[q], acc[u][1]);
                     }
             }
-            __syncthreads();  // chunk c's tile is read out before chunk c + 2 is copied into it
-        }
+        });
         if (warp >= kHalves) {
 #pragma unroll
             for (int u = 0; u < kUnits; ++u) {
@@ -148,7 +138,7 @@ Status launch_with(cudaStream_t stream, const CellBackward<T, float> &a, const f
 
 template <class T, int kGates>
 Status launch(cudaStream_t stream, const CellBackward<T, float> &a, const float *recurrent) {
-    if (a.H >= kWideTileHidden && shared_bytes(kGates * a.H, 8) <= kSharedLimit)
+    if (a.H >= kRnnFusedWideTileHidden && shared_bytes(kGates * a.H, 8) <= kSharedLimit)
         return launch_with<T, kGates, 8>(stream, a, recurrent);
     return launch_with<T, kGates, 4>(stream, a, recurrent);
 }

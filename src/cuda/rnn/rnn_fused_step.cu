@@ -5,7 +5,6 @@
 #include "cuda/rnn/rnn_cell_forward.cuh"
 #include "cuda/rnn/rnn_fused_step.hpp"
 
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -13,9 +12,6 @@ namespace librednn::cuda {
 
 namespace {
 
-// Hidden units per block: gates * kUnits rows of R. 8 from kWideTileHidden units (H / 8 blocks fill the
-// H200's 132 SMs about once), else 4 (twice the blocks, each reading h once more).
-constexpr int kWideTileHidden = 768;
 constexpr int kWarps = 8;  // warps per block, each a part of the sum over k
 // Shared memory for a block's rows of R: with the reductions' 32 KB, within the H200's 227 KB per block.
 constexpr size_t kStagedLimit = 160 * 1024;
@@ -223,15 +219,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
             async_copy_commit();
         };
         const int chunks = (a.K + kChunkK - 1) / kChunkK;
-        load_chunk(0);
-        for (int c = 0; c < chunks; ++c) {
-            if (c + 1 < chunks) {
-                load_chunk(c + 1);
-                async_copy_wait_groups<1>();
-            } else {
-                async_copy_wait_groups<0>();
-            }
-            __syncthreads();  // chunk c has landed for every thread
+        for_each_double_buffered_chunk(chunks, load_chunk, [&](int c) {
             const float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4);
             const int chunk_slices = min(kChunkK, a.K - c * kChunkK) / 16;
             for (int sl = 0; sl < chunk_slices; ++sl) {
@@ -246,8 +234,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
                                      __float_as_uint(rb.w), tf32_bits(hv.z), tf32_bits(hv.w));
                 }
             }
-            __syncthreads();  // chunk c's buffer is read out before chunk c + 2 is copied into it
-        }
+        });
 #pragma unroll
         for (int j = 0; j < kTiles; ++j)
 #pragma unroll
@@ -264,29 +251,15 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
 // The shared memory a block of kGates * kUnits rows of R over k keeps the rows in.
 size_t staged_bytes(int gates, int units, int k) { return static_cast<size_t>(gates) * units * k * sizeof(float); }
 
-// Opts the kernel into its shared memory on the current device, once per device (a first use may race: the
-// call is idempotent).
-template <class Kernel>
-cudaError_t allow_shared(Kernel kernel, std::atomic<uint64_t> *devices, size_t limit = kStagedLimit) {
-    int device = 0;
-    cudaError_t error = cudaGetDevice(&device);
-    if (error != cudaSuccess) return error;
-    const uint64_t bit = device < 64 ? uint64_t{1} << device : 0;
-    if (bit != 0 && (devices->load(std::memory_order_acquire) & bit) != 0) return cudaSuccess;
-    error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(limit));
-    if (error == cudaSuccess) devices->fetch_or(bit, std::memory_order_acq_rel);
-    return error;
-}
-
 template <int kGates, int kUnits, int kColumns>
 Status launch_with(cudaStream_t stream, const FusedStep &a) {
-    static std::atomic<uint64_t> devices{0};
     const auto kernel = fused_step_kernel<kGates, kUnits, kColumns>;
-    const cudaError_t error = allow_shared(kernel, &devices);
-    if (error != cudaSuccess)
-        return fail(CUDNN_STATUS_EXECUTION_FAILED, "the fused RNN step's shared memory: %s", cudaGetErrorString(error));
+    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(kernel));
+    const size_t bytes = staged_bytes(kGates, kUnits, a.K);
+    if (!opt_in.allow(bytes))
+        return fail(CUDNN_STATUS_EXECUTION_FAILED, "the fused RNN step's %zu bytes of shared memory", bytes);
     const int blocks = (a.cell.H + kUnits - 1) / kUnits;
-    kernel<<<blocks, kWarps * 32, staged_bytes(kGates, kUnits, a.K), stream>>>(a);
+    kernel<<<blocks, kWarps * 32, bytes, stream>>>(a);
     return check_launch("fused_step_kernel");
 }
 
@@ -295,30 +268,30 @@ Status launch(cudaStream_t stream, const FusedStep &a) {
     return a.cell.N > 32 ? launch_with<kGates, kUnits, 64>(stream, a) : launch_with<kGates, kUnits, 32>(stream, a);
 }
 
-// Eight units per block from kWideTileHidden where their rows fit in shared memory, else four.
+// Eight units per block from kRnnFusedWideTileHidden where their rows fit in shared memory, else four.
 template <int kGates>
 Status launch(cudaStream_t stream, const FusedStep &a) {
-    if (a.cell.H >= kWideTileHidden && staged_bytes(kGates, 8, a.K) <= kStagedLimit)
+    if (a.cell.H >= kRnnFusedWideTileHidden && staged_bytes(kGates, 8, a.K) <= kStagedLimit)
         return launch<kGates, 8>(stream, a);
     return launch<kGates, 4>(stream, a);
 }
 
 template <int kGates, int kUnits>
 Status launch_tf32_with(cudaStream_t stream, const FusedStep &a) {
-    static std::atomic<uint64_t> devices{0};
     const auto kernel = fused_step_tf32_kernel<kGates, kUnits>;
-    const cudaError_t error = allow_shared(kernel, &devices, kTf32SharedLimit);
-    if (error != cudaSuccess)
-        return fail(CUDNN_STATUS_EXECUTION_FAILED, "the fused RNN step's shared memory: %s", cudaGetErrorString(error));
+    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(kernel));
+    const size_t bytes = tf32_staged_bytes(kGates, kUnits, a.K);
+    if (!opt_in.allow(bytes))
+        return fail(CUDNN_STATUS_EXECUTION_FAILED, "the fused RNN step's %zu bytes of shared memory", bytes);
     const int blocks = (a.cell.H + kUnits - 1) / kUnits;
-    kernel<<<blocks, kWarps * 32, tf32_staged_bytes(kGates, kUnits, a.K), stream>>>(a);
+    kernel<<<blocks, kWarps * 32, bytes, stream>>>(a);
     return check_launch("fused_step_tf32_kernel");
 }
 
 // The TF32 kernel with the FP32 kernel's units per block (the caller checked tf32_fits).
 template <int kGates>
 Status launch_tf32(cudaStream_t stream, const FusedStep &a) {
-    if (a.cell.H >= kWideTileHidden && tf32_staged_bytes(kGates, 8, a.K) <= kTf32SharedLimit)
+    if (a.cell.H >= kRnnFusedWideTileHidden && tf32_staged_bytes(kGates, 8, a.K) <= kTf32SharedLimit)
         return launch_tf32_with<kGates, 8>(stream, a);
     return launch_tf32_with<kGates, 4>(stream, a);
 }

@@ -24,6 +24,11 @@ struct CellForward;
 // batch 1 1.5-1.7 times it (one sequence leaves 31 lanes of each warp idle). Between the two not yet measured.
 constexpr int kRnnFusedStepBatch = 32;
 
+// Hidden units a block of a fused step (forward or backward) takes: gates * units rows of R. 8 from this
+// hidden size (H / 8 blocks fill the H200's 132 SMs about once), else 4 (twice the blocks, each reading h or the
+// gate gradients once more).
+constexpr int kRnnFusedWideTileHidden = 768;
+
 // Whether the fused step runs this problem's forward steps: batches from kRnnFusedStepBatch, float compute, no
 // projection, K = hidden a multiple of 8 and R and the state 32-byte aligned with a state row of a multiple of 8
 // elements (the kernel reads eight floats at a time). LIBREDNN_RNN_FUSED_STEP=0 turns it off, =fp32 keeps it off
