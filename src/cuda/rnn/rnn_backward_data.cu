@@ -8,7 +8,6 @@
 // layer's output from the layer above by the forward's factors; LSTM cell clipping stops the gradient at a
 // clipped c.
 #include "cuda/rnn/rnn_cell_backward.cuh"
-#include "cuda/rnn/rnn_fused_backward_step.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
@@ -184,19 +183,8 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             previous.b = at.weights + places.recurrent_matrices, previous.b_row = P, previous.b_col = 1;
             previous.c = at.state + state.dprev, previous.c_row = spn;
             const int grid_p = rnn_grid(int64_t{N} * P), grid_h = rnn_grid(int64_t{N} * H);
-            const float *recurrent = nullptr;  // the fused step's R (rnn_fused_backward_step.hpp), when it applies
-            if constexpr (std::is_same_v<C, float>) {
-                const float *r = at.weights + places.recurrent_matrices;
-                if (places.projection < 0 && rnn_fused_backward_applies(p, r, grads, gradient_block)) recurrent = r;
-            }
             for (int s = max_length - 1; s >= 0; --s) {
                 cell.s = s;
-                if constexpr (std::is_same_v<C, float>) {
-                    if (recurrent != nullptr) {
-                        LIBREDNN_CHECK(rnn_fused_backward_step(stream, cell, recurrent));
-                        continue;
-                    }
-                }
                 take_output_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("take_output_gradient_kernel"));
                 if (places.projection >= 0)
@@ -214,12 +202,6 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                     rnn_product(stream, p, RnnProductScope::one_step, RnnProductShape::backward_data, previous));
                 take_previous_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("take_previous_gradient_kernel"));
-            }
-            if constexpr (std::is_same_v<C, float>) {
-                if (recurrent != nullptr) {  // dh before step 0: R^T times its gradients (dhy without steps)
-                    cell.s = -1;
-                    LIBREDNN_CHECK(rnn_fused_backward_step(stream, cell, recurrent));
-                }
             }
             if (dhx) {
                 rnn_store_state_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(at.state + state.dh, spn, P,

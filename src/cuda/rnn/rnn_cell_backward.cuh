@@ -1,6 +1,6 @@
-// The backward cell of the CUDA RNN, shared by the backward-data step that reads its dh from the state
-// (rnn_backward_data.cu) and the fused step that computes it (rnn_fused_backward_step.cu): the per-sequence
-// state of the pass, the cell's arguments, and one unit's gate gradients at one step.
+// The backward cell of the CUDA RNN's backward-data step (rnn_backward_data.cu): the per-sequence state of the
+// pass, the cell's arguments, and one unit's gate gradients at one step. (A fused step that also computed dh
+// shared it: measured slower and removed, bench/results/2026-12-02-h200-fused-backward/.)
 #pragma once
 
 #include "cuda/rnn/rnn_kernels.cuh"
