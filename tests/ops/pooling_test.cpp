@@ -112,12 +112,19 @@ std::vector<double> reference_result(const PoolingProblem &p, const HostTensor &
     return result.values();
 }
 
-void check_against_reference(Random &rng, const PoolingProblem &p, bool with_nans) {
+// with_ties: x takes 5 values only (tied maxima in most windows: the gradient goes to the first).
+void check_against_reference(Random &rng, const PoolingProblem &p, bool with_nans, bool with_ties = false) {
     const std::string text = to_problem_string(p).to_string();
     SCOPED_TRACE(text);
     const bool forward = p.direction == Direction::forward;
     HostTensor x(p.x), y(p.y), dy(forward ? p.y : p.dy), initial(p.result());
     fill_uniform(x, rng, -2.0, 2.0);
+    if (with_ties) {
+        int64_t index[kMaxDims] = {};
+        do {
+            x.set(index, 0.5 * static_cast<double>(rng.integer(-2, 2)));
+        } while (next_index(index, p.x.dims, p.x.nb_dims));
+    }
     if (with_nans) {
         int64_t index[kMaxDims] = {};
         do {
@@ -230,6 +237,80 @@ TEST(Pooling, PackedNhwcAndNchwMatchReference) {
         p.alpha = Scalar(random_alpha(rng), false).value();
         p.beta = Scalar(random_beta(rng), false).value();
         check_against_reference(rng, p, p.is_max() && rng.integer(0, 3) == 0);
+    }
+}
+
+TEST(Pooling, ThreeByThreeWindowsAtStrideTwoMatchReference) {
+    // ResNet's stem pooling (3x3, stride 2, padding 1) over packed NCHW and NHWC: on CUDA the strip kernels
+    // (pooling_strips.hpp) where the width is a multiple of 8 (NCHW) or the channels fill 16-byte vectors
+    // (NHWC), the packed kernels elsewhere. Heights and widths from 1 to 40 (several strips of 4 output rows
+    // and column groups, odd and even sizes), every mode forward, the max modes backward (the averages'
+    // backward too: the packed kernels), tied maxima and NaNs.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 64; ++trial) {
+        const Direction direction = trial % 2 ? Direction::forward : Direction::backward;
+        const PackedLayout layout = trial % 4 < 2 ? PackedLayout::nhwc : PackedLayout::nchw;
+        PoolingProblem p = random_problem(rng, direction);
+        p.spatial_dims = 2;
+        if (direction == Direction::backward && trial % 8 != 0)
+            p.mode = rng.coin() ? CUDNN_POOLING_MAX : CUDNN_POOLING_MAX_DETERMINISTIC;
+        const cudnnDataType_t type =
+            rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16});
+        std::vector<int64_t> x_dims = {rng.integer(1, 3),
+                                       layout == PackedLayout::nhwc ? 8 * rng.integer(1, 3) : rng.integer(1, 5)};
+        for (int i = 0; i < 2; ++i) {
+            p.window[i] = 3;
+            p.stride[i] = 2;
+            p.pad[i] = 1;
+            x_dims.push_back(i == 1 && layout == PackedLayout::nchw && trial % 3 != 0 ? 8 * rng.integer(1, 5)
+                                                                                      : rng.integer(1, 40));
+        }
+        int64_t y_dims[kMaxDims];
+        pooling_output_dims(p, x_dims.data(), y_dims);
+        p.x = packed_geometry(type, 4, x_dims.data(), layout);
+        p.y = packed_geometry(type, 4, y_dims, layout);
+        if (direction == Direction::backward) {
+            p.dy = p.y;
+            p.dx = p.x;
+        }
+        p.alpha = Scalar(random_alpha(rng), false).value();
+        p.beta = Scalar(random_beta(rng), false).value();
+        check_against_reference(rng, p, p.is_max() && trial % 3 == 1, trial % 4 == 1 || trial % 4 == 2);
+    }
+}
+
+TEST(Pooling, GlobalWindowsMatchReference) {
+    // A window the size of the image without padding (ResNet's head: 7x7 planes): on CUDA the global kernels
+    // (pooling_global.hpp) over packed NCHW (planes of up to 64 values forward, any backward) and NHWC with
+    // whole 16-byte vectors of channels; the packed kernels for larger planes and the max modes' backward.
+    // Blocks of 128 planes: up to 300 planes (N x C), so that the last block is partial.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 48; ++trial) {
+        const Direction direction = trial % 2 ? Direction::forward : Direction::backward;
+        const PackedLayout layout = trial % 4 < 2 ? PackedLayout::nhwc : PackedLayout::nchw;
+        PoolingProblem p = random_problem(rng, direction);
+        p.spatial_dims = 2;
+        const cudnnDataType_t type =
+            rng.pick<cudnnDataType_t>({CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16});
+        std::vector<int64_t> x_dims = {rng.integer(1, 3),
+                                       layout == PackedLayout::nhwc ? 8 * rng.integer(1, 4) : rng.integer(1, 100)};
+        for (int i = 0; i < 2; ++i) {
+            x_dims.push_back(rng.integer(1, trial % 8 == 0 ? 10 : 8));
+            p.window[i] = x_dims.back();
+            p.pad[i] = 0;
+            p.stride[i] = rng.integer(1, 3);
+        }
+        int64_t y_dims[kMaxDims];
+        pooling_output_dims(p, x_dims.data(), y_dims);
+        p.x = packed_geometry(type, 4, x_dims.data(), layout);
+        p.y = packed_geometry(type, 4, y_dims, layout);
+        if (direction == Direction::backward) {
+            p.dy = p.y;
+            p.dx = p.x;
+        }
+        p.alpha = Scalar(random_alpha(rng), false).value();
+        p.beta = Scalar(random_beta(rng), false).value();
+        check_against_reference(rng, p, p.is_max() && trial % 3 == 1, p.is_max() && trial % 4 == 1);
     }
 }
 

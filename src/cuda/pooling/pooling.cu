@@ -2,7 +2,9 @@
 // (so that neighbouring threads touch neighbouring addresses in NCHW and NHWC alike).
 #include "cuda/pooling/pooling.hpp"
 
+#include "cuda/pooling/pooling_global.hpp"
 #include "cuda/pooling/pooling_packed.hpp"
+#include "cuda/pooling/pooling_strips.hpp"
 
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
@@ -187,6 +189,8 @@ const char *pooling_unsupported_reason(const PoolingProblem &p) {
 
 Status pooling(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &buffers) {
     if (const char *reason = pooling_unsupported_reason(p)) return fail(CUDNN_STATUS_NOT_SUPPORTED, "%s", reason);
+    if (pooling_strips_applicable(p, buffers)) return pooling_strips(stream, p, buffers);
+    if (pooling_global_applicable(p, buffers)) return pooling_global(stream, p, buffers);
     if (pooling_packed_applicable(p, buffers)) return pooling_packed(stream, p, buffers);
     const bool forward = p.direction == Direction::forward;
     const TensorGeometry &out = p.result();

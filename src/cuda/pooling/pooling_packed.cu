@@ -7,6 +7,8 @@
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
+#include <cstdlib>
+#include <cstring>
 #include <type_traits>
 
 namespace librednn::cuda {
@@ -16,6 +18,25 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kMaxArgmaxPositions = 255;  // a window position fits a byte; 255 marks "none"
 constexpr uint8_t kNone = 255;
+
+bool packed_nhwc(const TensorGeometry &g) {
+    if (g.nb_dims != 4 || g.vector() != 1) return false;
+    const int64_t c = g.dims[1], h = g.dims[2], w = g.dims[3];
+    return (c == 1 || g.strides[1] == 1) && (w == 1 || g.strides[3] == c) && (h == 1 || g.strides[2] == c * w) &&
+           (g.dims[0] == 1 || g.strides[0] == c * w * h);
+}
+
+bool packed_nchw(const TensorGeometry &g) {
+    if (g.nb_dims != 4 || g.vector() != 1) return false;
+    const int64_t c = g.dims[1], h = g.dims[2], w = g.dims[3];
+    return (w == 1 || g.strides[3] == 1) && (h == 1 || g.strides[2] == w) && (c == 1 || g.strides[1] == h * w) &&
+           (g.dims[0] == 1 || g.strides[0] == c * h * w);
+}
+
+bool all_packed(const PoolingProblem &p, bool (*packed)(const TensorGeometry &)) {
+    if (!packed(p.x) || !packed(p.y)) return false;
+    return p.direction == Direction::forward || (packed(p.dy) && packed(p.dx));
+}
 
 // kLanes consecutive elements one thread moves as one access: a 16-byte vector of channels (NHWC), or
 // one element (NCHW, seen as NHWC with one channel and N x C images).
@@ -277,29 +298,6 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant_
     }
 }
 
-bool aligned16_or_null(const void *pointer) {
-    return pointer == nullptr || (reinterpret_cast<uintptr_t>(pointer) & 15u) == 0;
-}
-
-bool packed_nhwc(const TensorGeometry &g) {
-    if (g.nb_dims != 4 || g.vector() != 1) return false;
-    const int64_t c = g.dims[1], h = g.dims[2], w = g.dims[3];
-    return (c == 1 || g.strides[1] == 1) && (w == 1 || g.strides[3] == c) && (h == 1 || g.strides[2] == c * w) &&
-           (g.dims[0] == 1 || g.strides[0] == c * w * h);
-}
-
-bool packed_nchw(const TensorGeometry &g) {
-    if (g.nb_dims != 4 || g.vector() != 1) return false;
-    const int64_t c = g.dims[1], h = g.dims[2], w = g.dims[3];
-    return (w == 1 || g.strides[3] == 1) && (h == 1 || g.strides[2] == w) && (c == 1 || g.strides[1] == h * w) &&
-           (g.dims[0] == 1 || g.strides[0] == c * h * w);
-}
-
-bool all_packed(const PoolingProblem &p, bool (*packed)(const TensorGeometry &)) {
-    if (!packed(p.x) || !packed(p.y)) return false;
-    return p.direction == Direction::forward || (packed(p.dy) && packed(p.dx));
-}
-
 // kLanes channels a vector over NHWC; 1 over NCHW, whose N x C planes are the images of a one-channel NHWC.
 template <class T, int kLanes>
 Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
@@ -393,17 +391,30 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
 
 }  // namespace
 
+bool switched_off(const char *variable) {
+    const char *value = std::getenv(variable);
+    return value != nullptr && std::strcmp(value, "0") == 0;
+}
+
+bool aligned_or_null(const void *pointer, size_t bytes) {
+    return pointer == nullptr || reinterpret_cast<uintptr_t>(pointer) % bytes == 0;
+}
+
+bool pooling_packed_nhwc(const PoolingProblem &p) { return all_packed(p, packed_nhwc); }
+
+bool pooling_packed_nchw(const PoolingProblem &p) { return all_packed(p, packed_nchw); }
+
 bool pooling_packed_applicable(const PoolingProblem &p, const PoolingBuffers &b) {
     if (p.spatial_dims != 2) return false;
     if (p.x.dtype != CUDNN_DATA_FLOAT && p.x.dtype != CUDNN_DATA_HALF && p.x.dtype != CUDNN_DATA_BFLOAT16) return false;
     const bool forward = p.direction == Direction::forward;
-    if (all_packed(p, packed_nchw)) {
+    if (pooling_packed_nchw(p)) {
         // One element a thread: any alignment, any channel count.
     } else {
-        if (!all_packed(p, packed_nhwc)) return false;
+        if (!pooling_packed_nhwc(p)) return false;
         const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
         if (p.x.dims[1] % lanes != 0) return false;
-        if (!aligned16_or_null(b.x) || !aligned16_or_null(b.dy) || !aligned16_or_null(b.result)) return false;
+        if (!aligned_or_null(b.x, 16) || !aligned_or_null(b.dy, 16) || !aligned_or_null(b.result, 16)) return false;
     }
     // Gathering from dy while writing dx (or reading x while writing y) in the same memory would race.
     if (b.result == b.x || b.result == b.dy) return false;
@@ -419,7 +430,7 @@ bool pooling_packed_applicable(const PoolingProblem &p, const PoolingBuffers &b)
 Status pooling_packed(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
     // NCHW first: a tensor with one channel, or 1x1 planes, is packed both ways; one element a thread
     // takes it whatever its alignment.
-    const bool nchw = all_packed(p, packed_nchw);
+    const bool nchw = pooling_packed_nchw(p);
     switch (p.x.dtype) {
         case CUDNN_DATA_HALF: return nchw ? run<__half, 1>(stream, p, b) : run<__half, 8>(stream, p, b);
         case CUDNN_DATA_BFLOAT16:

@@ -13,7 +13,19 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 namespace librednn::cuda {
+
+// Whether x and y (and dy, dx backward) are 4-d packed NHWC / packed NCHW tensors (1-wide dims count as both).
+bool pooling_packed_nhwc(const PoolingProblem &problem);
+bool pooling_packed_nchw(const PoolingProblem &problem);
+
+// Whether environment variable `variable` is "0" (a measurement switch that turns a kernel family off).
+bool switched_off(const char *variable);
+
+// Whether `pointer` is a multiple of `bytes` (or null: a buffer the pass does not use).
+bool aligned_or_null(const void *pointer, size_t bytes);
 
 // Whether the packed kernels take this problem with these buffers (else the generic kernels run).
 bool pooling_packed_applicable(const PoolingProblem &problem, const PoolingBuffers &buffers);

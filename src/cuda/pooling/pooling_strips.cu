@@ -1,0 +1,459 @@
+// The 3x3 stride-2 pooling strips (pooling_strips.hpp).
+#include "cuda/pooling/pooling_strips.hpp"
+
+#include "core/data_type.hpp"
+#include "cuda/common/device_common.cuh"
+#include "cuda/common/launch_util.hpp"
+#include "cuda/pooling/pooling_device.cuh"
+#include "cuda/pooling/pooling_packed.hpp"
+
+namespace librednn::cuda {
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int kStrip = 4;  // output rows a thread takes
+
+struct StripArgs {
+    int in_h, in_w, out_h, out_w;
+    int64_t vectors;             // channel vectors a position (NHWC); 1 (NCHW)
+    int64_t work;                // shares: images x strips x column groups x vectors
+    FastDivisor vector_count;    // NHWC: vectors
+    FastDivisor groups, strips;  // column groups a strip, strips an image
+    int propagate, include_padding;
+    float alpha, beta;
+    const void *x, *dy;
+    void *result;
+};
+
+// A thread's share: its image (NCHW: plane), the first output row of its strip, its first output column and
+// (NHWC) its channel vector.
+struct Share {
+    int64_t image, vector;
+    int row, column;
+};
+
+template <int kCols, bool kVectors>
+__device__ __forceinline__ Share share_of(const StripArgs &a, int64_t v) {
+    Share s;
+    int64_t position = v;
+    s.vector = 0;
+    if constexpr (kVectors) {
+        position = divide(a.vector_count, v);
+        s.vector = v - position * a.vector_count.divisor;
+    }
+    const int64_t rest = divide(a.groups, position);
+    s.column = static_cast<int>(position - rest * a.groups.divisor) * kCols;
+    s.image = divide(a.strips, rest);
+    s.row = static_cast<int>(rest - s.image * a.strips.divisor) * kStrip;
+    return s;
+}
+
+// NCHW, one lane: a thread's first output column is a multiple of 4 and the width a multiple of 8, so the
+// input columns 2c - 1 .. 2c + 7 of a row (and 2c + 8, 2c + 9 backward) are the column before, an
+// 8-element vector (and a 2-element one), and its 4 outputs (8 owned inputs) one vector.
+template <class T>
+struct Nchw {
+    static constexpr int kLanes = 1, kCols = 4;
+    static constexpr bool kVectors = false;
+
+    template <int kSeg>
+    static __device__ __forceinline__ void load_row(const StripArgs &a, const Share &s, int r, float (&v)[kSeg][1]) {
+        const T *x = static_cast<const T *>(a.x);
+        const int64_t row = (s.image * a.in_h + r) * a.in_w;
+        const int c = 2 * s.column;
+        if (c > 0) v[0][0] = to_compute<float>(x[row + c - 1]);
+        const Lanes<T, 8> body = *reinterpret_cast<const Lanes<T, 8> *>(x + row + c);
+#pragma unroll
+        for (int i = 0; i < 8; ++i) v[1 + i][0] = to_compute<float>(body.lane[i]);
+        if constexpr (kSeg > 9) {
+            if (c + 8 < a.in_w) {
+                const Lanes<T, 2> tail = *reinterpret_cast<const Lanes<T, 2> *>(x + row + c + 8);
+                v[9][0] = to_compute<float>(tail.lane[0]);
+                v[10][0] = to_compute<float>(tail.lane[1]);
+            }
+        }
+    }
+
+    // dy of output row oh, columns c .. c + 4 (the last where it lies in the image).
+    static __device__ __forceinline__ void load_dy(const StripArgs &a, const Share &s, int oh,
+                                                   float (&g)[kCols + 1][1]) {
+        const T *dy = static_cast<const T *>(a.dy);
+        const int64_t at = (s.image * a.out_h + oh) * a.out_w + s.column;
+        const Lanes<T, 4> body = *reinterpret_cast<const Lanes<T, 4> *>(dy + at);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) g[i][0] = to_compute<float>(body.lane[i]);
+        if (s.column + 4 < a.out_w) g[4][0] = to_compute<float>(dy[at + 4]);
+    }
+
+    // Stores kCount results at columns first .. first + kCount - 1 of row `row` of a tensor `width` wide,
+    // blended with alpha and beta.
+    template <int kCount>
+    static __device__ __forceinline__ void store(const StripArgs &a, const Share &, int64_t row, int width, int first,
+                                                 const float (&value)[kCount][1]) {
+        auto *at = reinterpret_cast<Lanes<T, kCount> *>(static_cast<T *>(a.result) + row * width + first);
+        Lanes<T, kCount> result;
+        if (a.beta != 0.0f) result = *at;
+#pragma unroll
+        for (int i = 0; i < kCount; ++i) {
+            float v = value[i][0] * a.alpha;
+            if (a.beta != 0.0f) v += a.beta * to_compute<float>(result.lane[i]);
+            result.lane[i] = from_compute<T>(v);
+        }
+        *at = result;
+    }
+};
+
+// NHWC: a kBytes vector of channels a lane group, kColumns outputs a thread.
+template <class T, int kColumns, int kBytes>
+struct Nhwc {
+    static constexpr int kLanes = kBytes / static_cast<int>(sizeof(T)), kCols = kColumns;
+    static constexpr bool kVectors = true;
+    using V = Lanes<T, kLanes>;
+
+    template <int kSeg>
+    static __device__ __forceinline__ void load_row(const StripArgs &a, const Share &s, int r,
+                                                    float (&v)[kSeg][kLanes]) {
+        const V *x = static_cast<const V *>(a.x);
+        const int64_t row = (s.image * a.in_h + r) * a.in_w;
+#pragma unroll
+        for (int k = 0; k < kSeg; ++k) {
+            const int column = 2 * s.column - 1 + k;
+            if (column >= 0 && column < a.in_w) {
+                const V in = x[(row + column) * a.vectors + s.vector];
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) v[k][l] = to_compute<float>(in.lane[l]);
+            }
+        }
+    }
+
+    static __device__ __forceinline__ void load_dy(const StripArgs &a, const Share &s, int oh,
+                                                   float (&g)[kCols + 1][kLanes]) {
+        const V *dy = static_cast<const V *>(a.dy);
+        const int64_t row = (s.image * a.out_h + oh) * a.out_w;
+#pragma unroll
+        for (int j = 0; j <= kCols; ++j) {
+            if (s.column + j < a.out_w) {
+                const V in = dy[(row + s.column + j) * a.vectors + s.vector];
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) g[j][l] = to_compute<float>(in.lane[l]);
+            }
+        }
+    }
+
+    template <int kCount>
+    static __device__ __forceinline__ void store(const StripArgs &a, const Share &s, int64_t row, int width, int first,
+                                                 const float (&value)[kCount][kLanes]) {
+        V *out = static_cast<V *>(a.result);
+#pragma unroll
+        for (int j = 0; j < kCount; ++j) {
+            if (first + j >= width) break;
+            V *at = out + (row * width + first + j) * a.vectors + s.vector;
+            V result;
+            if (a.beta != 0.0f) result = *at;
+#pragma unroll
+            for (int l = 0; l < kLanes; ++l) {
+                float v = value[j][l] * a.alpha;
+                if (a.beta != 0.0f) v += a.beta * to_compute<float>(result.lane[l]);
+                result.lane[l] = from_compute<T>(v);
+            }
+            *at = result;
+        }
+    }
+};
+
+// A window's maximum as the packed kernels take it (take_max there): the first of equal maxima stays; NaN is
+// skipped, or (propagated) wins and then stays. `where`: its window position, -1 before any value.
+struct Maximum {
+    float best;
+    int where;
+};
+
+__device__ __forceinline__ void take(Maximum &m, float v, int index, bool propagate) {
+    if (v != v && !propagate) return;
+    if (m.where >= 0 && m.best != m.best) return;
+    if (m.where < 0 || v != v || v > m.best) {
+        m.best = v;
+        m.where = index;
+    }
+}
+
+// Input columns 2c - 1 + k of the thread's row part that lie in the image.
+template <int kSeg>
+__device__ __forceinline__ void columns_in(const StripArgs &a, const Share &s, bool (&in)[kSeg]) {
+#pragma unroll
+    for (int k = 0; k < kSeg; ++k) {
+        const int column = 2 * s.column - 1 + k;
+        in[k] = column >= 0 && column < a.in_w;
+    }
+}
+
+// Forward: the strip's output rows one after another; each input row is folded into the output row it ends
+// (window row 2) and the next one it starts (window row 0), or the one it is the middle of.
+template <class L, bool kAverage>
+__global__ void __launch_bounds__(kBlock) strips_forward_kernel(const __grid_constant__ StripArgs a) {
+    constexpr int kCols = L::kCols, kLanes = L::kLanes, kSeg = 2 * kCols + 1;
+    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
+         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const Share s = share_of<kCols, L::kVectors>(a, v);
+        bool column_in[kSeg];
+        columns_in(a, s, column_in);
+        float in[kSeg][kLanes] = {};
+        float acc[2][kCols][kLanes];  // sums or maxima (pooling_device.cuh)
+        const float none = kAverage ? 0.0f : max_none(a.propagate);
+        auto reset = [&](int slot) {
+#pragma unroll
+            for (int j = 0; j < kCols; ++j) {
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) acc[slot][j][l] = none;
+            }
+        };
+        // Folds `in` into output row `slot`, each window's taps in row-major order.
+        auto fold = [&](int slot) {
+#pragma unroll
+            for (int j = 0; j < kCols; ++j) {
+#pragma unroll
+                for (int t = 0; t < 3; ++t) {
+                    if (!column_in[2 * j + t]) continue;
+#pragma unroll
+                    for (int l = 0; l < kLanes; ++l) {
+                        if (kAverage) {
+                            acc[slot][j][l] += in[2 * j + t][l];
+                        } else {
+                            fold_max(acc[slot][j][l], in[2 * j + t][l], a.propagate);
+                        }
+                    }
+                }
+            }
+        };
+        const int rows = min(kStrip, a.out_h - s.row);
+        reset(0);
+        if (s.row > 0) {
+            L::load_row(a, s, 2 * s.row - 1, in);
+            fold(0);
+        }
+#pragma unroll
+        for (int k = 0; k < kStrip; ++k) {
+            if (k >= rows) break;
+            const int oh = s.row + k, slot = k & 1;
+            L::load_row(a, s, 2 * oh, in);
+            fold(slot);
+            if (k + 1 < rows) reset(slot ^ 1);
+            if (2 * oh + 1 < a.in_h) {
+                L::load_row(a, s, 2 * oh + 1, in);
+                fold(slot);
+                if (k + 1 < rows) fold(slot ^ 1);
+            }
+            float out[kCols][kLanes];
+            const int window_rows = min(2 * oh + 2, a.in_h) - max(2 * oh - 1, 0);
+#pragma unroll
+            for (int j = 0; j < kCols; ++j) {
+                const int c = s.column + j;
+                const int count = window_rows * (min(2 * c + 2, a.in_w) - max(2 * c - 1, 0));
+                const float divisor = a.include_padding ? 9.0f : static_cast<float>(count);
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) {
+                    const float v = acc[slot][j][l];
+                    out[j][l] = kAverage ? (count > 0 ? v / divisor : 0.0f) : max_result(v, a.propagate);
+                }
+            }
+            L::template store<kCols>(a, s, s.image * a.out_h + oh, a.out_w, s.column, out);
+        }
+    }
+}
+
+// Backward, the max modes: finds the first maximum of output rows k = 0 .. rows (the row after the strip's
+// too), and of kCols + 1 columns; once row k is known, writes input rows 2 * oh, 2 * oh + 1 of row k - 1.
+template <class L>
+__global__ void __launch_bounds__(kBlock) strips_backward_kernel(const __grid_constant__ StripArgs a) {
+    constexpr int kCols = L::kCols, kLanes = L::kLanes, kSeg = 2 * kCols + 3, kOut = kCols + 1;
+    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
+         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const Share s = share_of<kCols, L::kVectors>(a, v);
+        bool column_in[kSeg];
+        columns_in(a, s, column_in);
+        float in[kSeg][kLanes] = {};
+        Maximum maxima[2][kOut][kLanes];
+        float g[2][kOut][kLanes];
+        auto reset = [&](int slot) {
+#pragma unroll
+            for (int j = 0; j < kOut; ++j) {
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) maxima[slot][j][l] = Maximum{0.0f, -1}, g[slot][j][l] = 0.0f;
+            }
+        };
+        auto fold = [&](int slot, int i) {
+#pragma unroll
+            for (int j = 0; j < kOut; ++j) {
+#pragma unroll
+                for (int t = 0; t < 3; ++t) {
+                    if (!column_in[2 * j + t]) continue;
+#pragma unroll
+                    for (int l = 0; l < kLanes; ++l) take(maxima[slot][j][l], in[2 * j + t][l], i * 3 + t, a.propagate);
+                }
+            }
+        };
+        // Input rows 2 * oh and 2 * oh + 1 of output row oh (slot `up`; the next output row in slot `down`):
+        // each input's sum over the windows holding it whose first maximum it is, in output row, then
+        // column order (the gather's).
+        auto write = [&](int oh, int up, int down) {
+            float top[2 * kCols][kLanes], bottom[2 * kCols][kLanes];
+#pragma unroll
+            for (int j = 0; j < kCols; ++j) {
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) {
+                    const int a0 = maxima[up][j][l].where, a1 = maxima[up][j + 1][l].where;
+                    const int b0 = maxima[down][j][l].where, b1 = maxima[down][j + 1][l].where;
+                    const float g0 = g[up][j][l], g1 = g[up][j + 1][l], h0 = g[down][j][l], h1 = g[down][j + 1][l];
+                    float t = 0.0f;
+                    if (a0 == 4) t += g0;
+                    top[2 * j][l] = t;
+                    t = 0.0f;
+                    if (a0 == 5) t += g0;
+                    if (a1 == 3) t += g1;
+                    top[2 * j + 1][l] = t;
+                    t = 0.0f;
+                    if (a0 == 7) t += g0;
+                    if (b0 == 1) t += h0;
+                    bottom[2 * j][l] = t;
+                    t = 0.0f;
+                    if (a0 == 8) t += g0;
+                    if (a1 == 6) t += g1;
+                    if (b0 == 2) t += h0;
+                    if (b1 == 0) t += h1;
+                    bottom[2 * j + 1][l] = t;
+                }
+            }
+            L::template store<2 * kCols>(a, s, s.image * a.in_h + 2 * oh, a.in_w, 2 * s.column, top);
+            if (2 * oh + 1 < a.in_h)
+                L::template store<2 * kCols>(a, s, s.image * a.in_h + 2 * oh + 1, a.in_w, 2 * s.column, bottom);
+        };
+        const int rows = min(kStrip, a.out_h - s.row);
+        reset(0);
+        if (s.row > 0) {
+            L::load_row(a, s, 2 * s.row - 1, in);
+            fold(0, 0);
+        }
+#pragma unroll
+        for (int k = 0; k <= kStrip; ++k) {
+            if (k > rows) break;
+            const int oh = s.row + k, slot = k & 1;
+            if (oh < a.out_h) {
+                L::load_row(a, s, 2 * oh, in);
+                fold(slot, 1);
+                if (2 * oh + 1 < a.in_h) {
+                    L::load_row(a, s, 2 * oh + 1, in);
+                    fold(slot, 2);
+                }
+                L::load_dy(a, s, oh, g[slot]);
+#pragma unroll
+                for (int j = 0; j < kOut; ++j) {
+                    if (s.column + j >= a.out_w) {
+#pragma unroll
+                        for (int l = 0; l < kLanes; ++l) maxima[slot][j][l].where = -1;
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int j = 0; j < kOut; ++j) {
+#pragma unroll
+                    for (int l = 0; l < kLanes; ++l) maxima[slot][j][l].where = -1;
+                }
+            }
+            if (k > 0) write(oh - 1, slot ^ 1, slot);
+            // Start row k + 1 with the input row that ends row k (still in `in`), after row k - 1 is written.
+            if (k < rows) {
+                reset(slot ^ 1);
+                if (2 * oh + 1 < a.in_h) fold(slot ^ 1, 0);
+            }
+        }
+    }
+}
+
+template <class L>
+StripArgs args_of(const PoolingProblem &p, const PoolingBuffers &b) {
+    StripArgs a{};
+    a.in_h = static_cast<int>(p.x.dims[2]);
+    a.in_w = static_cast<int>(p.x.dims[3]);
+    a.out_h = static_cast<int>(p.y.dims[2]);
+    a.out_w = static_cast<int>(p.y.dims[3]);
+    a.vectors = L::kVectors ? p.x.dims[1] / L::kLanes : 1;
+    const int64_t groups = (a.out_w + L::kCols - 1) / L::kCols, strips = (a.out_h + kStrip - 1) / kStrip;
+    const int64_t images = p.x.dims[0] * (L::kVectors ? 1 : p.x.dims[1]);
+    a.work = images * strips * groups * a.vectors;
+    a.vector_count = make_fast_divisor(a.vectors);
+    a.groups = make_fast_divisor(groups);
+    a.strips = make_fast_divisor(strips);
+    a.propagate = p.nan_opt == CUDNN_PROPAGATE_NAN;
+    a.include_padding = p.mode == CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
+    a.alpha = static_cast<float>(p.alpha);
+    a.beta = static_cast<float>(p.beta);
+    a.x = b.x;
+    a.dy = b.dy;
+    a.result = b.result;
+    return a;
+}
+
+template <class Forward, class Backward>
+Status launch(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
+    if (p.direction == Direction::forward) {
+        const StripArgs a = args_of<Forward>(p, b);
+        if (a.work == 0) return CUDNN_STATUS_SUCCESS;
+        const int grid = grid_size(a.work, kBlock, kBlock, 4);
+        if (p.is_max()) {
+            strips_forward_kernel<Forward, false><<<grid, kBlock, 0, stream>>>(a);
+        } else {
+            strips_forward_kernel<Forward, true><<<grid, kBlock, 0, stream>>>(a);
+        }
+        return check_launch("strips_forward_kernel");
+    }
+    const StripArgs a = args_of<Backward>(p, b);
+    if (a.work == 0) return CUDNN_STATUS_SUCCESS;
+    strips_backward_kernel<Backward><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+    return check_launch("strips_backward_kernel");
+}
+
+template <class T>
+Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
+    if (pooling_packed_nchw(p)) return launch<Nchw<T>, Nchw<T>>(stream, p, b);
+    // 8-byte vectors of channels: with 16-byte ones (half) a thread's two rows of results and positions took
+    // 128-211 registers, one block an SM.
+    return launch<Nhwc<T, 2, 8>, Nhwc<T, 1, 8>>(stream, p, b);
+}
+
+}  // namespace
+
+bool pooling_strips_applicable(const PoolingProblem &p, const PoolingBuffers &b) {
+    // LIBREDNN_POOLING_STRIPS=0 leaves these problems to the packed kernels (to compare the two).
+    static const bool off = switched_off("LIBREDNN_POOLING_STRIPS");
+    if (p.spatial_dims != 2 || off) return false;
+    if (p.x.dtype != CUDNN_DATA_FLOAT && p.x.dtype != CUDNN_DATA_HALF && p.x.dtype != CUDNN_DATA_BFLOAT16) return false;
+    const bool forward = p.direction == Direction::forward;
+    if (!forward && !p.is_max()) return false;
+    for (int d = 0; d < 2; ++d) {
+        if (p.window[d] != 3 || p.stride[d] != 2 || p.pad[d] != 1) return false;
+        const int64_t in = p.x.dims[2 + d], out = p.y.dims[2 + d];
+        if (in < 1 || in > (int64_t{1} << 30) || out != (in - 1) / 2 + 1) return false;
+    }
+    if (b.result == b.x || b.result == b.dy) return false;
+    const size_t size = data_type_size(p.x.dtype);
+    if (pooling_packed_nchw(p)) {
+        // The column vectors: 8 inputs, 4 outputs.
+        if (p.x.dims[3] % 8 != 0) return false;
+        const void *input = b.x, *output = forward ? b.result : b.dy, *gradient = forward ? nullptr : b.result;
+        return aligned_or_null(input, 8 * size) && aligned_or_null(gradient, 8 * size) &&
+               aligned_or_null(output, 4 * size);
+    }
+    if (!pooling_packed_nhwc(p) || p.x.dims[1] % static_cast<int64_t>(16 / size) != 0) return false;
+    return aligned_or_null(b.x, 16) && aligned_or_null(b.dy, 16) && aligned_or_null(b.result, 16);
+}
+
+Status pooling_strips(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
+    switch (p.x.dtype) {
+        case CUDNN_DATA_HALF: return run<__half>(stream, p, b);
+        case CUDNN_DATA_BFLOAT16: return run<__nv_bfloat16>(stream, p, b);
+        default: return run<float>(stream, p, b);
+    }
+}
+
+}  // namespace librednn::cuda
