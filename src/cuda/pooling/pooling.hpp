@@ -3,7 +3,7 @@
 // bfloat16 (computed in float, double for double). The backward pass gathers: one thread per input
 // element sums what the windows covering it send back (the first maximum in window order, or an
 // average's share), so it needs no atomics and is deterministic. 3x3 windows at stride 2 with padding 1 over
-// packed NCHW or NHWC take the strip kernels of pooling_strips.hpp, windows the size of the image (global
+// packed NCHW take the strip kernels of pooling_strips.hpp, windows the size of the image (global
 // pooling) those of pooling_global.hpp, other packed 2-D problems the kernels of pooling_packed.hpp.
 #pragma once
 

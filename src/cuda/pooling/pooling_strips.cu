@@ -12,13 +12,13 @@ namespace librednn::cuda {
 namespace {
 
 constexpr int kBlock = 256;
-constexpr int kStrip = 4;  // output rows a thread takes
+// Output rows a thread takes. On the H200, stem 256x64x112x112 float: forward 352 us at 8 and 361 at 4 (one
+// machine, calls 4 and 5), backward 925 at 8 and 972 at 4 (the rows read twice weigh less).
+constexpr int kStrip = 8;
 
 struct StripArgs {
     int in_h, in_w, out_h, out_w;
-    int64_t vectors;             // channel vectors a position (NHWC); 1 (NCHW)
-    int64_t work;                // shares: images x strips x column groups x vectors
-    FastDivisor vector_count;    // NHWC: vectors
+    int64_t work;                // shares: planes x strips x column groups
     FastDivisor groups, strips;  // column groups a strip, strips an image
     int propagate, include_padding;
     float alpha, beta;
@@ -26,24 +26,18 @@ struct StripArgs {
     void *result;
 };
 
-// A thread's share: its image (NCHW: plane), the first output row of its strip, its first output column and
-// (NHWC) its channel vector.
+// A thread's share: its plane (image and channel), the first output row of its strip and its first output
+// column.
 struct Share {
-    int64_t image, vector;
+    int64_t image;
     int row, column;
 };
 
-template <int kCols, bool kVectors>
+template <int kCols>
 __device__ __forceinline__ Share share_of(const StripArgs &a, int64_t v) {
     Share s;
-    int64_t position = v;
-    s.vector = 0;
-    if constexpr (kVectors) {
-        position = divide(a.vector_count, v);
-        s.vector = v - position * a.vector_count.divisor;
-    }
-    const int64_t rest = divide(a.groups, position);
-    s.column = static_cast<int>(position - rest * a.groups.divisor) * kCols;
+    const int64_t rest = divide(a.groups, v);
+    s.column = static_cast<int>(v - rest * a.groups.divisor) * kCols;
     s.image = divide(a.strips, rest);
     s.row = static_cast<int>(rest - s.image * a.strips.divisor) * kStrip;
     return s;
@@ -55,7 +49,6 @@ __device__ __forceinline__ Share share_of(const StripArgs &a, int64_t v) {
 template <class T>
 struct Nchw {
     static constexpr int kLanes = 1, kCols = 4;
-    static constexpr bool kVectors = false;
 
     template <int kSeg>
     static __device__ __forceinline__ void load_row(const StripArgs &a, const Share &s, int r, float (&v)[kSeg][1]) {
@@ -104,64 +97,6 @@ struct Nchw {
     }
 };
 
-// NHWC: a kBytes vector of channels a lane group, kColumns outputs a thread.
-template <class T, int kColumns, int kBytes>
-struct Nhwc {
-    static constexpr int kLanes = kBytes / static_cast<int>(sizeof(T)), kCols = kColumns;
-    static constexpr bool kVectors = true;
-    using V = Lanes<T, kLanes>;
-
-    template <int kSeg>
-    static __device__ __forceinline__ void load_row(const StripArgs &a, const Share &s, int r,
-                                                    float (&v)[kSeg][kLanes]) {
-        const V *x = static_cast<const V *>(a.x);
-        const int64_t row = (s.image * a.in_h + r) * a.in_w;
-#pragma unroll
-        for (int k = 0; k < kSeg; ++k) {
-            const int column = 2 * s.column - 1 + k;
-            if (column >= 0 && column < a.in_w) {
-                const V in = x[(row + column) * a.vectors + s.vector];
-#pragma unroll
-                for (int l = 0; l < kLanes; ++l) v[k][l] = to_compute<float>(in.lane[l]);
-            }
-        }
-    }
-
-    static __device__ __forceinline__ void load_dy(const StripArgs &a, const Share &s, int oh,
-                                                   float (&g)[kCols + 1][kLanes]) {
-        const V *dy = static_cast<const V *>(a.dy);
-        const int64_t row = (s.image * a.out_h + oh) * a.out_w;
-#pragma unroll
-        for (int j = 0; j <= kCols; ++j) {
-            if (s.column + j < a.out_w) {
-                const V in = dy[(row + s.column + j) * a.vectors + s.vector];
-#pragma unroll
-                for (int l = 0; l < kLanes; ++l) g[j][l] = to_compute<float>(in.lane[l]);
-            }
-        }
-    }
-
-    template <int kCount>
-    static __device__ __forceinline__ void store(const StripArgs &a, const Share &s, int64_t row, int width, int first,
-                                                 const float (&value)[kCount][kLanes]) {
-        V *out = static_cast<V *>(a.result);
-#pragma unroll
-        for (int j = 0; j < kCount; ++j) {
-            if (first + j >= width) break;
-            V *at = out + (row * width + first + j) * a.vectors + s.vector;
-            V result;
-            if (a.beta != 0.0f) result = *at;
-#pragma unroll
-            for (int l = 0; l < kLanes; ++l) {
-                float v = value[j][l] * a.alpha;
-                if (a.beta != 0.0f) v += a.beta * to_compute<float>(result.lane[l]);
-                result.lane[l] = from_compute<T>(v);
-            }
-            *at = result;
-        }
-    }
-};
-
 // A window's maximum as the packed kernels take it (take_max there): the first of equal maxima stays; NaN is
 // skipped, or (propagated) wins and then stays. `where`: its window position, -1 before any value.
 struct Maximum {
@@ -195,7 +130,7 @@ __global__ void __launch_bounds__(kBlock) strips_forward_kernel(const __grid_con
     constexpr int kCols = L::kCols, kLanes = L::kLanes, kSeg = 2 * kCols + 1;
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const Share s = share_of<kCols, L::kVectors>(a, v);
+        const Share s = share_of<kCols>(a, v);
         bool column_in[kSeg];
         columns_in(a, s, column_in);
         float in[kSeg][kLanes] = {};
@@ -269,7 +204,7 @@ __global__ void __launch_bounds__(kBlock) strips_backward_kernel(const __grid_co
     constexpr int kCols = L::kCols, kLanes = L::kLanes, kSeg = 2 * kCols + 3, kOut = kCols + 1;
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const Share s = share_of<kCols, L::kVectors>(a, v);
+        const Share s = share_of<kCols>(a, v);
         bool column_in[kSeg];
         columns_in(a, s, column_in);
         float in[kSeg][kLanes] = {};
@@ -377,11 +312,8 @@ StripArgs args_of(const PoolingProblem &p, const PoolingBuffers &b) {
     a.in_w = static_cast<int>(p.x.dims[3]);
     a.out_h = static_cast<int>(p.y.dims[2]);
     a.out_w = static_cast<int>(p.y.dims[3]);
-    a.vectors = L::kVectors ? p.x.dims[1] / L::kLanes : 1;
     const int64_t groups = (a.out_w + L::kCols - 1) / L::kCols, strips = (a.out_h + kStrip - 1) / kStrip;
-    const int64_t images = p.x.dims[0] * (L::kVectors ? 1 : p.x.dims[1]);
-    a.work = images * strips * groups * a.vectors;
-    a.vector_count = make_fast_divisor(a.vectors);
+    a.work = p.x.dims[0] * p.x.dims[1] * strips * groups;
     a.groups = make_fast_divisor(groups);
     a.strips = make_fast_divisor(strips);
     a.propagate = p.nan_opt == CUDNN_PROPAGATE_NAN;
@@ -394,31 +326,23 @@ StripArgs args_of(const PoolingProblem &p, const PoolingBuffers &b) {
     return a;
 }
 
-template <class Forward, class Backward>
+template <class L>
 Status launch(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
     if (p.direction == Direction::forward) {
-        const StripArgs a = args_of<Forward>(p, b);
+        const StripArgs a = args_of<L>(p, b);
         if (a.work == 0) return CUDNN_STATUS_SUCCESS;
         const int grid = grid_size(a.work, kBlock, kBlock, 4);
         if (p.is_max()) {
-            strips_forward_kernel<Forward, false><<<grid, kBlock, 0, stream>>>(a);
+            strips_forward_kernel<L, false><<<grid, kBlock, 0, stream>>>(a);
         } else {
-            strips_forward_kernel<Forward, true><<<grid, kBlock, 0, stream>>>(a);
+            strips_forward_kernel<L, true><<<grid, kBlock, 0, stream>>>(a);
         }
         return check_launch("strips_forward_kernel");
     }
-    const StripArgs a = args_of<Backward>(p, b);
+    const StripArgs a = args_of<L>(p, b);
     if (a.work == 0) return CUDNN_STATUS_SUCCESS;
-    strips_backward_kernel<Backward><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+    strips_backward_kernel<L><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
     return check_launch("strips_backward_kernel");
-}
-
-template <class T>
-Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
-    if (pooling_packed_nchw(p)) return launch<Nchw<T>, Nchw<T>>(stream, p, b);
-    // 8-byte vectors of channels: with 16-byte ones (half) a thread's two rows of results and positions took
-    // 128-211 registers, one block an SM.
-    return launch<Nhwc<T, 2, 8>, Nhwc<T, 1, 8>>(stream, p, b);
 }
 
 }  // namespace
@@ -436,23 +360,19 @@ bool pooling_strips_applicable(const PoolingProblem &p, const PoolingBuffers &b)
         if (in < 1 || in > (int64_t{1} << 30) || out != (in - 1) / 2 + 1) return false;
     }
     if (b.result == b.x || b.result == b.dy) return false;
+    // Packed NCHW, the column vectors: 8 inputs, 4 outputs. (Over half NHWC the strips, with 8-byte vectors of
+    // channels, took 1.1-1.2x the packed kernels' time: bench/results/2026-12-02-h200-pooling-strips/.)
+    if (!pooling_packed_nchw(p) || p.x.dims[3] % 8 != 0) return false;
     const size_t size = data_type_size(p.x.dtype);
-    if (pooling_packed_nchw(p)) {
-        // The column vectors: 8 inputs, 4 outputs.
-        if (p.x.dims[3] % 8 != 0) return false;
-        const void *input = b.x, *output = forward ? b.result : b.dy, *gradient = forward ? nullptr : b.result;
-        return aligned_or_null(input, 8 * size) && aligned_or_null(gradient, 8 * size) &&
-               aligned_or_null(output, 4 * size);
-    }
-    if (!pooling_packed_nhwc(p) || p.x.dims[1] % static_cast<int64_t>(16 / size) != 0) return false;
-    return aligned_or_null(b.x, 16) && aligned_or_null(b.dy, 16) && aligned_or_null(b.result, 16);
+    const void *input = b.x, *output = forward ? b.result : b.dy, *gradient = forward ? nullptr : b.result;
+    return aligned_or_null(input, 8 * size) && aligned_or_null(gradient, 8 * size) && aligned_or_null(output, 4 * size);
 }
 
 Status pooling_strips(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
     switch (p.x.dtype) {
-        case CUDNN_DATA_HALF: return run<__half>(stream, p, b);
-        case CUDNN_DATA_BFLOAT16: return run<__nv_bfloat16>(stream, p, b);
-        default: return run<float>(stream, p, b);
+        case CUDNN_DATA_HALF: return launch<Nchw<__half>>(stream, p, b);
+        case CUDNN_DATA_BFLOAT16: return launch<Nchw<__nv_bfloat16>>(stream, p, b);
+        default: return launch<Nchw<float>>(stream, p, b);
     }
 }
 
