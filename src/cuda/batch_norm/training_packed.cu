@@ -8,6 +8,8 @@
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
+#include <cstdlib>
+#include <cstring>
 #include <type_traits>
 
 namespace librednn::cuda {
@@ -63,6 +65,7 @@ struct StatsArgs {
     int tile_vectors, tile_rows;  // NHWC: vectors of a tile's row, rows in flight per block
     int64_t rows_per_split;       // NHWC
     int64_t parts;                // P: parts per channel
+    int small_plane_vectors;      // NCHW small planes: each image's stretch of a block's planes in whole vectors
     int backward;
     const float *mean, *inv_std;   // backward: the saved statistics
     float *part0, *part1, *part2;  // [C][P]: forward count, mean, M2; backward sum dy, sum dy (x - mean)
@@ -230,6 +233,87 @@ __global__ void __launch_bounds__(kBlock) stats_nchw_kernel(const __grid_constan
     if (!a.backward) a.part0[at] = s0;
     a.part1[at] = s1;
     a.part2[at] = s2;
+}
+
+// NCHW forward statistics over small planes (at most kSmallPlane values, 7 x 7): a block per (16 consecutive
+// channels, range of images). For 8 images at a time it copies each image's 16 planes, one contiguous stretch,
+// into shared memory (each plane at an odd stride), then thread (channel, image) takes its plane's moments
+// (mean first, then the squared deviations: one merge a plane, not one a value) and merges them into its own;
+// at the end the block merges each channel's 8 threads in a fixed order. Reads are whole warps of
+// consecutive elements; the per-element merges and index divisions of stats_nchw_kernel are gone.
+constexpr int kSmallPlane = 64, kPlaneChannels = 16, kPlaneImages = 8;
+constexpr int kSmallPlaneBlock = kPlaneChannels * kPlaneImages;
+
+template <class T>
+__global__ void __launch_bounds__(kSmallPlaneBlock)
+    stats_nchw_small_planes_kernel(const __grid_constant__ StatsArgs a) {
+    __shared__ float values[kSmallPlaneBlock * (kSmallPlane + 1)];
+    __shared__ float merged[3][kSmallPlaneBlock];
+    const int S = static_cast<int>(a.spatial.divisor), stride = S | 1;
+    const int c0 = blockIdx.x * kPlaneChannels, split = blockIdx.y;
+    const int channels = min(kPlaneChannels, a.channels - c0);
+    const int64_t image_begin = static_cast<int64_t>(split) * a.values_per_split;
+    const int64_t image_end = min(image_begin + a.values_per_split, a.planes_or_rows);
+    const int channel = threadIdx.x % kPlaneChannels, image = threadIdx.x / kPlaneChannels;
+    const T *x = static_cast<const T *>(a.x);
+    const int chunk = channels * S;  // an image's stretch of the block's planes
+    float n = 0.0f, mean = 0.0f, m2 = 0.0f;
+    for (int64_t first = image_begin; first < image_end; first += kPlaneImages) {
+        const int images = static_cast<int>(min(static_cast<int64_t>(kPlaneImages), image_end - first));
+        __syncthreads();  // the previous batch's planes are taken
+        if (a.small_plane_vectors) {
+            // Whole 16-byte vectors: every image's stretch starts on one (C x S and the block's first plane
+            // a multiple of the lanes, 16 channels a block).
+            constexpr int kLanes = Vector16<T>::kLanes;
+            const int per_image = chunk / kLanes;
+#pragma unroll 4
+            for (int v = threadIdx.x; v < images * per_image; v += kSmallPlaneBlock) {
+                const int i = v / per_image, into = (v - i * per_image) * kLanes;
+                const Vector16<T> in =
+                    *reinterpret_cast<const Vector16<T> *>(x + ((first + i) * a.channels + c0) * S + into);
+                int plane = static_cast<int>(divide(a.spatial, into)), k = into - plane * S;
+                float *to = values + i * kPlaneChannels * stride;
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) {
+                    to[plane * stride + k] = to_compute<float>(in.lane[l]);
+                    if (++k == S) k = 0, ++plane;
+                }
+            }
+        } else {
+            for (int e = threadIdx.x; e < images * chunk; e += kSmallPlaneBlock) {
+                const int i = e / chunk, into = e - i * chunk;
+                const int plane = static_cast<int>(divide(a.spatial, into)), k = into - plane * S;
+                values[(i * kPlaneChannels + plane) * stride + k] =
+                    to_compute<float>(x[((first + i) * a.channels + c0) * S + into]);
+            }
+        }
+        __syncthreads();
+        if (channel < channels && image < images) {
+            const float *v = values + (image * kPlaneChannels + channel) * stride;
+            float sum = 0.0f;
+            for (int k = 0; k < S; ++k) sum += v[k];
+            const float m = sum / static_cast<float>(S);
+            float d2 = 0.0f;
+            for (int k = 0; k < S; ++k) {
+                const float d = v[k] - m;
+                d2 += d * d;
+            }
+            merge_moments(n, mean, m2, static_cast<float>(S), m, d2);
+        }
+    }
+    merged[0][threadIdx.x] = n;
+    merged[1][threadIdx.x] = mean;
+    merged[2][threadIdx.x] = m2;
+    __syncthreads();
+    if (image != 0 || channel >= channels) return;
+    for (int i = 1; i < kPlaneImages; ++i) {
+        const int o = i * kPlaneChannels + channel;
+        merge_moments(n, mean, m2, merged[0][o], merged[1][o], merged[2][o]);
+    }
+    const int64_t at = static_cast<int64_t>(c0 + channel) * a.parts + split;
+    a.part0[at] = n;
+    a.part1[at] = mean;
+    a.part2[at] = m2;
 }
 
 // NHWC: a block per (tile of channels, range of rows); thread (row r, vector v) walks rows r, r + rows in
@@ -554,6 +638,13 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     s.inv_std = static_cast<const float *>(b.variance);
     dim3 stats_grid;
     const bool plane_vectors = !channels_last && spatial % kLanes == 0;
+    // LIBREDNN_BN_SMALL_PLANES=0 keeps such planes on stats_nchw_kernel (to compare the two).
+    static const bool small_planes_off = [] {
+        const char *value = std::getenv("LIBREDNN_BN_SMALL_PLANES");
+        return value != nullptr && std::strcmp(value, "0") == 0;
+    }();
+    const bool small_planes =
+        !channels_last && !plane_vectors && !backward && spatial <= kSmallPlane && !small_planes_off;
     if (plane_vectors) {
         s.planes_or_rows = images * channels;
         s.vectors_per_plane_or_row = spatial / kLanes;
@@ -562,6 +653,22 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         s.parts = images * s.chunks_per_plane;
         stats_grid =
             dim3(static_cast<unsigned>((s.planes_or_rows * s.chunks_per_plane + kWarpsPerBlock - 1) / kWarpsPerBlock));
+    } else if (small_planes) {
+        // Blocks of 16 channels x a range of images, about kStatsBlocks in all, at least a batch of 8 images each.
+        s.planes_or_rows = images;
+        s.spatial = make_fast_divisor(spatial);
+        const int64_t tiles = (channels + kPlaneChannels - 1) / kPlaneChannels;
+        int64_t splits = (kStatsBlocks + tiles - 1) / tiles;
+        const int64_t most = (images + kPlaneImages - 1) / kPlaneImages;
+        if (splits > most) splits = most;
+        if (splits < 1) splits = 1;
+        s.values_per_split = (images + splits - 1) / splits;  // images a split
+        s.values_per_split = (s.values_per_split + kPlaneImages - 1) / kPlaneImages * kPlaneImages;
+        splits = (images + s.values_per_split - 1) / s.values_per_split;
+        s.parts = splits;
+        s.small_plane_vectors = channels % kPlaneChannels == 0 && (channels * spatial) % kLanes == 0 &&
+                                reinterpret_cast<uintptr_t>(b.x) % 16 == 0;
+        stats_grid = dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits));
     } else if (!channels_last) {
         s.planes_or_rows = images;
         s.spatial = make_fast_divisor(spatial);
@@ -615,6 +722,8 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     if (!channels_last) {
         if (plane_vectors) {
             stats_nchw_planes_kernel<T><<<stats_grid, kBlock, 0, stream>>>(s);
+        } else if (small_planes) {
+            stats_nchw_small_planes_kernel<T><<<stats_grid, kSmallPlaneBlock, 0, stream>>>(s);
         } else {
             stats_nchw_kernel<T, 1><<<stats_grid, kBlock, 0, stream>>>(s);
         }
