@@ -625,12 +625,13 @@ TEST(BatchNorm, TrainingAndBackwardOnPackedLayoutsMatchReference) {
     LIBREDNN_SEEDED_RANDOM(rng);
     const std::vector<std::vector<int64_t>> shapes = {{3, 8, 48, 48}, {4, 64, 30, 30}, {2, 24, 20, 20}, {5, 16, 9, 16}};
     // Small planes: on CUDA the forward's statistics stage 16 channels x 8 images at a time
-    // (stats_nchw_small_planes_kernel): a tail of channels and several splits (20 x 40), and several batches
-    // of images a split in whole vectors (32 x 5632 with planes of 3).
-    const std::vector<std::vector<int64_t>> sevens = {{3, 16, 7, 7}, {1, 3, 7, 7}, {20, 40, 7, 7}, {32, 5632, 1, 3}};
+    // (stats_nchw_small_planes_kernel, planes of up to 256 values): a tail of channels and several splits
+    // (20 x 40), several batches of images a split in whole vectors (32 x 5632 with planes of 3), 14 x 14.
+    const std::vector<std::vector<int64_t>> sevens = {
+        {3, 16, 7, 7}, {1, 3, 7, 7}, {20, 40, 7, 7}, {32, 5632, 1, 3}, {10, 48, 14, 14}};
     for (BatchNormPhase phase : {BatchNormPhase::training, BatchNormPhase::backward}) {
         for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16}) {
-            for (int shape = 0; shape < 6; ++shape) {
+            for (int shape = 0; shape < 7; ++shape) {
                 // NHWC, NCHW, then NCHW small planes.
                 const PackedLayout layout = shape == 0 ? PackedLayout::nhwc : PackedLayout::nchw;
                 BatchNormProblem p = random_problem(rng, phase);
