@@ -185,6 +185,22 @@ void check_against_reference(Random &rng, const PoolingProblem &p, bool with_nan
     EXPECT_TRUE(matches_reference(result, ref, bounds, text));
 }
 
+// Gives a 2-D problem with its window set packed x and y (dy and dx backward) of `type` in `layout` (x's
+// dims `x_dims`, y's from the window), and random alpha and beta.
+void set_packed_tensors(Random &rng, PoolingProblem &p, cudnnDataType_t type, const std::vector<int64_t> &x_dims,
+                        PackedLayout layout) {
+    int64_t y_dims[kMaxDims];
+    pooling_output_dims(p, x_dims.data(), y_dims);
+    p.x = packed_geometry(type, 4, x_dims.data(), layout);
+    p.y = packed_geometry(type, 4, y_dims, layout);
+    if (p.direction == Direction::backward) {
+        p.dy = p.y;
+        p.dx = p.x;
+    }
+    p.alpha = Scalar(random_alpha(rng), false).value();
+    p.beta = Scalar(random_beta(rng), false).value();
+}
+
 TEST(Pooling, ForwardMatchesReferenceOnRandomGeometriesModesAndLayouts) {
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 150; ++trial)
@@ -226,16 +242,7 @@ TEST(Pooling, PackedNhwcAndNchwMatchReference) {
             p.pad[i] = rng.integer(0, p.window[i] - 1);
             x_dims.push_back(std::max<int64_t>(rng.integer(1, 12), p.window[i] - 2 * p.pad[i]));
         }
-        int64_t y_dims[kMaxDims];
-        pooling_output_dims(p, x_dims.data(), y_dims);
-        p.x = packed_geometry(type, 4, x_dims.data(), layout);
-        p.y = packed_geometry(type, 4, y_dims, layout);
-        if (direction == Direction::backward) {
-            p.dy = p.y;
-            p.dx = p.x;
-        }
-        p.alpha = Scalar(random_alpha(rng), false).value();
-        p.beta = Scalar(random_beta(rng), false).value();
+        set_packed_tensors(rng, p, type, x_dims, layout);
         check_against_reference(rng, p, p.is_max() && rng.integer(0, 3) == 0);
     }
 }
@@ -264,16 +271,7 @@ TEST(Pooling, ThreeByThreeWindowsAtStrideTwoMatchReference) {
             x_dims.push_back(i == 1 && layout == PackedLayout::nchw && trial % 3 != 0 ? 8 * rng.integer(1, 5)
                                                                                       : rng.integer(1, 40));
         }
-        int64_t y_dims[kMaxDims];
-        pooling_output_dims(p, x_dims.data(), y_dims);
-        p.x = packed_geometry(type, 4, x_dims.data(), layout);
-        p.y = packed_geometry(type, 4, y_dims, layout);
-        if (direction == Direction::backward) {
-            p.dy = p.y;
-            p.dx = p.x;
-        }
-        p.alpha = Scalar(random_alpha(rng), false).value();
-        p.beta = Scalar(random_beta(rng), false).value();
+        set_packed_tensors(rng, p, type, x_dims, layout);
         check_against_reference(rng, p, p.is_max() && trial % 3 == 1, trial % 4 == 1 || trial % 4 == 2);
     }
 }
@@ -299,16 +297,7 @@ TEST(Pooling, GlobalWindowsMatchReference) {
             p.pad[i] = 0;
             p.stride[i] = rng.integer(1, 3);
         }
-        int64_t y_dims[kMaxDims];
-        pooling_output_dims(p, x_dims.data(), y_dims);
-        p.x = packed_geometry(type, 4, x_dims.data(), layout);
-        p.y = packed_geometry(type, 4, y_dims, layout);
-        if (direction == Direction::backward) {
-            p.dy = p.y;
-            p.dx = p.x;
-        }
-        p.alpha = Scalar(random_alpha(rng), false).value();
-        p.beta = Scalar(random_beta(rng), false).value();
+        set_packed_tensors(rng, p, type, x_dims, layout);
         check_against_reference(rng, p, p.is_max() && trial % 3 == 1, p.is_max() && trial % 4 == 1);
     }
 }
