@@ -15,6 +15,7 @@ constexpr int kBlock = 256;
 // Output rows a thread takes. On the H200, stem 256x64x112x112 float: forward 352 us at 8 and 361 at 4 (one
 // machine, calls 4 and 5), backward 925 at 8 and 972 at 4 (the rows read twice weigh less).
 constexpr int kStrip = 8;
+constexpr int kCols = 4;  // output columns a thread takes
 
 struct StripArgs {
     int in_h, in_w, out_h, out_w;
@@ -33,7 +34,6 @@ struct Share {
     int row, column;
 };
 
-template <int kCols>
 __device__ __forceinline__ Share share_of(const StripArgs &a, int64_t v) {
     Share s;
     const int64_t rest = divide(a.groups, v);
@@ -43,59 +43,54 @@ __device__ __forceinline__ Share share_of(const StripArgs &a, int64_t v) {
     return s;
 }
 
-// NCHW, one lane: a thread's first output column is a multiple of 4 and the width a multiple of 8, so the
-// input columns 2c - 1 .. 2c + 7 of a row (and 2c + 8, 2c + 9 backward) are the column before, an
-// 8-element vector (and a 2-element one), and its 4 outputs (8 owned inputs) one vector.
+// A thread's first output column c is a multiple of kCols and the width a multiple of 8, so the input columns
+// 2c - 1 .. 2c + 7 of a row (and 2c + 8, 2c + 9 backward) are the column before, an 8-element vector (and a
+// 2-element one), and its 4 outputs (8 owned inputs) one vector. Loads row r's part as floats.
+template <class T, int kSeg>
+__device__ __forceinline__ void load_row(const StripArgs &a, const Share &s, int r, float (&v)[kSeg]) {
+    const T *x = static_cast<const T *>(a.x);
+    const int64_t row = (s.image * a.in_h + r) * a.in_w;
+    const int c = 2 * s.column;
+    if (c > 0) v[0] = to_compute<float>(x[row + c - 1]);
+    const Lanes<T, 8> body = *reinterpret_cast<const Lanes<T, 8> *>(x + row + c);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) v[1 + i] = to_compute<float>(body.lane[i]);
+    if constexpr (kSeg > 9) {
+        if (c + 8 < a.in_w) {
+            const Lanes<T, 2> tail = *reinterpret_cast<const Lanes<T, 2> *>(x + row + c + 8);
+            v[9] = to_compute<float>(tail.lane[0]);
+            v[10] = to_compute<float>(tail.lane[1]);
+        }
+    }
+}
+
+// dy of output row oh, columns c .. c + 4 (the last where it lies in the image).
 template <class T>
-struct Nchw {
-    static constexpr int kLanes = 1, kCols = 4;
-
-    template <int kSeg>
-    static __device__ __forceinline__ void load_row(const StripArgs &a, const Share &s, int r, float (&v)[kSeg][1]) {
-        const T *x = static_cast<const T *>(a.x);
-        const int64_t row = (s.image * a.in_h + r) * a.in_w;
-        const int c = 2 * s.column;
-        if (c > 0) v[0][0] = to_compute<float>(x[row + c - 1]);
-        const Lanes<T, 8> body = *reinterpret_cast<const Lanes<T, 8> *>(x + row + c);
+__device__ __forceinline__ void load_dy(const StripArgs &a, const Share &s, int oh, float (&g)[kCols + 1]) {
+    const T *dy = static_cast<const T *>(a.dy);
+    const int64_t at = (s.image * a.out_h + oh) * a.out_w + s.column;
+    const Lanes<T, 4> body = *reinterpret_cast<const Lanes<T, 4> *>(dy + at);
 #pragma unroll
-        for (int i = 0; i < 8; ++i) v[1 + i][0] = to_compute<float>(body.lane[i]);
-        if constexpr (kSeg > 9) {
-            if (c + 8 < a.in_w) {
-                const Lanes<T, 2> tail = *reinterpret_cast<const Lanes<T, 2> *>(x + row + c + 8);
-                v[9][0] = to_compute<float>(tail.lane[0]);
-                v[10][0] = to_compute<float>(tail.lane[1]);
-            }
-        }
-    }
+    for (int i = 0; i < 4; ++i) g[i] = to_compute<float>(body.lane[i]);
+    if (s.column + 4 < a.out_w) g[4] = to_compute<float>(dy[at + 4]);
+}
 
-    // dy of output row oh, columns c .. c + 4 (the last where it lies in the image).
-    static __device__ __forceinline__ void load_dy(const StripArgs &a, const Share &s, int oh,
-                                                   float (&g)[kCols + 1][1]) {
-        const T *dy = static_cast<const T *>(a.dy);
-        const int64_t at = (s.image * a.out_h + oh) * a.out_w + s.column;
-        const Lanes<T, 4> body = *reinterpret_cast<const Lanes<T, 4> *>(dy + at);
+// Stores kCount results at columns first .. first + kCount - 1 of row `row` of a tensor `width` wide, blended
+// with alpha and beta.
+template <class T, int kCount>
+__device__ __forceinline__ void store(const StripArgs &a, int64_t row, int width, int first,
+                                      const float (&value)[kCount]) {
+    auto *at = reinterpret_cast<Lanes<T, kCount> *>(static_cast<T *>(a.result) + row * width + first);
+    Lanes<T, kCount> result;
+    if (a.beta != 0.0f) result = *at;
 #pragma unroll
-        for (int i = 0; i < 4; ++i) g[i][0] = to_compute<float>(body.lane[i]);
-        if (s.column + 4 < a.out_w) g[4][0] = to_compute<float>(dy[at + 4]);
+    for (int i = 0; i < kCount; ++i) {
+        float v = value[i] * a.alpha;
+        if (a.beta != 0.0f) v += a.beta * to_compute<float>(result.lane[i]);
+        result.lane[i] = from_compute<T>(v);
     }
-
-    // Stores kCount results at columns first .. first + kCount - 1 of row `row` of a tensor `width` wide,
-    // blended with alpha and beta.
-    template <int kCount>
-    static __device__ __forceinline__ void store(const StripArgs &a, const Share &, int64_t row, int width, int first,
-                                                 const float (&value)[kCount][1]) {
-        auto *at = reinterpret_cast<Lanes<T, kCount> *>(static_cast<T *>(a.result) + row * width + first);
-        Lanes<T, kCount> result;
-        if (a.beta != 0.0f) result = *at;
-#pragma unroll
-        for (int i = 0; i < kCount; ++i) {
-            float v = value[i][0] * a.alpha;
-            if (a.beta != 0.0f) v += a.beta * to_compute<float>(result.lane[i]);
-            result.lane[i] = from_compute<T>(v);
-        }
-        *at = result;
-    }
-};
+    *at = result;
+}
 
 // A window's maximum as the packed kernels take it (take_max there): the first of equal maxima stays; NaN is
 // skipped, or (propagated) wins and then stays. `where`: its window position, -1 before any value.
@@ -125,22 +120,21 @@ __device__ __forceinline__ void columns_in(const StripArgs &a, const Share &s, b
 
 // Forward: the strip's output rows one after another; each input row is folded into the output row it ends
 // (window row 2) and the next one it starts (window row 0), or the one it is the middle of.
-template <class L, bool kAverage>
+template <class T, bool kAverage>
 __global__ void __launch_bounds__(kBlock) strips_forward_kernel(const __grid_constant__ StripArgs a) {
-    constexpr int kCols = L::kCols, kLanes = L::kLanes, kSeg = 2 * kCols + 1;
+    constexpr int kSeg = 2 * kCols + 1;
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const Share s = share_of<kCols>(a, v);
+        const Share s = share_of(a, v);
         bool column_in[kSeg];
         columns_in(a, s, column_in);
-        float in[kSeg][kLanes] = {};
-        float acc[2][kCols][kLanes];  // sums or maxima (pooling_device.cuh)
+        float in[kSeg] = {};
+        float acc[2][kCols];  // sums or maxima (pooling_device.cuh)
         const float none = kAverage ? 0.0f : max_none(a.propagate);
         auto reset = [&](int slot) {
 #pragma unroll
             for (int j = 0; j < kCols; ++j) {
-#pragma unroll
-                for (int l = 0; l < kLanes; ++l) acc[slot][j][l] = none;
+                acc[slot][j] = none;
             }
         };
         // Folds `in` into output row `slot`, each window's taps in row-major order.
@@ -150,13 +144,10 @@ __global__ void __launch_bounds__(kBlock) strips_forward_kernel(const __grid_con
 #pragma unroll
                 for (int t = 0; t < 3; ++t) {
                     if (!column_in[2 * j + t]) continue;
-#pragma unroll
-                    for (int l = 0; l < kLanes; ++l) {
-                        if (kAverage) {
-                            acc[slot][j][l] += in[2 * j + t][l];
-                        } else {
-                            fold_max(acc[slot][j][l], in[2 * j + t][l], a.propagate);
-                        }
+                    if (kAverage) {
+                        acc[slot][j] += in[2 * j + t];
+                    } else {
+                        fold_max(acc[slot][j], in[2 * j + t], a.propagate);
                     }
                 }
             }
@@ -164,57 +155,53 @@ __global__ void __launch_bounds__(kBlock) strips_forward_kernel(const __grid_con
         const int rows = min(kStrip, a.out_h - s.row);
         reset(0);
         if (s.row > 0) {
-            L::load_row(a, s, 2 * s.row - 1, in);
+            load_row<T>(a, s, 2 * s.row - 1, in);
             fold(0);
         }
 #pragma unroll
         for (int k = 0; k < kStrip; ++k) {
             if (k >= rows) break;
             const int oh = s.row + k, slot = k & 1;
-            L::load_row(a, s, 2 * oh, in);
+            load_row<T>(a, s, 2 * oh, in);
             fold(slot);
             if (k + 1 < rows) reset(slot ^ 1);
             if (2 * oh + 1 < a.in_h) {
-                L::load_row(a, s, 2 * oh + 1, in);
+                load_row<T>(a, s, 2 * oh + 1, in);
                 fold(slot);
                 if (k + 1 < rows) fold(slot ^ 1);
             }
-            float out[kCols][kLanes];
+            float out[kCols];
             const int window_rows = min(2 * oh + 2, a.in_h) - max(2 * oh - 1, 0);
 #pragma unroll
             for (int j = 0; j < kCols; ++j) {
                 const int c = s.column + j;
                 const int count = window_rows * (min(2 * c + 2, a.in_w) - max(2 * c - 1, 0));
                 const float divisor = a.include_padding ? 9.0f : static_cast<float>(count);
-#pragma unroll
-                for (int l = 0; l < kLanes; ++l) {
-                    const float v = acc[slot][j][l];
-                    out[j][l] = kAverage ? (count > 0 ? v / divisor : 0.0f) : max_result(v, a.propagate);
-                }
+                const float v = acc[slot][j];
+                out[j] = kAverage ? (count > 0 ? v / divisor : 0.0f) : max_result(v, a.propagate);
             }
-            L::template store<kCols>(a, s, s.image * a.out_h + oh, a.out_w, s.column, out);
+            store<T, kCols>(a, s.image * a.out_h + oh, a.out_w, s.column, out);
         }
     }
 }
 
 // Backward, the max modes: finds the first maximum of output rows k = 0 .. rows (the row after the strip's
 // too), and of kCols + 1 columns; once row k is known, writes input rows 2 * oh, 2 * oh + 1 of row k - 1.
-template <class L>
+template <class T>
 __global__ void __launch_bounds__(kBlock) strips_backward_kernel(const __grid_constant__ StripArgs a) {
-    constexpr int kCols = L::kCols, kLanes = L::kLanes, kSeg = 2 * kCols + 3, kOut = kCols + 1;
+    constexpr int kSeg = 2 * kCols + 3, kOut = kCols + 1;
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const Share s = share_of<kCols>(a, v);
+        const Share s = share_of(a, v);
         bool column_in[kSeg];
         columns_in(a, s, column_in);
-        float in[kSeg][kLanes] = {};
-        Maximum maxima[2][kOut][kLanes];
-        float g[2][kOut][kLanes];
+        float in[kSeg] = {};
+        Maximum maxima[2][kOut];
+        float g[2][kOut];
         auto reset = [&](int slot) {
 #pragma unroll
             for (int j = 0; j < kOut; ++j) {
-#pragma unroll
-                for (int l = 0; l < kLanes; ++l) maxima[slot][j][l] = Maximum{0.0f, -1}, g[slot][j][l] = 0.0f;
+                maxima[slot][j] = Maximum{0.0f, -1}, g[slot][j] = 0.0f;
             }
         };
         auto fold = [&](int slot, int i) {
@@ -222,9 +209,7 @@ __global__ void __launch_bounds__(kBlock) strips_backward_kernel(const __grid_co
             for (int j = 0; j < kOut; ++j) {
 #pragma unroll
                 for (int t = 0; t < 3; ++t) {
-                    if (!column_in[2 * j + t]) continue;
-#pragma unroll
-                    for (int l = 0; l < kLanes; ++l) take(maxima[slot][j][l], in[2 * j + t][l], i * 3 + t, a.propagate);
+                    if (column_in[2 * j + t]) take(maxima[slot][j], in[2 * j + t], i * 3 + t, a.propagate);
                 }
             }
         };
@@ -232,41 +217,38 @@ __global__ void __launch_bounds__(kBlock) strips_backward_kernel(const __grid_co
         // each input's sum over the windows holding it whose first maximum it is, in output row, then
         // column order (the gather's).
         auto write = [&](int oh, int up, int down) {
-            float top[2 * kCols][kLanes], bottom[2 * kCols][kLanes];
+            float top[2 * kCols], bottom[2 * kCols];
 #pragma unroll
             for (int j = 0; j < kCols; ++j) {
-#pragma unroll
-                for (int l = 0; l < kLanes; ++l) {
-                    const int a0 = maxima[up][j][l].where, a1 = maxima[up][j + 1][l].where;
-                    const int b0 = maxima[down][j][l].where, b1 = maxima[down][j + 1][l].where;
-                    const float g0 = g[up][j][l], g1 = g[up][j + 1][l], h0 = g[down][j][l], h1 = g[down][j + 1][l];
-                    float t = 0.0f;
-                    if (a0 == 4) t += g0;
-                    top[2 * j][l] = t;
-                    t = 0.0f;
-                    if (a0 == 5) t += g0;
-                    if (a1 == 3) t += g1;
-                    top[2 * j + 1][l] = t;
-                    t = 0.0f;
-                    if (a0 == 7) t += g0;
-                    if (b0 == 1) t += h0;
-                    bottom[2 * j][l] = t;
-                    t = 0.0f;
-                    if (a0 == 8) t += g0;
-                    if (a1 == 6) t += g1;
-                    if (b0 == 2) t += h0;
-                    if (b1 == 0) t += h1;
-                    bottom[2 * j + 1][l] = t;
-                }
+                const int a0 = maxima[up][j].where, a1 = maxima[up][j + 1].where;
+                const int b0 = maxima[down][j].where, b1 = maxima[down][j + 1].where;
+                const float g0 = g[up][j], g1 = g[up][j + 1], h0 = g[down][j], h1 = g[down][j + 1];
+                float t = 0.0f;
+                if (a0 == 4) t += g0;
+                top[2 * j] = t;
+                t = 0.0f;
+                if (a0 == 5) t += g0;
+                if (a1 == 3) t += g1;
+                top[2 * j + 1] = t;
+                t = 0.0f;
+                if (a0 == 7) t += g0;
+                if (b0 == 1) t += h0;
+                bottom[2 * j] = t;
+                t = 0.0f;
+                if (a0 == 8) t += g0;
+                if (a1 == 6) t += g1;
+                if (b0 == 2) t += h0;
+                if (b1 == 0) t += h1;
+                bottom[2 * j + 1] = t;
             }
-            L::template store<2 * kCols>(a, s, s.image * a.in_h + 2 * oh, a.in_w, 2 * s.column, top);
+            store<T, 2 * kCols>(a, s.image * a.in_h + 2 * oh, a.in_w, 2 * s.column, top);
             if (2 * oh + 1 < a.in_h)
-                L::template store<2 * kCols>(a, s, s.image * a.in_h + 2 * oh + 1, a.in_w, 2 * s.column, bottom);
+                store<T, 2 * kCols>(a, s.image * a.in_h + 2 * oh + 1, a.in_w, 2 * s.column, bottom);
         };
         const int rows = min(kStrip, a.out_h - s.row);
         reset(0);
         if (s.row > 0) {
-            L::load_row(a, s, 2 * s.row - 1, in);
+            load_row<T>(a, s, 2 * s.row - 1, in);
             fold(0, 0);
         }
 #pragma unroll
@@ -274,26 +256,20 @@ __global__ void __launch_bounds__(kBlock) strips_backward_kernel(const __grid_co
             if (k > rows) break;
             const int oh = s.row + k, slot = k & 1;
             if (oh < a.out_h) {
-                L::load_row(a, s, 2 * oh, in);
+                load_row<T>(a, s, 2 * oh, in);
                 fold(slot, 1);
                 if (2 * oh + 1 < a.in_h) {
-                    L::load_row(a, s, 2 * oh + 1, in);
+                    load_row<T>(a, s, 2 * oh + 1, in);
                     fold(slot, 2);
                 }
-                L::load_dy(a, s, oh, g[slot]);
+                load_dy<T>(a, s, oh, g[slot]);
 #pragma unroll
                 for (int j = 0; j < kOut; ++j) {
-                    if (s.column + j >= a.out_w) {
-#pragma unroll
-                        for (int l = 0; l < kLanes; ++l) maxima[slot][j][l].where = -1;
-                    }
+                    if (s.column + j >= a.out_w) maxima[slot][j].where = -1;
                 }
             } else {
 #pragma unroll
-                for (int j = 0; j < kOut; ++j) {
-#pragma unroll
-                    for (int l = 0; l < kLanes; ++l) maxima[slot][j][l].where = -1;
-                }
+                for (int j = 0; j < kOut; ++j) maxima[slot][j].where = -1;
             }
             if (k > 0) write(oh - 1, slot ^ 1, slot);
             // Start row k + 1 with the input row that ends row k (still in `in`), after row k - 1 is written.
@@ -305,14 +281,13 @@ __global__ void __launch_bounds__(kBlock) strips_backward_kernel(const __grid_co
     }
 }
 
-template <class L>
 StripArgs args_of(const PoolingProblem &p, const PoolingBuffers &b) {
     StripArgs a{};
     a.in_h = static_cast<int>(p.x.dims[2]);
     a.in_w = static_cast<int>(p.x.dims[3]);
     a.out_h = static_cast<int>(p.y.dims[2]);
     a.out_w = static_cast<int>(p.y.dims[3]);
-    const int64_t groups = (a.out_w + L::kCols - 1) / L::kCols, strips = (a.out_h + kStrip - 1) / kStrip;
+    const int64_t groups = (a.out_w + kCols - 1) / kCols, strips = (a.out_h + kStrip - 1) / kStrip;
     a.work = p.x.dims[0] * p.x.dims[1] * strips * groups;
     a.groups = make_fast_divisor(groups);
     a.strips = make_fast_divisor(strips);
@@ -326,22 +301,22 @@ StripArgs args_of(const PoolingProblem &p, const PoolingBuffers &b) {
     return a;
 }
 
-template <class L>
+template <class T>
 Status launch(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
     if (p.direction == Direction::forward) {
-        const StripArgs a = args_of<L>(p, b);
+        const StripArgs a = args_of(p, b);
         if (a.work == 0) return CUDNN_STATUS_SUCCESS;
         const int grid = grid_size(a.work, kBlock, kBlock, 4);
         if (p.is_max()) {
-            strips_forward_kernel<L, false><<<grid, kBlock, 0, stream>>>(a);
+            strips_forward_kernel<T, false><<<grid, kBlock, 0, stream>>>(a);
         } else {
-            strips_forward_kernel<L, true><<<grid, kBlock, 0, stream>>>(a);
+            strips_forward_kernel<T, true><<<grid, kBlock, 0, stream>>>(a);
         }
         return check_launch("strips_forward_kernel");
     }
-    const StripArgs a = args_of<L>(p, b);
+    const StripArgs a = args_of(p, b);
     if (a.work == 0) return CUDNN_STATUS_SUCCESS;
-    strips_backward_kernel<L><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+    strips_backward_kernel<T><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
     return check_launch("strips_backward_kernel");
 }
 
@@ -370,9 +345,9 @@ bool pooling_strips_applicable(const PoolingProblem &p, const PoolingBuffers &b)
 
 Status pooling_strips(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
     switch (p.x.dtype) {
-        case CUDNN_DATA_HALF: return launch<Nchw<__half>>(stream, p, b);
-        case CUDNN_DATA_BFLOAT16: return launch<Nchw<__nv_bfloat16>>(stream, p, b);
-        default: return launch<Nchw<float>>(stream, p, b);
+        case CUDNN_DATA_HALF: return launch<__half>(stream, p, b);
+        case CUDNN_DATA_BFLOAT16: return launch<__nv_bfloat16>(stream, p, b);
+        default: return launch<float>(stream, p, b);
     }
 }
 
