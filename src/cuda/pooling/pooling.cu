@@ -4,6 +4,7 @@
 
 #include "cuda/pooling/pooling_global.hpp"
 #include "cuda/pooling/pooling_packed.hpp"
+#include "cuda/pooling/pooling_pairs.hpp"
 #include "cuda/pooling/pooling_strips.hpp"
 
 #include "cuda/common/device_common.cuh"
@@ -191,6 +192,7 @@ Status pooling(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffer
     if (const char *reason = pooling_unsupported_reason(p)) return fail(CUDNN_STATUS_NOT_SUPPORTED, "%s", reason);
     if (pooling_strips_applicable(p, buffers)) return pooling_strips(stream, p, buffers);
     if (pooling_global_applicable(p, buffers)) return pooling_global(stream, p, buffers);
+    if (pooling_pairs_applicable(p, buffers)) return pooling_pairs(stream, p, buffers);
     if (pooling_packed_applicable(p, buffers)) return pooling_packed(stream, p, buffers);
     const bool forward = p.direction == Direction::forward;
     const TensorGeometry &out = p.result();
