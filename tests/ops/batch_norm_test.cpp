@@ -596,16 +596,20 @@ TEST(BatchNorm, LongReductionsMatchReference) {
 TEST(BatchNorm, InferenceOnPackedLayoutsMatchesReference) {
     // x and y packed alike, channels in whole 16-byte vectors: the CUDA backend's vector path. Planes of 40
     // are whole vectors; planes of 7 x 7 are not (NCHW: a vector holds the end of one channel's plane and
-    // the start of the next).
+    // the start of the next). 256 channels: NCHW blocks whose ranges meet fewer planes than C (a block stages
+    // only those channels, wrapping past the last); 40 and 24 channels: NHWC rows of 3, 5, 6 or 10 vectors
+    // (the grid's stride a multiple of them).
     LIBREDNN_SEEDED_RANDOM(rng);
+    const std::vector<std::vector<int64_t>> shapes = {
+        {3, 16, 5, 8}, {2, 16, 7, 7}, {4, 256, 7, 7}, {3, 40, 6, 6}, {5, 24, 14, 14}};
     for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16}) {
         for (PackedLayout layout : {PackedLayout::nchw, PackedLayout::nhwc}) {
-            for (const std::vector<int64_t> &dims : {std::vector<int64_t>{3, 16, 5, 8}, {2, 16, 7, 7}}) {
+            for (const std::vector<int64_t> &dims : shapes) {
                 BatchNormProblem p = random_problem(rng, BatchNormPhase::inference);
                 p.mode = rng.coin() ? CUDNN_BATCHNORM_SPATIAL : CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
                 p.ops = CUDNN_BATCHNORM_OPS_BN;
                 p.x = p.y = packed_geometry(type, 4, dims.data(), layout);
-                const int64_t parameter_dims[] = {1, 16, 1, 1};
+                const int64_t parameter_dims[] = {1, dims[1], 1, 1};
                 p.parameters = packed_geometry(CUDNN_DATA_FLOAT, 4, parameter_dims, PackedLayout::nchw);
                 Case(rng, p).run_and_check();
             }

@@ -1,6 +1,7 @@
 // The batch-normalisation kernels (batch_norm.hpp).
 #include "cuda/batch_norm/batch_norm.hpp"
 
+#include "cuda/batch_norm/channel_constants.cuh"
 #include "cuda/batch_norm/lane_channels.cuh"
 #include "cuda/batch_norm/training_packed.hpp"
 
@@ -218,16 +219,13 @@ __global__ void __launch_bounds__(kMaxBlock) inference_kernel(const __grid_const
     }
 }
 
-// Inference over x and y packed alike in NCHW or NHWC (SPATIAL modes, float/half/bfloat16): each block
-// first puts every channel's gain (scale / sqrt(variance + epsilon)), mean and bias into shared memory,
-// then walks 16-byte vectors of x and y; a vector holds one channel (NCHW, the spatial size a multiple of
-// the lanes), the end of one plane and the start of the next (NCHW, 7 x 7 planes: each lane finds its own
-// channel), or consecutive channels (NHWC, C a multiple of the lanes).
-constexpr int kPackedMaxChannels = 3500;  // 3 skewed floats each: under the 48 KiB of default shared memory
-
-// Where channel c's constants sit: one word of skew per 8 channels, so that the 32 threads of a warp,
-// each reading 8 consecutive channels of a vector, hit 32 different banks.
-__device__ __forceinline__ int skewed(int c) { return c + (c >> 3); }
+// Inference over x and y packed alike in NCHW or NHWC (SPATIAL modes, float/half/bfloat16), 16-byte
+// vectors of x and y with each channel's gain (scale / sqrt(variance + epsilon)), mean and bias on chip
+// (channel_constants.cuh: NCHW staged in shared memory for the channels of a block's range, NHWC in
+// registers). A vector holds one channel (NCHW, the spatial size a multiple of the lanes), the end of one
+// plane and the start of the next (NCHW, 7 x 7 planes: each lane finds its own channel), or consecutive
+// channels (NHWC, C a multiple of the lanes).
+constexpr int kPackedMaxChannels = 3500;  // NCHW: 3 floats each, under the 48 KiB of default shared memory
 
 struct InferencePackedArgs {
     int64_t vectors;
@@ -235,6 +233,7 @@ struct InferencePackedArgs {
     FastDivisor channels;  // C
     int channels_last;
     int lane_channels;         // NCHW planes that are not whole vectors: a channel per lane
+    int interleaved;           // NCHW: channel_range's choice
     int64_t parameter_stride;  // between channels in the parameter tensors
     float alpha, beta, epsilon;
     const void *x;
@@ -242,49 +241,82 @@ struct InferencePackedArgs {
     const float *scale, *bias, *mean, *variance;
 };
 
+// y = alpha (gain (x - mean) + bias) + beta y, a 16-byte vector, each lane's constants from k(array, lane)
+// (0: gain, 1: mean, 2: bias).
+template <class T, class Constant>
+__device__ __forceinline__ Vector16<T> infer_vector(const InferencePackedArgs &a, const Vector16<T> &in,
+                                                    const Vector16<T> *y, int64_t v, Constant &&k) {
+    Vector16<T> out;
+    if (a.beta != 0.0f) out = y[v];
+#pragma unroll
+    for (int l = 0; l < Vector16<T>::kLanes; ++l) {
+        float value = a.alpha * (k(0, l) * (to_compute<float>(in.lane[l]) - k(1, l)) + k(2, l));
+        if (a.beta != 0.0f) value += a.beta * to_compute<float>(out.lane[l]);
+        out.lane[l] = from_compute<T>(value);
+    }
+    return out;
+}
+
+// Channel c's gain, mean and bias.
+__device__ __forceinline__ float inference_constant(const InferencePackedArgs &a, int array, int c) {
+    const int64_t at = c * a.parameter_stride;
+    if (array == 0) return a.scale[at] / sqrtf(a.variance[at] + a.epsilon);
+    return array == 1 ? a.mean[at] : a.bias[at];
+}
+
+// NCHW: a block per contiguous range of vectors, its channels' constants staged in shared memory.
 template <class T>
-__global__ void __launch_bounds__(kMaxBlock) inference_packed_kernel(const __grid_constant__ InferencePackedArgs a) {
-    extern __shared__ float channel_constants[];
-    const int channels = static_cast<int>(a.channels.divisor), stride = skewed(channels) + 1;
-    float *gain = channel_constants, *mean = gain + stride, *bias = mean + stride;
-    for (int c = threadIdx.x; c < channels; c += blockDim.x) {
-        const int64_t at = c * a.parameter_stride;
-        gain[skewed(c)] = a.scale[at] / sqrtf(a.variance[at] + a.epsilon);
-        mean[skewed(c)] = a.mean[at];
-        bias[skewed(c)] = a.bias[at];
+__global__ void __launch_bounds__(kMaxBlock) inference_nchw_kernel(const __grid_constant__ InferencePackedArgs a) {
+    extern __shared__ float staged[];
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const int channels = static_cast<int>(a.channels.divisor);
+    const ChannelRange range = channel_range(a.vectors, kLanes, a.spatial, a.channels, a.interleaved);
+    for (int i = threadIdx.x; i < 3 * range.staged; i += blockDim.x) {
+        const int array = i / range.staged, j = i - array * range.staged;
+        staged[i] =
+            inference_constant(a, array, range.first + j < channels ? range.first + j : range.first + j - channels);
     }
     __syncthreads();
-    constexpr int kLanes = Vector16<T>::kLanes;
     const auto *x = static_cast<const Vector16<T> *>(a.x);
     auto *y = static_cast<Vector16<T> *>(a.y);
-    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.vectors;
-         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t first = v * kLanes;
-        auto channel_of_plane = [&](int64_t element) {
-            const int64_t plane = divide(a.spatial, element);
-            return static_cast<int>(plane - divide(a.channels, plane) * channels);
-        };
-        int c0;
-        LaneChannels split{};
-        if (a.channels_last) {
-            c0 = static_cast<int>(first - divide(a.channels, first) * channels);
-        } else if (a.lane_channels) {
-            c0 = 0;
-            split = lane_channels(a.spatial, a.channels, first);
-        } else {
-            c0 = channel_of_plane(first);
-        }
+    for (int64_t i = range.begin; i < range.end; i += range.step) {
+        const int64_t v = a.vectors - 1 - i;
         const Vector16<T> in = x[v];
-        Vector16<T> out;
-        if (a.beta != 0.0f) out = y[v];
-#pragma unroll
-        for (int l = 0; l < kLanes; ++l) {
-            const int c = skewed(a.channels_last ? c0 + l : (a.lane_channels ? lane_channel(split, l) : c0));
-            float value = a.alpha * (gain[c] * (to_compute<float>(in.lane[l]) - mean[c]) + bias[c]);
-            if (a.beta != 0.0f) value += a.beta * to_compute<float>(out.lane[l]);
-            out.lane[l] = from_compute<T>(value);
+        int c0 = 0;
+        LaneChannels split{};
+        if (a.lane_channels) {
+            split = lane_channels(a.spatial, a.channels, v * kLanes);
+            split.first = staged_index(range, split.first, channels);
+            split.next = staged_index(range, split.next, channels);
+        } else {
+            const int64_t plane = divide(a.spatial, v * kLanes);
+            c0 = staged_index(range, static_cast<int>(plane - divide(a.channels, plane) * channels), channels);
         }
-        y[v] = out;
+        y[v] = infer_vector(a, in, y, v, [&](int array, int l) {
+            return staged[array * range.staged + (a.lane_channels ? lane_channel(split, l) : c0)];
+        });
+    }
+}
+
+// NHWC: each thread's vectors hold the same channels (nhwc_grid); their constants stay in registers.
+template <class T>
+__global__ void __launch_bounds__(kMaxBlock) inference_nhwc_kernel(const __grid_constant__ InferencePackedArgs a) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const int64_t first = nhwc_first_vector(a.vectors);
+    if (first < 0) return;
+    const int c0 = static_cast<int>(first * kLanes - divide(a.channels, first * kLanes) * a.channels.divisor);
+    float k[3][kLanes];
+#pragma unroll
+    for (int array = 0; array < 3; ++array) {
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) k[array][l] = inference_constant(a, array, c0 + l);
+    }
+    const auto *x = static_cast<const Vector16<T> *>(a.x);
+    auto *y = static_cast<Vector16<T> *>(a.y);
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t v = first; v >= 0; v -= stride) {
+        const Vector16<T> in = x[v];
+        y[v] = infer_vector(a, in, y, v, [&](int array, int l) { return k[array][l]; });
     }
 }
 
@@ -342,8 +374,21 @@ Status launch_packed_inference(cudaStream_t stream, const BatchNormProblem &p, c
     a.mean = static_cast<const float *>(b.mean);
     a.variance = static_cast<const float *>(b.variance);
     if (a.vectors == 0) return CUDNN_STATUS_SUCCESS;
-    const size_t shared = 3 * static_cast<size_t>(channels + channels / 8 + 1) * sizeof(float);
-    inference_packed_kernel<T><<<grid_size(a.vectors, kMaxBlock, kMaxBlock, 4), kMaxBlock, shared, stream>>>(a);
+    constexpr int kLanes = Vector16<T>::kLanes;
+    if (channels_last) {
+        static const ResidentBlocks resident(reinterpret_cast<const void *>(inference_nhwc_kernel<T>), kMaxBlock);
+        inference_nhwc_kernel<T>
+            <<<nhwc_grid(resident, a.vectors, channels / kLanes, kMaxBlock), kMaxBlock, 0, stream>>>(a);
+    } else {
+        // Resident blocks counted at the most shared memory: 3 floats for each of kPackedMaxChannels channels.
+        static const ResidentBlocks resident(reinterpret_cast<const void *>(inference_nchw_kernel<T>), kMaxBlock,
+                                             3 * kPackedMaxChannels * sizeof(float));
+        const NchwGrid grid = nchw_grid(resident, a.vectors, p.x.element_count() * static_cast<int64_t>(2 * sizeof(T)),
+                                        channels, 3, kMaxBlock);
+        a.interleaved = grid.interleaved;
+        const size_t shared = 3 * static_cast<size_t>(channels) * sizeof(float);  // at most C channels a block
+        inference_nchw_kernel<T><<<grid.blocks, kMaxBlock, shared, stream>>>(a);
+    }
     return check_launch("batch_norm_inference_packed_kernel");
 }
 

@@ -4,6 +4,7 @@
 #include "core/cuda_failure.hpp"
 #include "core/data_type.hpp"
 #include "core/fault_injection.hpp"
+#include "cuda/batch_norm/channel_constants.cuh"
 #include "cuda/batch_norm/lane_channels.cuh"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
@@ -18,11 +19,12 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int kWarpsPerBlock = kBlock / 32;
-constexpr int kMaxChannels = 2048;     // five skewed float constants a channel in 48 KiB of shared memory
+constexpr int kMaxChannels = 2048;     // five float constants a channel in 48 KiB of shared memory
 constexpr int kStatsBlocks = 132 * 8;  // pass 1: enough blocks to fill an H200 (and fewer-SM parts) 8 times
 constexpr int kRoundsPerBlock = 4;     // and no block longer than 4 rounds a thread: many short blocks, small tails
 constexpr int kMergeBlock = 256;
-constexpr int kPlaneChunkVectors = 256;  // NCHW planes of vectors: a warp's chunk, 8 vectors a lane
+constexpr int kPlaneChunkVectors = 128;  // NCHW planes of vectors: a warp's chunk, 4 vectors a lane
+constexpr int kSmallChunkVectors = 64;   // planes of at most 64 vectors (14 x 14 float): 2 a lane
 
 // ---- Pairwise merging of (count, mean, M2) ----------------------------------------------------------
 
@@ -71,62 +73,81 @@ struct StatsArgs {
     float *part0, *part1, *part2;  // [C][P]: forward count, mean, M2; backward sum dy, sum dy (x - mean)
 };
 
-// NCHW planes of whole vectors: a warp per chunk of one plane (image n, channel c); lane l takes vectors l,
-// l + 32, ... of it. Light on registers, so that many warps keep many loads in flight.
-template <class T>
+// The sum of v over the warp, in every lane (a butterfly: a fixed order, the same bits in every lane).
+__device__ __forceinline__ float warp_sum(float v) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+    return v;
+}
+
+// NCHW planes of whole vectors: a warp per chunk of one plane (image n, channel c) of up to 32 * kPerLane
+// vectors, the warps of the grid looping over the chunks. Lane l holds vectors l, l + 32, ... of its chunk,
+// all loaded before any is used. Forward: the chunk's mean first, then the squared deviations from it, each
+// summed over the warp (one chunk, one set of moments: no per-vector merges); backward: the chunk's sums of
+// dy and dy * (x - mean).
+template <class T, int kPerLane>
 __global__ void __launch_bounds__(kBlock) stats_nchw_planes_kernel(const __grid_constant__ StatsArgs a) {
-    constexpr int kLanes = Vector16<T>::kLanes;
+    constexpr int kLanes = Vector16<T>::kLanes, kChunk = 32 * kPerLane;
     const int lane = threadIdx.x % 32;
-    const int64_t item = static_cast<int64_t>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
     const int64_t items = a.planes_or_rows * a.chunks_per_plane;
-    if (item >= items) return;
-    const int64_t plane = item / a.chunks_per_plane;
-    const int chunk = static_cast<int>(item % a.chunks_per_plane);
-    const int c = static_cast<int>(plane % a.channels);
-    const int64_t n_image = plane / a.channels;
-    const int64_t first = plane * a.vectors_per_plane_or_row + static_cast<int64_t>(chunk) * kPlaneChunkVectors;
-    const int64_t end_in_plane = a.vectors_per_plane_or_row - static_cast<int64_t>(chunk) * kPlaneChunkVectors;
-    const int count = static_cast<int>(end_in_plane < kPlaneChunkVectors ? end_in_plane : kPlaneChunkVectors);
+    const int64_t warps = static_cast<int64_t>(gridDim.x) * kWarpsPerBlock;
     const auto *x = static_cast<const Vector16<T> *>(a.x);
     const auto *dy = static_cast<const Vector16<T> *>(a.dy);
-    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f;  // forward: n, mean, M2; backward: -, sum dy, sum dy (x - mean)
-    const float mean = a.backward ? a.mean[c] : 0.0f;
-    for (int v = lane; v < count; v += 32) {
-        const Vector16<T> xv = x[first + v];
-        float values[kLanes];
+    for (int64_t item = static_cast<int64_t>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32; item < items;
+         item += warps) {
+        const int64_t plane = item / a.chunks_per_plane;
+        const int chunk = static_cast<int>(item - plane * a.chunks_per_plane);
+        const int64_t left = a.vectors_per_plane_or_row - static_cast<int64_t>(chunk) * kChunk;
+        const int count = static_cast<int>(left < kChunk ? left : kChunk);
+        const int64_t first = plane * a.vectors_per_plane_or_row + static_cast<int64_t>(chunk) * kChunk;
+        Vector16<T> xv[kPerLane], gv[kPerLane];
 #pragma unroll
-        for (int l = 0; l < kLanes; ++l) values[l] = to_compute<float>(xv.lane[l]);
-        if (!a.backward) {
-            float m, m2;
-            chunk_moments(values, kLanes, m, m2);
-            merge_moments(s0, s1, s2, static_cast<float>(kLanes), m, m2);
-        } else {
-            const Vector16<T> gv = dy[first + v];
-#pragma unroll
-            for (int l = 0; l < kLanes; ++l) {
-                const float g = to_compute<float>(gv.lane[l]);
-                s1 += g;
-                s2 += g * (values[l] - mean);
+        for (int j = 0; j < kPerLane; ++j) {
+            if (lane + 32 * j < count) {
+                xv[j] = x[first + lane + 32 * j];
+                if (a.backward) gv[j] = dy[first + lane + 32 * j];
             }
         }
-    }
-    // Lane 0 gathers the warp's parts in a fixed order.
-    for (int offset = 16; offset > 0; offset /= 2) {
-        const float o0 = __shfl_down_sync(0xffffffffu, s0, offset);
-        const float o1 = __shfl_down_sync(0xffffffffu, s1, offset);
-        const float o2 = __shfl_down_sync(0xffffffffu, s2, offset);
+        const int c = static_cast<int>(plane % a.channels);
+        float s1 = 0.0f, s2 = 0.0f;  // forward: mean, M2; backward: sum dy, sum dy (x - mean)
         if (!a.backward) {
-            merge_moments(s0, s1, s2, o0, o1, o2);
+#pragma unroll
+            for (int j = 0; j < kPerLane; ++j) {
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) s1 += lane + 32 * j < count ? to_compute<float>(xv[j].lane[l]) : 0.0f;
+            }
+            s1 = warp_sum(s1) / static_cast<float>(count * kLanes);
+#pragma unroll
+            for (int j = 0; j < kPerLane; ++j) {
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) {
+                    const float d = to_compute<float>(xv[j].lane[l]) - s1;
+                    s2 += lane + 32 * j < count ? d * d : 0.0f;
+                }
+            }
         } else {
-            s1 += o1;
-            s2 += o2;
+            const float mean = a.mean[c];
+#pragma unroll
+            for (int j = 0; j < kPerLane; ++j) {
+                if (lane + 32 * j < count) {
+#pragma unroll
+                    for (int l = 0; l < kLanes; ++l) {
+                        const float g = to_compute<float>(gv[j].lane[l]);
+                        s1 += g;
+                        s2 += g * (to_compute<float>(xv[j].lane[l]) - mean);
+                    }
+                }
+            }
+            s1 = warp_sum(s1);
         }
-    }
-    if (lane == 0) {
-        const int64_t at = static_cast<int64_t>(c) * a.parts + n_image * a.chunks_per_plane + chunk;
-        if (!a.backward) a.part0[at] = s0;
-        a.part1[at] = s1;
-        a.part2[at] = s2;
+        s2 = warp_sum(s2);
+        if (lane == 0) {
+            const int64_t n_image = plane / a.channels;
+            const int64_t at = static_cast<int64_t>(c) * a.parts + n_image * a.chunks_per_plane + chunk;
+            if (!a.backward) a.part0[at] = static_cast<float>(count * kLanes);
+            a.part1[at] = s1;
+            a.part2[at] = s2;
+        }
     }
 }
 
@@ -318,8 +339,13 @@ __global__ void __launch_bounds__(kSmallPlaneBlock)
 
 // NHWC: a block per (tile of channels, range of rows); thread (row r, vector v) walks rows r, r + rows in
 // flight, ... of the range, eight at a time, then the block merges each channel's rows in a fixed order.
+// Forward over float and half: three blocks an SM (80 registers; half spills 36 bytes, bfloat16 would spill more).
 template <class T>
-__global__ void __launch_bounds__(kBlock) stats_nhwc_kernel(const __grid_constant__ StatsArgs a) {
+constexpr int kNhwcForwardBlocks = std::is_same_v<T, __nv_bfloat16> ? 1 : 3;
+
+template <class T, bool kBackward>
+__global__ void __launch_bounds__(kBlock, kBackward ? 1 : kNhwcForwardBlocks<T>)
+    stats_nhwc_kernel(const __grid_constant__ StatsArgs a) {
     constexpr int kLanes = Vector16<T>::kLanes;
     __shared__ float shared1[kBlock * kLanes], shared2[kBlock * kLanes], shared0[kBlock];
     const int v = threadIdx.x % a.tile_vectors, r = threadIdx.x / a.tile_vectors;
@@ -335,7 +361,7 @@ __global__ void __launch_bounds__(kBlock) stats_nhwc_kernel(const __grid_constan
 #pragma unroll
     for (int l = 0; l < kLanes; ++l) {
         s1[l] = s2[l] = 0.0f;
-        mean[l] = a.backward ? a.mean[c0 + l] : 0.0f;
+        mean[l] = kBackward ? a.mean[c0 + l] : 0.0f;
     }
     constexpr int kRows = 8;
     for (int64_t row = row_begin + r; row < row_end; row += static_cast<int64_t>(kRows) * a.tile_rows) {
@@ -346,19 +372,23 @@ __global__ void __launch_bounds__(kBlock) stats_nhwc_kernel(const __grid_constan
             const int64_t at = row + static_cast<int64_t>(i) * a.tile_rows;
             if (at < row_end) {
                 xv[i] = x[at * a.vectors_per_plane_or_row + column];
-                if (a.backward) gv[i] = dy[at * a.vectors_per_plane_or_row + column];
+                if (kBackward) gv[i] = dy[at * a.vectors_per_plane_or_row + column];
                 k = i + 1;
             }
         }
+        const float share = kBackward ? 0.0f : static_cast<float>(k) / (n + static_cast<float>(k));
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) {
             float values[kRows];
 #pragma unroll
             for (int i = 0; i < kRows; ++i) values[i] = i < k ? to_compute<float>(xv[i].lane[l]) : 0.0f;
-            if (!a.backward) {
-                float nn = n, m, m2;
+            if (!kBackward) {
+                // merge_moments with its share k / (n + k), the same for every lane, taken once a round.
+                float m, m2;
                 chunk_moments(values, k, m, m2);
-                merge_moments(nn, s1[l], s2[l], static_cast<float>(k), m, m2);
+                const float delta = m - s1[l];
+                s1[l] += delta * share;
+                s2[l] += m2 + delta * delta * n * share;
             } else {
 #pragma unroll
                 for (int i = 0; i < kRows; ++i) {
@@ -385,7 +415,7 @@ __global__ void __launch_bounds__(kBlock) stats_nhwc_kernel(const __grid_constan
         float tn = 0.0f, t1 = 0.0f, t2 = 0.0f;
         for (int i = 0; i < a.tile_rows; ++i) {
             const float b1 = shared1[i * tile_channels + j], b2 = shared2[i * tile_channels + j];
-            if (!a.backward) {
+            if (!kBackward) {
                 merge_moments(tn, t1, t2, shared0[i], b1, b2);
             } else {
                 t1 += b1;
@@ -393,13 +423,13 @@ __global__ void __launch_bounds__(kBlock) stats_nhwc_kernel(const __grid_constan
             }
         }
         const int64_t at = (static_cast<int64_t>(tile) * tile_channels + j) * a.parts + split;
-        if (!a.backward) a.part0[at] = tn;
+        if (!kBackward) a.part0[at] = tn;
         a.part1[at] = t1;
         a.part2[at] = t2;
     }
 }
 
-// ---- Pass 2: one block per channel merges its parts -------------------------------------------------
+// ---- Pass 2: a block (or a warp) per channel merges its parts --------------------------------------
 
 struct MergeArgs {
     int64_t parts;
@@ -422,45 +452,16 @@ __device__ __forceinline__ void blend(float *target, int64_t at, double alpha, d
     target[at] = result;
 }
 
-__global__ void __launch_bounds__(kMergeBlock) merge_kernel(const __grid_constant__ MergeArgs a) {
-    __shared__ double shared[3][kMergeBlock];
-    const int c = blockIdx.x;
-    const float *p0 = a.part0 + static_cast<int64_t>(c) * a.parts, *p1 = a.part1 + static_cast<int64_t>(c) * a.parts,
-                *p2 = a.part2 + static_cast<int64_t>(c) * a.parts;
-    double n = 0.0, s1 = 0.0, s2 = 0.0;
-    for (int64_t p = threadIdx.x; p < a.parts; p += blockDim.x) {
-        if (!a.backward) {
-            merge_moments<double>(n, s1, s2, p0[p], p1[p], p2[p]);
-        } else {
-            s1 += p1[p];
-            s2 += p2[p];
-        }
-    }
-    shared[0][threadIdx.x] = n;
-    shared[1][threadIdx.x] = s1;
-    shared[2][threadIdx.x] = s2;
-    __syncthreads();
-    for (int half = blockDim.x / 2; half > 0; half /= 2) {
-        if (threadIdx.x < half) {
-            const int o = threadIdx.x + half;
-            if (!a.backward) {
-                merge_moments<double>(shared[0][threadIdx.x], shared[1][threadIdx.x], shared[2][threadIdx.x],
-                                      shared[0][o], shared[1][o], shared[2][o]);
-            } else {
-                shared[1][threadIdx.x] += shared[1][o];
-                shared[2][threadIdx.x] += shared[2][o];
-            }
-        }
-        __syncthreads();
-    }
-    if (threadIdx.x != 0) return;
+// Channel c's merged moments (forward: count, mean, M2; backward: -, sum dy, sum dy (x - mean)): the saved
+// and running statistics or dscale and dbias, and the constants of pass 3.
+__device__ void finish_channel(const MergeArgs &a, int c, double sum1, double sum2) {
     const int64_t po = static_cast<int64_t>(c) * a.parameter_stride;
     const float scale = a.scale[po], count = static_cast<float>(a.count);
     float *k = a.constants;
     const int C = a.channels;
     if (!a.backward) {
-        const float mean = static_cast<float>(shared[1][0]);
-        const float variance = static_cast<float>(shared[2][0] / a.count);
+        const float mean = static_cast<float>(sum1);
+        const float variance = static_cast<float>(sum2 / a.count);
         const float inv_std = 1.0f / sqrtf(variance + a.epsilon);
         if (a.running) {
             // Factor 1 does not read the old values (they may be uninitialised).
@@ -478,7 +479,7 @@ __global__ void __launch_bounds__(kMergeBlock) merge_kernel(const __grid_constan
         return;
     }
     const float mean = a.saved_mean_in[po], inv_std = a.saved_inv_std_in[po];
-    const float dbias = static_cast<float>(shared[1][0]), dscale = static_cast<float>(shared[2][0]) * inv_std;
+    const float dbias = static_cast<float>(sum1), dscale = static_cast<float>(sum2) * inv_std;
     blend(a.dscale, po, a.param_alpha, a.param_beta, dscale);
     blend(a.dbias, po, a.param_alpha, a.param_beta, dbias);
     k[c] = mean;
@@ -488,73 +489,174 @@ __global__ void __launch_bounds__(kMergeBlock) merge_kernel(const __grid_constan
     k[4 * C + c] = dscale / count;
 }
 
-// ---- Pass 3: element-wise, with each channel's constants in shared memory ---------------------------
+// Channel c's parts merged in two passes over them, in double: the mean from the counts and the parts' means,
+// then M2 as the parts' M2 plus each part's count times the square of its mean's distance from the mean (no
+// division a part, no cancellation); backward, the sums. `sum` adds a value over the threads that share the
+// channel (`thread` of them in all) in a fixed order and gives the total to each.
+template <class Sum>
+__device__ __forceinline__ void merge_channel(const MergeArgs &a, int c, int thread, int threads, Sum &&sum) {
+    const float *p0 = a.part0 + static_cast<int64_t>(c) * a.parts, *p1 = a.part1 + static_cast<int64_t>(c) * a.parts,
+                *p2 = a.part2 + static_cast<int64_t>(c) * a.parts;
+    if (a.backward) {
+        double s1 = 0.0, s2 = 0.0;
+#pragma unroll 4
+        for (int64_t p = thread; p < a.parts; p += threads) {
+            s1 += p1[p];
+            s2 += p2[p];
+        }
+        s1 = sum(s1);
+        s2 = sum(s2);
+        if (thread == 0) finish_channel(a, c, s1, s2);
+        return;
+    }
+    double n = 0.0, total = 0.0;
+#pragma unroll 4
+    for (int64_t p = thread; p < a.parts; p += threads) {
+        n += p0[p];
+        total += static_cast<double>(p0[p]) * p1[p];
+    }
+    n = sum(n);
+    total = sum(total);
+    const double mean = n > 0.0 ? total / n : 0.0;
+    double m2 = 0.0;
+#pragma unroll 4
+    for (int64_t p = thread; p < a.parts; p += threads) {
+        const double d = p1[p] - mean;
+        m2 += p2[p] + p0[p] * d * d;
+    }
+    m2 = sum(m2);
+    if (thread == 0) finish_channel(a, c, mean, m2);
+}
 
-// One word of skew per 8 channels, so that a warp reading 8 consecutive channels a thread hits 32 banks.
-__device__ __forceinline__ int skewed(int c) { return c + (c >> 3); }
+// A block per channel (channels of many parts).
+__global__ void __launch_bounds__(kMergeBlock) merge_kernel(const __grid_constant__ MergeArgs a) {
+    __shared__ double shared[kMergeBlock];
+    merge_channel(a, blockIdx.x, threadIdx.x, kMergeBlock, [&](double v) {
+        shared[threadIdx.x] = v;
+        __syncthreads();
+        for (int half = kMergeBlock / 2; half > 0; half /= 2) {
+            if (static_cast<int>(threadIdx.x) < half) shared[threadIdx.x] += shared[threadIdx.x + half];
+            __syncthreads();
+        }
+        const double total = shared[0];
+        __syncthreads();
+        return total;
+    });
+}
+
+// A warp per channel, for channels of at most kWarpMergeParts parts (many channels, few parts each: a lane's
+// loads in one batch).
+constexpr int kWarpMergeParts = 64;
+
+__global__ void __launch_bounds__(kMergeBlock) merge_warp_kernel(const __grid_constant__ MergeArgs a) {
+    const int c = blockIdx.x * (kMergeBlock / 32) + threadIdx.x / 32;
+    if (c >= a.channels) return;
+    merge_channel(a, c, threadIdx.x % 32, 32, [](double v) {
+#pragma unroll
+        for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+        return v;
+    });
+}
+
+// ---- Pass 3: element-wise, with each channel's constants on chip (channel_constants.cuh) -------------
 
 struct ApplyArgs {
     int64_t vectors;
     FastDivisor spatial_vectors;  // NCHW: vectors a plane (elements a plane, for planes of partial vectors)
+    FastDivisor spatial;          // NCHW: elements a plane
     FastDivisor channel_vectors;  // NHWC: vectors a row
     FastDivisor channel_count;    // C
-    int channels, channels_last, backward;
+    int channels, backward;
     int lane_channels;  // NCHW planes that are not whole vectors (7 x 7): each lane finds its channel
+    int interleaved;    // NCHW: channel_range's choice
     float alpha, beta;
     const void *x, *dy;
     void *out;
     const float *constants;
 };
 
+// One vector's result from its channels' constants k[0..4][lane]: forward y = k1 (x - k0) + k2; backward
+// dx = k2 (dy - k3 - (x - k0) k1 k4).
+template <class T, class Constant>
+__device__ __forceinline__ Vector16<T> apply_vector(const ApplyArgs &a, const Vector16<T> &xv, const Vector16<T> *dy,
+                                                    const Vector16<T> *out, int64_t v, Constant &&k) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    Vector16<T> gv, result;
+    if (a.backward) gv = dy[v];
+    if (a.beta != 0.0f) result = out[v];
+#pragma unroll
+    for (int l = 0; l < kLanes; ++l) {
+        const float centred = to_compute<float>(xv.lane[l]) - k(0, l);
+        float value;
+        if (!a.backward) {
+            value = k(1, l) * centred + k(2, l);
+        } else {
+            const float x_hat = centred * k(1, l);
+            value = k(2, l) * (to_compute<float>(gv.lane[l]) - k(3, l) - x_hat * k(4, l));
+        }
+        value *= a.alpha;
+        if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
+        result.lane[l] = from_compute<T>(value);
+    }
+    return result;
+}
+
+// NCHW: a block per contiguous range of vectors, its channels' constants staged in shared memory.
 template <class T>
-__global__ void __launch_bounds__(kBlock) apply_kernel(const __grid_constant__ ApplyArgs a) {
-    extern __shared__ float constants[];
-    const int C = a.channels, stride = skewed(C) + 1, arrays = a.backward ? 5 : 3;
-    for (int i = threadIdx.x; i < arrays * C; i += blockDim.x) {
-        constants[(i / C) * stride + skewed(i % C)] = a.constants[i];
+__global__ void __launch_bounds__(kBlock) apply_nchw_kernel(const __grid_constant__ ApplyArgs a) {
+    extern __shared__ float staged[];
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const int C = a.channels, arrays = a.backward ? 5 : 3;
+    const ChannelRange range = channel_range(a.vectors, kLanes, a.spatial, a.channel_count, a.interleaved);
+    for (int i = threadIdx.x; i < arrays * range.staged; i += blockDim.x) {
+        const int array = i / range.staged, j = i - array * range.staged;
+        const int c = range.first + j < C ? range.first + j : range.first + j - C;
+        staged[i] = a.constants[array * C + c];
     }
     __syncthreads();
-    const float *k0 = constants, *k1 = k0 + stride, *k2 = k1 + stride, *k3 = k2 + stride, *k4 = k3 + stride;
-    constexpr int kLanes = Vector16<T>::kLanes;
     const auto *x = static_cast<const Vector16<T> *>(a.x);
     const auto *dy = static_cast<const Vector16<T> *>(a.dy);
     auto *out = static_cast<Vector16<T> *>(a.out);
-    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.vectors;
-         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        // The channel of vector `index` (planes of whole vectors).
-        auto channel_of = [&](int64_t index) {
-            const int64_t plane = divide(a.spatial_vectors, index);
-            return static_cast<int>(plane - divide(a.channel_count, plane) * C);
-        };
+    for (int64_t i = range.begin; i < range.end; i += range.step) {
+        const int64_t v = a.vectors - 1 - i;
+        const Vector16<T> xv = x[v];
         int c0 = 0;
         LaneChannels split{};
-        if (a.channels_last) {
-            c0 = static_cast<int>(v - divide(a.channel_vectors, v) * a.channel_vectors.divisor) * kLanes;
-        } else if (a.lane_channels) {
+        if (a.lane_channels) {
             split = lane_channels(a.spatial_vectors, a.channel_count, v * kLanes);
+            split.first = staged_index(range, split.first, C);
+            split.next = staged_index(range, split.next, C);
         } else {
-            c0 = channel_of(v);
+            const int64_t plane = divide(a.spatial_vectors, v);
+            c0 = staged_index(range, static_cast<int>(plane - divide(a.channel_count, plane) * C), C);
         }
-        const Vector16<T> xv = x[v];
-        Vector16<T> gv, result;
-        if (a.backward) gv = dy[v];
-        if (a.beta != 0.0f) result = out[v];
+        out[v] = apply_vector(a, xv, dy, out, v, [&](int array, int l) {
+            return staged[array * range.staged + (a.lane_channels ? lane_channel(split, l) : c0)];
+        });
+    }
+}
+
+// NHWC: each thread's vectors hold the same channels (nhwc_grid); their constants stay in registers.
+template <class T>
+__global__ void __launch_bounds__(kBlock) apply_nhwc_kernel(const __grid_constant__ ApplyArgs a) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    const int64_t first = nhwc_first_vector(a.vectors);
+    if (first < 0) return;
+    const int C = a.channels;
+    const int c0 = static_cast<int>(first - divide(a.channel_vectors, first) * a.channel_vectors.divisor) * kLanes;
+    float k[5][kLanes];
 #pragma unroll
-        for (int l = 0; l < kLanes; ++l) {
-            const int c = skewed(a.channels_last ? c0 + l : (a.lane_channels ? lane_channel(split, l) : c0));
-            const float centred = to_compute<float>(xv.lane[l]) - k0[c];
-            float value;
-            if (!a.backward) {
-                value = k1[c] * centred + k2[c];
-            } else {
-                const float x_hat = centred * k1[c];
-                value = k2[c] * (to_compute<float>(gv.lane[l]) - k3[c] - x_hat * k4[c]);
-            }
-            value *= a.alpha;
-            if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
-            result.lane[l] = from_compute<T>(value);
-        }
-        out[v] = result;
+    for (int array = 0; array < 5; ++array) {
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) k[array][l] = array < 3 || a.backward ? a.constants[array * C + c0 + l] : 0.0f;
+    }
+    const auto *x = static_cast<const Vector16<T> *>(a.x);
+    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
+    auto *out = static_cast<Vector16<T> *>(a.out);
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t v = first; v >= 0; v -= stride) {
+        const Vector16<T> xv = x[v];
+        out[v] = apply_vector(a, xv, dy, out, v, [&](int array, int l) { return k[array][l]; });
     }
 }
 
@@ -645,14 +747,20 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     }();
     const bool small_planes =
         !channels_last && !plane_vectors && !backward && spatial <= kSmallPlane && !small_planes_off;
+    const bool small_chunks = plane_vectors && spatial / kLanes <= kSmallChunkVectors;
     if (plane_vectors) {
+        const int chunk = small_chunks ? kSmallChunkVectors : kPlaneChunkVectors;
         s.planes_or_rows = images * channels;
         s.vectors_per_plane_or_row = spatial / kLanes;
-        s.chunks_per_plane =
-            static_cast<int>((s.vectors_per_plane_or_row + kPlaneChunkVectors - 1) / kPlaneChunkVectors);
+        s.chunks_per_plane = static_cast<int>((s.vectors_per_plane_or_row + chunk - 1) / chunk);
         s.parts = images * s.chunks_per_plane;
-        stats_grid =
-            dim3(static_cast<unsigned>((s.planes_or_rows * s.chunks_per_plane + kWarpsPerBlock - 1) / kWarpsPerBlock));
+        // Warps loop over the chunks: two waves of the blocks the SMs hold at most.
+        static const ResidentBlocks small_resident(
+            reinterpret_cast<const void *>(stats_nchw_planes_kernel<T, kSmallChunkVectors / 32>), kBlock);
+        static const ResidentBlocks large_resident(
+            reinterpret_cast<const void *>(stats_nchw_planes_kernel<T, kPlaneChunkVectors / 32>), kBlock);
+        stats_grid = dim3(static_cast<unsigned>(grid_size(small_chunks ? small_resident : large_resident,
+                                                          s.planes_or_rows * s.chunks_per_plane, kWarpsPerBlock, 2)));
     } else if (small_planes) {
         // Blocks of 16 channels x a range of images, about kStatsBlocks in all, at least a batch of 8 images each.
         s.planes_or_rows = images;
@@ -691,11 +799,16 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         s.tile_vectors = tile;
         s.tile_rows = kBlock / tile;
         const int64_t tiles = s.vectors_per_plane_or_row / tile;
-        int64_t splits = (kStatsBlocks + tiles - 1) / tiles;
+        // Whole waves of the blocks an SM holds (its registers allow few), no block over kRoundsPerBlock rounds.
+        static const ResidentBlocks forward_resident(reinterpret_cast<const void *>(stats_nhwc_kernel<T, false>),
+                                                     kBlock);
+        static const ResidentBlocks backward_resident(reinterpret_cast<const void *>(stats_nhwc_kernel<T, true>),
+                                                      kBlock);
+        const ResidentBlocks &resident = backward ? backward_resident : forward_resident;
+        const int64_t wave = int64_t{current_device_limits().sm_count} * resident.per_sm();
         const int64_t per_block = static_cast<int64_t>(kRoundsPerBlock) * 8 * s.tile_rows;
-        if (splits < (s.planes_or_rows + per_block - 1) / per_block) {
-            splits = (s.planes_or_rows + per_block - 1) / per_block;
-        }
+        const int64_t needed = tiles * ((s.planes_or_rows + per_block - 1) / per_block);
+        int64_t splits = (needed + wave - 1) / wave * wave / tiles;
         const int64_t most =
             (s.planes_or_rows + 8 * s.tile_rows - 1) / (8 * s.tile_rows);  // a round of 8 rows a thread at least
         if (splits > most) splits = most;
@@ -720,15 +833,21 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     float *constants = base + 3 * (part_bytes / sizeof(float));
     Status status = CUDNN_STATUS_SUCCESS;
     if (!channels_last) {
-        if (plane_vectors) {
-            stats_nchw_planes_kernel<T><<<stats_grid, kBlock, 0, stream>>>(s);
+        if (small_chunks) {
+            stats_nchw_planes_kernel<T, kSmallChunkVectors / 32><<<stats_grid, kBlock, 0, stream>>>(s);
+        } else if (plane_vectors) {
+            stats_nchw_planes_kernel<T, kPlaneChunkVectors / 32><<<stats_grid, kBlock, 0, stream>>>(s);
         } else if (small_planes) {
             stats_nchw_small_planes_kernel<T><<<stats_grid, kSmallPlaneBlock, 0, stream>>>(s);
         } else {
             stats_nchw_kernel<T, 1><<<stats_grid, kBlock, 0, stream>>>(s);
         }
     } else {
-        stats_nhwc_kernel<T><<<stats_grid, kBlock, 0, stream>>>(s);
+        if (backward) {
+            stats_nhwc_kernel<T, true><<<stats_grid, kBlock, 0, stream>>>(s);
+        } else {
+            stats_nhwc_kernel<T, false><<<stats_grid, kBlock, 0, stream>>>(s);
+        }
     }
     status = check_launch("batch_norm_stats_kernel");
     if (status == CUDNN_STATUS_SUCCESS) {
@@ -758,7 +877,11 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         m.dbias = static_cast<float *>(b.dbias);
         m.constants = constants;
         m.channels = channels;
-        merge_kernel<<<channels, kMergeBlock, 0, stream>>>(m);
+        if (s.parts <= kWarpMergeParts) {
+            merge_warp_kernel<<<(channels + kMergeBlock / 32 - 1) / (kMergeBlock / 32), kMergeBlock, 0, stream>>>(m);
+        } else {
+            merge_kernel<<<channels, kMergeBlock, 0, stream>>>(m);
+        }
         status = check_launch("batch_norm_merge_kernel");
     }
     if (status == CUDNN_STATUS_SUCCESS) {
@@ -772,10 +895,10 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         a.vectors = p.x.element_count() / lanes;
         a.lane_channels = partial_planes && !scalar;
         a.spatial_vectors = make_fast_divisor(channels_last ? 1 : (partial_planes ? spatial : spatial / lanes));
+        a.spatial = make_fast_divisor(spatial);
         a.channel_vectors = make_fast_divisor(channels_last ? channels / kLanes : 1);
         a.channel_count = make_fast_divisor(channels);
         a.channels = channels;
-        a.channels_last = channels_last;
         a.backward = backward;
         a.alpha = static_cast<float>(p.alpha);
         a.beta = static_cast<float>(p.beta);
@@ -783,11 +906,24 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         a.dy = b.dy;
         a.out = b.result;
         a.constants = constants;
-        const size_t shared = (backward ? 5 : 3) * static_cast<size_t>(channels + channels / 8 + 1) * sizeof(float);
         if (scalar) {
             apply_scalar_kernel<T><<<grid_size(a.vectors, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+        } else if (channels_last) {
+            static const ResidentBlocks resident(reinterpret_cast<const void *>(apply_nhwc_kernel<T>), kBlock);
+            apply_nhwc_kernel<T><<<nhwc_grid(resident, a.vectors, channels / kLanes, kBlock), kBlock, 0, stream>>>(a);
         } else {
-            apply_kernel<T><<<grid_size(a.vectors, kBlock, kBlock, 4), kBlock, shared, stream>>>(a);
+            // At most C channels' constants a block (under 48 KiB: kMaxChannels); resident blocks counted at the
+            // most.
+            static const ResidentBlocks resident(reinterpret_cast<const void *>(apply_nchw_kernel<T>), kBlock,
+                                                 5 * kMaxChannels * sizeof(float));
+            const int arrays = backward ? 5 : 3;
+            const int64_t tensors = backward ? 3 : 2;  // x and y; x, dy and dx
+            const NchwGrid grid =
+                nchw_grid(resident, a.vectors, p.x.element_count() * static_cast<int64_t>(sizeof(T)) * tensors,
+                          channels, arrays, kBlock);
+            a.interleaved = grid.interleaved;
+            const size_t shared = arrays * static_cast<size_t>(channels) * sizeof(float);
+            apply_nchw_kernel<T><<<grid.blocks, kBlock, shared, stream>>>(a);
         }
         status = check_launch("batch_norm_apply_kernel");
     }
