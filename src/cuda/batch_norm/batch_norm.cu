@@ -221,10 +221,9 @@ __global__ void __launch_bounds__(kMaxBlock) inference_kernel(const __grid_const
 
 // Inference over x and y packed alike in NCHW or NHWC (SPATIAL modes, float/half/bfloat16), 16-byte
 // vectors of x and y with each channel's gain (scale / sqrt(variance + epsilon)), mean and bias on chip
-// (channel_constants.cuh: NCHW staged in shared memory for the channels of a block's range, NHWC in
-// registers). A vector holds one channel (NCHW, the spatial size a multiple of the lanes), the end of one
-// plane and the start of the next (NCHW, 7 x 7 planes: each lane finds its own channel), or consecutive
-// channels (NHWC, C a multiple of the lanes).
+// (channel_constants.cuh: NCHW staged in shared memory, NHWC in registers). A vector holds one channel (NCHW, the
+// spatial size a multiple of the lanes), the end of one plane and the start of the next (NCHW, 7 x 7 planes: each lane
+// finds its own channel), or consecutive channels (NHWC, C a multiple of the lanes).
 constexpr int kPackedMaxChannels = 3500;  // NCHW: 3 floats each, under the 48 KiB of default shared memory
 
 struct InferencePackedArgs {
@@ -264,7 +263,7 @@ __device__ __forceinline__ float inference_constant(const InferencePackedArgs &a
     return array == 1 ? a.mean[at] : a.bias[at];
 }
 
-// NCHW: a block per contiguous range of vectors, its channels' constants staged in shared memory.
+// NCHW: the block's share of the vectors (channel_range), its channels' constants staged in shared memory.
 template <class T>
 __global__ void __launch_bounds__(kMaxBlock) inference_nchw_kernel(const __grid_constant__ InferencePackedArgs a) {
     extern __shared__ float staged[];
@@ -273,8 +272,7 @@ __global__ void __launch_bounds__(kMaxBlock) inference_nchw_kernel(const __grid_
     const ChannelRange range = channel_range(a.vectors, kLanes, a.spatial, a.channels, a.interleaved);
     for (int i = threadIdx.x; i < 3 * range.staged; i += blockDim.x) {
         const int array = i / range.staged, j = i - array * range.staged;
-        staged[i] =
-            inference_constant(a, array, range.first + j < channels ? range.first + j : range.first + j - channels);
+        staged[i] = inference_constant(a, array, staged_channel(range, j, channels));
     }
     __syncthreads();
     const auto *x = static_cast<const Vector16<T> *>(a.x);

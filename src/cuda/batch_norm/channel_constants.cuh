@@ -20,8 +20,8 @@ namespace librednn::cuda {
 // A thread's share of an NCHW tensor of `vectors` 16-byte vectors of `lanes` elements, planes of `spatial`
 // elements, `channels` planes an image: indices i = begin, begin + step, ... below end, each the vector
 // vectors - 1 - i (from the end). Interleaved (the grid's threads take consecutive vectors, all C channels
-// staged) where staging every channel costs the blocks little against the tensor (interleave_channels),
-// else a contiguous range a block, staging only the channels of the planes it meets.
+// staged) where staging every channel costs the blocks little against the tensor (nchw_grid), else a
+// contiguous range a block, staging only the channels of the planes it meets.
 struct ChannelRange {
     int64_t begin, end, step;
     int first;   // the first staged channel
@@ -53,6 +53,11 @@ __device__ __forceinline__ ChannelRange channel_range(int64_t vectors, int lanes
     r.first = static_cast<int>(first_plane - divide(channels, first_plane) * channels.divisor);
     r.staged = static_cast<int>(min(last_plane - first_plane + 1, channels.divisor));
     return r;
+}
+
+// The channel staged j-th: first + j, wrapped past the last.
+__device__ __forceinline__ int staged_channel(const ChannelRange &r, int j, int channels) {
+    return r.first + j < channels ? r.first + j : r.first + j - channels;
 }
 
 // Where channel c sits among the staged ones.

@@ -74,7 +74,8 @@ struct StatsArgs {
 };
 
 // The sum of v over the warp, in every lane (a butterfly: a fixed order, the same bits in every lane).
-__device__ __forceinline__ float warp_sum(float v) {
+template <class F>
+__device__ __forceinline__ F warp_sum(F v) {
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
     return v;
@@ -492,7 +493,7 @@ __device__ void finish_channel(const MergeArgs &a, int c, double sum1, double su
 // Channel c's parts merged in two passes over them, in double: the mean from the counts and the parts' means,
 // then M2 as the parts' M2 plus each part's count times the square of its mean's distance from the mean (no
 // division a part, no cancellation); backward, the sums. `sum` adds a value over the threads that share the
-// channel (`thread` of them in all) in a fixed order and gives the total to each.
+// channel (`threads` of them in all) in a fixed order and gives the total to each.
 template <class Sum>
 __device__ __forceinline__ void merge_channel(const MergeArgs &a, int c, int thread, int threads, Sum &&sum) {
     const float *p0 = a.part0 + static_cast<int64_t>(c) * a.parts, *p1 = a.part1 + static_cast<int64_t>(c) * a.parts,
@@ -551,11 +552,7 @@ constexpr int kWarpMergeParts = 64;
 __global__ void __launch_bounds__(kMergeBlock) merge_warp_kernel(const __grid_constant__ MergeArgs a) {
     const int c = blockIdx.x * (kMergeBlock / 32) + threadIdx.x / 32;
     if (c >= a.channels) return;
-    merge_channel(a, c, threadIdx.x % 32, 32, [](double v) {
-#pragma unroll
-        for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-        return v;
-    });
+    merge_channel(a, c, threadIdx.x % 32, 32, [](double v) { return warp_sum(v); });
 }
 
 // ---- Pass 3: element-wise, with each channel's constants on chip (channel_constants.cuh) -------------
@@ -601,7 +598,7 @@ __device__ __forceinline__ Vector16<T> apply_vector(const ApplyArgs &a, const Ve
     return result;
 }
 
-// NCHW: a block per contiguous range of vectors, its channels' constants staged in shared memory.
+// NCHW: the block's share of the vectors (channel_range), its channels' constants staged in shared memory.
 template <class T>
 __global__ void __launch_bounds__(kBlock) apply_nchw_kernel(const __grid_constant__ ApplyArgs a) {
     extern __shared__ float staged[];
@@ -610,8 +607,7 @@ __global__ void __launch_bounds__(kBlock) apply_nchw_kernel(const __grid_constan
     const ChannelRange range = channel_range(a.vectors, kLanes, a.spatial, a.channel_count, a.interleaved);
     for (int i = threadIdx.x; i < arrays * range.staged; i += blockDim.x) {
         const int array = i / range.staged, j = i - array * range.staged;
-        const int c = range.first + j < C ? range.first + j : range.first + j - C;
-        staged[i] = a.constants[array * C + c];
+        staged[i] = a.constants[array * C + staged_channel(range, j, C)];
     }
     __syncthreads();
     const auto *x = static_cast<const Vector16<T> *>(a.x);
