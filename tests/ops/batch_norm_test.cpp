@@ -622,28 +622,31 @@ TEST(BatchNorm, InferenceOnPackedLayoutsMatchesReference) {
 // by about h^2 |L'''| / 6 (under 1e-8 here) plus the rounding of L over h (about 1e-10); 1e-6 leaves
 // room for both and still catches any wrong term (each is of order 0.1 to 1).
 TEST(BatchNorm, TrainingAndBackwardOnPackedLayoutsMatchReference) {
-    // x, y (dy, dx) packed alike in whole 16-byte vectors: the CUDA backend's packed training kernels,
-    // with each channel split into many parts (NCHW planes of several chunks, NHWC row ranges) that
-    // pass 2 merges, in channel counts that give NHWC tiles of 1 to 16 vectors; NCHW 7 x 7 planes (vectors
-    // across two channels' planes; one element a thread where N x C x 49 is not whole vectors either).
+    // x, y (dy, dx) packed alike in whole 16-byte vectors: the CUDA backend's packed training kernels.
+    // NHWC: three passes (statistics of each part of a channel, a merge, an element-wise pass), in channel
+    // counts that give tiles of 1 to 16 vectors. NCHW where a channel's N x H x W values fit a cluster's
+    // registers (training_cluster.hpp): one cluster a channel, of one block (the random shapes, 3 x 16,
+    // 1 x 3 and 20 x 40 of 7 x 7, 10 x 48 of 14 x 14) or several (200 x 6 x 7 x 7; 40 x 4 x 16 x 16
+    // floats), planes longer than a block's threads (7 x 143, 48 x 48). NCHW beyond a cluster (the last
+    // three): one image of 160 x 160 (plane statistics in chunks of 128 vectors), 700 of 14 x 14 (chunks of
+    // up to 64; 16-bit types: vectors across two channels' planes), 1400 of 7 x 7 (the forward's small-plane
+    // statistics, 16 channels x 8 images a block; one element a thread where N x C x 49 is not whole
+    // vectors). 32 x 5632 x 1 x 3: more channels than the packed kernels take.
     LIBREDNN_SEEDED_RANDOM(rng);
     const std::vector<std::vector<int64_t>> shapes = {{3, 8, 48, 48}, {4, 64, 30, 30}, {2, 24, 20, 20}, {5, 16, 9, 16}};
-    // Small planes: on CUDA the forward's statistics stage 16 channels x 8 images at a time
-    // (stats_nchw_small_planes_kernel, planes of up to 256 values): a tail of channels and several splits
-    // (20 x 40), several batches of images a split in whole vectors (32 x 5632 with planes of 3), 14 x 14.
-    const std::vector<std::vector<int64_t>> sevens = {
-        {3, 16, 7, 7}, {1, 3, 7, 7}, {20, 40, 7, 7}, {32, 5632, 1, 3}, {10, 48, 14, 14}};
+    const std::vector<std::vector<int64_t>> fixed = {
+        {3, 16, 7, 7},   {1, 3, 7, 7},   {20, 40, 7, 7},   {32, 5632, 1, 3}, {10, 48, 14, 14}, {200, 6, 7, 7},
+        {40, 4, 16, 16}, {9, 3, 7, 143}, {1, 8, 160, 160}, {700, 2, 14, 14}, {1400, 3, 7, 7}};
     for (BatchNormPhase phase : {BatchNormPhase::training, BatchNormPhase::backward}) {
         for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16}) {
-            for (int shape = 0; shape < 7; ++shape) {
-                // NHWC, NCHW, then NCHW small planes.
-                const PackedLayout layout = shape == 0 ? PackedLayout::nhwc : PackedLayout::nchw;
+            for (int shape = -2; shape < static_cast<int>(fixed.size()); ++shape) {
+                // NHWC, NCHW, then the fixed NCHW shapes.
+                const PackedLayout layout = shape == -2 ? PackedLayout::nhwc : PackedLayout::nchw;
                 BatchNormProblem p = random_problem(rng, phase);
                 p.mode = rng.coin() ? CUDNN_BATCHNORM_SPATIAL : CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
                 p.ops = CUDNN_BATCHNORM_OPS_BN;
                 if (phase == BatchNormPhase::backward) p.saved = true;
-                const std::vector<int64_t> &dims =
-                    shape < 2 ? rng.pick(shapes) : sevens[static_cast<size_t>(shape - 2)];
+                const std::vector<int64_t> &dims = shape < 0 ? rng.pick(shapes) : fixed[static_cast<size_t>(shape)];
                 p.x = p.y = p.dy = p.dx = p.z = packed_geometry(type, 4, dims.data(), layout);
                 const int64_t parameter_dims[] = {1, dims[1], 1, 1};
                 p.parameters = packed_geometry(CUDNN_DATA_FLOAT, 4, parameter_dims, PackedLayout::nchw);

@@ -3,6 +3,7 @@
 
 #include "cuda/batch_norm/channel_constants.cuh"
 #include "cuda/batch_norm/lane_channels.cuh"
+#include "cuda/batch_norm/training_cluster.hpp"
 #include "cuda/batch_norm/training_packed.hpp"
 
 #include "core/data_type.hpp"
@@ -526,6 +527,7 @@ Status batch_norm(cudaStream_t stream, const BatchNormProblem &p, const BatchNor
     if (p.phase == BatchNormPhase::inference) {
         return in_double ? launch_inference<double>(stream, p, buffers) : launch_inference<float>(stream, p, buffers);
     }
+    if (cluster_training_applicable(p, buffers)) return batch_norm_cluster_training(stream, p, buffers);
     if (packed_training_applicable(p, buffers)) return batch_norm_packed_training(stream, p, buffers);
     return in_double ? launch_per_parameter<double>(stream, p, buffers)
                      : launch_per_parameter<float>(stream, p, buffers);

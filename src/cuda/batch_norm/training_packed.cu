@@ -5,6 +5,7 @@
 #include "core/data_type.hpp"
 #include "core/fault_injection.hpp"
 #include "cuda/batch_norm/channel_constants.cuh"
+#include "cuda/batch_norm/channel_results.cuh"
 #include "cuda/batch_norm/lane_channels.cuh"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
@@ -435,54 +436,33 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 1 : kNhwcForwardBlocks<T>)
 struct MergeArgs {
     int64_t parts;
     double count;  // values per channel
-    int backward, running, saved;
-    float epsilon;
-    double factor, param_alpha, param_beta;
-    int64_t parameter_stride;
+    int backward;
+    ChannelResults results;
     const float *part0, *part1, *part2;
-    const float *scale, *bias, *saved_mean_in, *saved_inv_std_in;
-    float *running_mean, *running_variance, *saved_mean, *saved_inv_std, *dscale, *dbias;
     // Per channel, for pass 3: forward mean, gain, bias; backward mean, inv_std, gain, bias term, scale term.
     float *constants;
     int channels;
 };
 
-__device__ __forceinline__ void blend(float *target, int64_t at, double alpha, double beta, float value) {
-    float result = static_cast<float>(alpha) * value;
-    if (beta != 0.0) result += static_cast<float>(beta) * target[at];
-    target[at] = result;
-}
-
 // Channel c's merged moments (forward: count, mean, M2; backward: -, sum dy, sum dy (x - mean)): the saved
 // and running statistics or dscale and dbias, and the constants of pass 3.
 __device__ void finish_channel(const MergeArgs &a, int c, double sum1, double sum2) {
-    const int64_t po = static_cast<int64_t>(c) * a.parameter_stride;
-    const float scale = a.scale[po], count = static_cast<float>(a.count);
+    const ChannelResults &r = a.results;
+    const int64_t po = static_cast<int64_t>(c) * r.parameter_stride;
+    const float scale = r.scale[po], count = static_cast<float>(a.count);
     float *k = a.constants;
     const int C = a.channels;
     if (!a.backward) {
         const float mean = static_cast<float>(sum1);
-        const float variance = static_cast<float>(sum2 / a.count);
-        const float inv_std = 1.0f / sqrtf(variance + a.epsilon);
-        if (a.running) {
-            // Factor 1 does not read the old values (they may be uninitialised).
-            const double keep = 1.0 - a.factor;
-            blend(a.running_mean, po, a.factor, keep, mean);
-            blend(a.running_variance, po, a.factor, keep, variance * count / (count - 1.0f));
-        }
-        if (a.saved) {
-            a.saved_mean[po] = mean;
-            a.saved_inv_std[po] = inv_std;
-        }
+        const float inv_std = write_channel_statistics(r, po, mean, static_cast<float>(sum2 / a.count), count);
         k[c] = mean;
         k[C + c] = scale * inv_std;
-        k[2 * C + c] = a.bias[po];
+        k[2 * C + c] = r.bias[po];
         return;
     }
-    const float mean = a.saved_mean_in[po], inv_std = a.saved_inv_std_in[po];
+    const float mean = r.saved_mean_in[po], inv_std = r.saved_inv_std_in[po];
     const float dbias = static_cast<float>(sum1), dscale = static_cast<float>(sum2) * inv_std;
-    blend(a.dscale, po, a.param_alpha, a.param_beta, dscale);
-    blend(a.dbias, po, a.param_alpha, a.param_beta, dbias);
+    write_channel_gradients(r, po, dscale, dbias);
     k[c] = mean;
     k[C + c] = inv_std;
     k[2 * C + c] = scale * inv_std;
@@ -708,19 +688,6 @@ bool packed_as(const TensorGeometry &t, const TensorGeometry &x, bool channels_l
     return t.dims[0] == 1 || t.strides[0] == expected;
 }
 
-// NHWC when x is packed channels-last (and not also NCHW, as with a single channel).
-bool layout_of(const BatchNormProblem &p, bool *channels_last) {
-    const bool backward = p.phase == BatchNormPhase::backward;
-    for (bool last : {false, true}) {
-        if (!packed_as(p.x, p.x, last)) continue;
-        if (!packed_as(backward ? p.dy : p.y, p.x, last)) continue;
-        if (backward && !packed_as(p.dx, p.x, last)) continue;
-        *channels_last = last;
-        return true;
-    }
-    return false;
-}
-
 template <class T>
 Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b, bool channels_last) {
     constexpr int kLanes = Vector16<T>::kLanes;
@@ -851,26 +818,10 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         m.parts = s.parts;
         m.count = static_cast<double>(images * spatial);
         m.backward = backward;
-        m.running = p.running;
-        m.saved = p.saved;
-        m.epsilon = static_cast<float>(p.epsilon);
-        m.factor = p.factor;
-        m.param_alpha = p.param_alpha;
-        m.param_beta = p.param_beta;
-        m.parameter_stride = p.parameters.strides[1];
+        m.results = channel_results(p, b);
         m.part0 = s.part0;
         m.part1 = s.part1;
         m.part2 = s.part2;
-        m.scale = static_cast<const float *>(b.scale);
-        m.bias = static_cast<const float *>(b.bias);
-        m.saved_mean_in = static_cast<const float *>(b.mean);
-        m.saved_inv_std_in = static_cast<const float *>(b.variance);
-        m.running_mean = static_cast<float *>(b.running_mean);
-        m.running_variance = static_cast<float *>(b.running_variance);
-        m.saved_mean = static_cast<float *>(b.saved_mean);
-        m.saved_inv_std = static_cast<float *>(b.saved_inv_variance);
-        m.dscale = static_cast<float *>(b.dscale);
-        m.dbias = static_cast<float *>(b.dbias);
         m.constants = constants;
         m.channels = channels;
         if (s.parts <= kWarpMergeParts) {
@@ -929,6 +880,19 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
 
 }  // namespace
 
+// NHWC when x is packed channels-last (and not also NCHW, as with a single channel).
+bool packed_training_layout(const BatchNormProblem &p, bool *channels_last) {
+    const bool backward = p.phase == BatchNormPhase::backward;
+    for (bool last : {false, true}) {
+        if (!packed_as(p.x, p.x, last)) continue;
+        if (!packed_as(backward ? p.dy : p.y, p.x, last)) continue;
+        if (backward && !packed_as(p.dx, p.x, last)) continue;
+        *channels_last = last;
+        return true;
+    }
+    return false;
+}
+
 bool packed_training_applicable(const BatchNormProblem &p, const BatchNormBuffers &b) {
     if (p.phase == BatchNormPhase::inference || p.per_activation() || p.activation()) return false;
     if (p.phase == BatchNormPhase::backward && !p.saved) return false;  // the statistics would need a pass more
@@ -937,7 +901,7 @@ bool packed_training_applicable(const BatchNormProblem &p, const BatchNormBuffer
     if (p.parameters.strides[1] != 1 && p.x.dims[1] > 1) return false;
     if (!aligned16_host(b.x) || !aligned16_host(b.result) || !aligned16_host(b.dy)) return false;
     bool channels_last = false;
-    if (!layout_of(p, &channels_last)) return false;
+    if (!packed_training_layout(p, &channels_last)) return false;
     const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
     const int64_t channels = p.x.dims[1];
     if (p.x.element_count() / channels >= (int64_t{1} << 31)) return false;
@@ -946,7 +910,7 @@ bool packed_training_applicable(const BatchNormProblem &p, const BatchNormBuffer
 
 Status batch_norm_packed_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
     bool channels_last = false;
-    layout_of(p, &channels_last);
+    packed_training_layout(p, &channels_last);
     switch (p.x.dtype) {
         case CUDNN_DATA_HALF: return run<__half>(stream, p, b, channels_last);
         case CUDNN_DATA_BFLOAT16: return run<__nv_bfloat16>(stream, p, b, channels_last);

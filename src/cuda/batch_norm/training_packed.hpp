@@ -27,6 +27,10 @@
 
 namespace librednn::cuda {
 
+// Whether x and y (backward x, dy and dx) are packed alike: NCHW (*channels_last false) or NHWC (true; not
+// when also NCHW, as with a single channel).
+bool packed_training_layout(const BatchNormProblem &problem, bool *channels_last);
+
 // Whether the packed kernels take this training or backward problem with these buffers.
 bool packed_training_applicable(const BatchNormProblem &problem, const BatchNormBuffers &buffers);
 

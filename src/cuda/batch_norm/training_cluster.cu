@@ -1,0 +1,323 @@
+// The channel-cluster batch-norm training and backward kernels (training_cluster.hpp).
+#include "cuda/batch_norm/training_cluster.hpp"
+
+#include "core/data_type.hpp"
+#include "cuda/batch_norm/channel_results.cuh"
+#include "cuda/batch_norm/training_packed.hpp"
+#include "cuda/common/cluster.cuh"
+#include "cuda/common/device_common.cuh"
+#include "cuda/common/launch_util.hpp"
+
+#include <cooperative_groups.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace librednn::cuda {
+
+namespace {
+
+namespace cg = cooperative_groups;
+
+constexpr int kBlock = 256;
+constexpr int kWarps = kBlock / 32;
+constexpr int kMaxCluster = 8;  // the portable cluster size
+
+// Units a thread holds of each input: single elements where planes are not whole 16-byte vectors (7 x 7),
+// else vectors (32 float values, 64 of a 16-bit type).
+constexpr int kScalarUnits = 32, kVectorUnits = 8;
+template <int W>
+constexpr int kUnitsOf = W == 1 ? kScalarUnits : kVectorUnits;
+
+// W consecutive elements of a plane, loaded and stored as one.
+template <class T, int W>
+struct alignas(sizeof(T) * W) Unit {
+    T lane[W];
+};
+
+struct ClusterArgs {
+    const void *x, *dy;
+    void *out;
+    int channels;
+    int units_per_plane;  // a plane's units (elements, or vectors)
+    int images, images_per_block;
+    int step_images, step_units;  // kBlock units: whole planes, and the units left over
+    int cluster;                  // blocks a channel
+    float count;                  // values a channel: N x H x W
+    float alpha, beta;            // y (dx) = alpha * result + beta * y (dx)
+    ChannelResults results;
+};
+
+// Sums over a channel's cluster: each warp's, each block's (read by the other blocks), the cluster's.
+struct ClusterSums {
+    double warp[kWarps][2];
+    double block[2][2];  // [round][value]
+    double total[2][2];
+};
+
+template <class F>
+__device__ __forceinline__ F warp_total(F v) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+    return v;
+}
+
+// The sums of the threads' `values` over the cluster, in double and in a fixed order (warp, block, the
+// blocks by rank), so every block of the cluster gets the same bits. Each round has its own slots, so a
+// block may start the next while others still read this one's; the caller arrives on the cluster barrier
+// after its last round and waits before it returns (other blocks may still read its sums).
+template <int K>
+__device__ __forceinline__ void cluster_sums(const float (&values)[K], double (&totals)[K], ClusterSums &s, int round,
+                                             int blocks) {
+    cg::cluster_group cluster = cg::this_cluster();
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const double v = warp_total(static_cast<double>(values[k]));
+        if (lane == 0) s.warp[warp][k] = v;
+    }
+    __syncthreads();
+    if (threadIdx.x < K) {
+        double block = 0.0;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) block += s.warp[w][threadIdx.x];
+        s.block[round][threadIdx.x] = block;
+    }
+    cluster.sync();  // every block's sums are visible cluster-wide
+    if (warp == 0) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const double mine = lane < blocks ? *cluster.map_shared_rank(&s.block[round][k], lane) : 0.0;
+            const double total = warp_total(mine);
+            if (lane == 0) s.total[round][k] = total;
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < K; ++k) totals[k] = s.total[round][k];
+}
+
+// A cluster per channel, block `rank` of it taking images [rank * images_per_block, ...) of the channel's
+// planes; thread t holds units t, t + kBlock, ... of the block's share (image u / units_per_plane, unit
+// u % units_per_plane of its plane), all loaded before any is used.
+template <class T, int W, bool kBackward>
+__global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
+    cluster_training_kernel(const __grid_constant__ ClusterArgs a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int kUnits = kUnitsOf<W>;
+    using U = Unit<T, W>;
+    __shared__ ClusterSums sums;
+    const int c = blockIdx.x / a.cluster;
+    const int rank = blockIdx.x - c * a.cluster;
+    const int first_image = rank * a.images_per_block;
+    const int images = max(0, min(a.images_per_block, a.images - first_image));
+    const int units = images * a.units_per_plane;
+    const int64_t plane_stride = static_cast<int64_t>(a.channels) * a.units_per_plane;
+    const int64_t base = (static_cast<int64_t>(first_image) * a.channels + c) * a.units_per_plane;
+    const U *x = static_cast<const U *>(a.x) + base;
+    const U *dy = static_cast<const U *>(a.dy) + base;
+    U *out = static_cast<U *>(a.out) + base;
+    const int image0 = threadIdx.x / a.units_per_plane, unit0 = threadIdx.x - image0 * a.units_per_plane;
+    // visit(k, offset of the k-th unit from base, whether the block has it). Each walk forms the offsets
+    // afresh (the empty asm hides that they repeat): kept from the loads to the stores they would hold 32
+    // 64-bit registers across the reductions.
+    auto walk = [&](auto &&visit) {
+        int image = image0, unit = unit0;
+        asm volatile("" : "+r"(image), "+r"(unit));
+#pragma unroll
+        for (int k = 0; k < kUnits; ++k) {
+            visit(k, image * plane_stride + unit, static_cast<int>(threadIdx.x) + k * kBlock < units);
+            image += a.step_images;
+            unit += a.step_units;
+            if (unit >= a.units_per_plane) {
+                unit -= a.units_per_plane;
+                ++image;
+            }
+        }
+    };
+    U xv[kUnits], gv[kBackward ? kUnits : 1];
+    walk([&](int k, int64_t at, bool valid) {
+        if (valid) {
+            xv[k] = x[at];
+            if constexpr (kBackward) gv[k] = dy[at];
+        }
+    });
+
+    const ChannelResults &r = a.results;
+    const int64_t po = static_cast<int64_t>(c) * r.parameter_stride;
+    const bool writer = rank == 0 && threadIdx.x == 0;
+    float mean, gain, shift = 0.0f, bias_term = 0.0f, scale_term = 0.0f, inv_std = 0.0f;
+    if constexpr (!kBackward) {
+        // The mean, then the squared deviations from it: two rounds over the registers.
+        float sum[1] = {0.0f};
+#pragma unroll
+        for (int k = 0; k < kUnits; ++k) {
+#pragma unroll
+            for (int l = 0; l < W; ++l)
+                sum[0] += static_cast<int>(threadIdx.x) + k * kBlock < units ? to_compute<float>(xv[k].lane[l]) : 0.0f;
+        }
+        double total[1];
+        cluster_sums(sum, total, sums, 0, a.cluster);
+        mean = static_cast<float>(total[0] / static_cast<double>(a.count));
+        float m2[1] = {0.0f};
+#pragma unroll
+        for (int k = 0; k < kUnits; ++k) {
+#pragma unroll
+            for (int l = 0; l < W; ++l) {
+                const float d = to_compute<float>(xv[k].lane[l]) - mean;
+                m2[0] += static_cast<int>(threadIdx.x) + k * kBlock < units ? d * d : 0.0f;
+            }
+        }
+        cluster_sums(m2, total, sums, 1, a.cluster);
+        cluster_arrive();
+        const float variance = static_cast<float>(total[0] / static_cast<double>(a.count));
+        inv_std = inverse_deviation(r, variance);
+        if (writer) write_channel_statistics(r, po, mean, variance, a.count);
+        gain = r.scale[po] * inv_std;
+        shift = r.bias[po];
+    } else {
+        // The sums of dy and dy (x - mean) in one round.
+        mean = r.saved_mean_in[po];
+        inv_std = r.saved_inv_std_in[po];
+        float partial[2] = {0.0f, 0.0f};
+#pragma unroll
+        for (int k = 0; k < kUnits; ++k) {
+            if (static_cast<int>(threadIdx.x) + k * kBlock < units) {
+#pragma unroll
+                for (int l = 0; l < W; ++l) {
+                    const float g = to_compute<float>(gv[k].lane[l]);
+                    partial[0] += g;
+                    partial[1] += g * (to_compute<float>(xv[k].lane[l]) - mean);
+                }
+            }
+        }
+        double total[2];
+        cluster_sums(partial, total, sums, 0, a.cluster);
+        cluster_arrive();
+        const float dbias = static_cast<float>(total[0]), dscale = static_cast<float>(total[1]) * inv_std;
+        if (writer) write_channel_gradients(r, po, dscale, dbias);
+        gain = r.scale[po] * inv_std;
+        bias_term = dbias / a.count;
+        scale_term = dscale / a.count;
+    }
+
+    // y = gain (x - mean) + bias; dx = gain (dy - dbias / M - (x - mean) inv_std dscale / M).
+    walk([&](int k, int64_t at, bool valid) {
+        if (!valid) return;
+        U result;
+        if (a.beta != 0.0f) result = out[at];
+#pragma unroll
+        for (int l = 0; l < W; ++l) {
+            const float centred = to_compute<float>(xv[k].lane[l]) - mean;
+            float value;
+            if constexpr (!kBackward) {
+                value = gain * centred + shift;
+            } else {
+                value = gain * (to_compute<float>(gv[k].lane[l]) - bias_term - centred * inv_std * scale_term);
+            }
+            value *= a.alpha;
+            if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
+            result.lane[l] = from_compute<T>(value);
+        }
+        out[at] = result;
+    });
+    cluster_wait();
+#else
+    __trap();  // never launched: the launcher checks that the kernel was built for sm_90 or later
+#endif
+}
+
+// LIBREDNN_BN_CLUSTER: "0" switches the kernels off, 1 to 8 forces the blocks a channel; -1 when unset.
+int forced_cluster() {
+    const char *value = std::getenv("LIBREDNN_BN_CLUSTER");
+    if (value == nullptr || *value == '\0') return -1;
+    const int blocks = std::atoi(value);
+    return blocks >= 0 && blocks <= kMaxCluster ? blocks : -1;
+}
+
+using Kernel = void (*)(ClusterArgs);
+
+template <class T, int W>
+Kernel kernel_of(bool backward) {
+    return backward ? cluster_training_kernel<T, W, true> : cluster_training_kernel<T, W, false>;
+}
+
+// The kernel for this type, unit width (1 or a vector's lanes) and direction; nullptr where the library
+// as loaded has no sm_90 code for it.
+template <class T>
+Kernel built_kernel(bool vectors, bool backward) {
+    static const bool built = built_for_sm90(reinterpret_cast<const void *>(kernel_of<T, 1>(false)));
+    if (!built) return nullptr;
+    return vectors ? kernel_of<T, Vector16<T>::kLanes>(backward) : kernel_of<T, 1>(backward);
+}
+
+struct Plan {
+    Kernel kernel = nullptr;
+    ClusterArgs args{};
+};
+
+// The kernel and its arguments for this problem; false where the kernels do not take it.
+bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
+    static const int forced = forced_cluster();
+    if (forced == 0) return false;
+    if (!packed_training_applicable(p, b)) return false;
+    bool channels_last = true;
+    if (!packed_training_layout(p, &channels_last) || channels_last) return false;
+    const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
+    const int64_t images = p.x.dims[0], channels = p.x.dims[1];
+    const int64_t spatial = p.x.element_count() / (images * channels);
+    const bool vectors = spatial % lanes == 0;
+    const int64_t units_per_plane = vectors ? spatial / lanes : spatial;
+    const int64_t capacity = int64_t{kBlock} * (vectors ? kVectorUnits : kScalarUnits);  // units a block
+    // The fewest blocks a channel whose shares fit, none without an image.
+    const int64_t most = images < kMaxCluster ? images : kMaxCluster;
+    int64_t cluster = 1;
+    while (cluster <= most && (images + cluster - 1) / cluster * units_per_plane > capacity) ++cluster;
+    if (cluster > most) return false;
+    if (forced > 0) {
+        if ((images + forced - 1) / forced * units_per_plane > capacity || forced > images) return false;
+        cluster = forced;
+    }
+    Kernel kernel = nullptr;
+    switch (p.x.dtype) {
+        case CUDNN_DATA_HALF: kernel = built_kernel<__half>(vectors, p.phase == BatchNormPhase::backward); break;
+        case CUDNN_DATA_BFLOAT16:
+            kernel = built_kernel<__nv_bfloat16>(vectors, p.phase == BatchNormPhase::backward);
+            break;
+        default: kernel = built_kernel<float>(vectors, p.phase == BatchNormPhase::backward); break;
+    }
+    if (kernel == nullptr) return false;
+    ClusterArgs &a = out->args;
+    a.x = b.x;
+    a.dy = b.dy;
+    a.out = b.result;
+    a.channels = static_cast<int>(channels);
+    a.units_per_plane = static_cast<int>(units_per_plane);
+    a.images = static_cast<int>(images);
+    a.cluster = static_cast<int>(cluster);
+    a.images_per_block = static_cast<int>((images + cluster - 1) / cluster);
+    a.step_images = kBlock / a.units_per_plane;
+    a.step_units = kBlock % a.units_per_plane;
+    a.count = static_cast<float>(images * spatial);
+    a.alpha = static_cast<float>(p.alpha);
+    a.beta = static_cast<float>(p.beta);
+    a.results = channel_results(p, b);
+    out->kernel = kernel;
+    return true;
+}
+
+}  // namespace
+
+bool cluster_training_applicable(const BatchNormProblem &p, const BatchNormBuffers &b) {
+    Plan unused;
+    return plan(p, b, &unused);
+}
+
+Status batch_norm_cluster_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
+    Plan chosen;
+    if (!plan(p, b, &chosen)) return fail(CUDNN_STATUS_INTERNAL_ERROR, "batch-norm cluster kernels asked out of turn");
+    return launch_clusters(stream, chosen.kernel, chosen.args, chosen.args.channels, chosen.args.cluster, kBlock, 0,
+                           "batch_norm_cluster_kernel");
+}
+
+}  // namespace librednn::cuda
