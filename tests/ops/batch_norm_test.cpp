@@ -626,8 +626,9 @@ TEST(BatchNorm, TrainingAndBackwardOnPackedLayoutsMatchReference) {
     // NHWC: three passes (statistics of each part of a channel, a merge, an element-wise pass), in channel
     // counts that give tiles of 1 to 16 vectors. NCHW where a channel's N x H x W values fit a cluster's
     // registers (training_cluster.hpp): one cluster a channel, of one block (the random shapes, 3 x 16,
-    // 1 x 3 and 20 x 40 of 7 x 7, 10 x 48 of 14 x 14) or several (200 x 6 x 7 x 7; 40 x 4 x 16 x 16
-    // floats), planes longer than a block's threads (7 x 143, 48 x 48). NCHW beyond a cluster (the last
+    // 1 x 3 and 20 x 40 of 7 x 7, 10 x 48 of 14 x 14) or several (200 x 6 x 7 x 7, 40 x 4 x 16 x 16), planes
+    // walked a warp a plane (up to 64 units: 7 x 7, 9 x 16, 16 x 16, 14 x 14 floats) or flattened over the
+    // block (7 x 143 and 48 x 48, longer than a block's threads; 20 x 20, 30 x 30). NCHW beyond a cluster (the last
     // three): one image of 160 x 160 (plane statistics in chunks of 128 vectors), 700 of 14 x 14 (chunks of
     // up to 64; 16-bit types: vectors across two channels' planes), 1400 of 7 x 7 (the forward's small-plane
     // statistics, 16 channels x 8 images a block; one element a thread where N x C x 49 is not whole

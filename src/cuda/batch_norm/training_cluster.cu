@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 namespace librednn::cuda {
 
@@ -41,18 +42,21 @@ struct ClusterArgs {
     int channels;
     int units_per_plane;  // a plane's units (elements, or vectors)
     int images, images_per_block;
-    int step_images, step_units;  // kBlock units: whole planes, and the units left over
-    int cluster;                  // blocks a channel
-    float count;                  // values a channel: N x H x W
-    float alpha, beta;            // y (dx) = alpha * result + beta * y (dx)
+    int step_units;       // kBlock units past whole planes: a thread's next unit is this much further in its plane
+    int64_t step_offset;  // and this much further in memory (in units), or wrap_offset more past the plane's end
+    int64_t wrap_offset;
+    int cluster;        // blocks a channel
+    float count;        // values a channel: N x H x W
+    float alpha, beta;  // y (dx) = alpha * result + beta * y (dx)
     ChannelResults results;
 };
 
 // Sums over a channel's cluster: each warp's, each block's (read by the other blocks), the cluster's.
+template <int K>
 struct ClusterSums {
-    double warp[kWarps][2];
-    double block[2][2];  // [round][value]
-    double total[2][2];
+    double warp[kWarps][K];
+    double block[K];
+    double total[K];
 };
 
 template <class F>
@@ -63,11 +67,11 @@ __device__ __forceinline__ F warp_total(F v) {
 }
 
 // The sums of the threads' `values` over the cluster, in double and in a fixed order (warp, block, the
-// blocks by rank), so every block of the cluster gets the same bits. Each round has its own slots, so a
-// block may start the next while others still read this one's; the caller arrives on the cluster barrier
-// after its last round and waits before it returns (other blocks may still read its sums).
+// blocks by rank), so every block of the cluster gets the same bits. A round of sums uses its own
+// ClusterSums; after its last round a block arrives on the cluster barrier, and waits on it before it
+// returns (other blocks may still read its sums).
 template <int K>
-__device__ __forceinline__ void cluster_sums(const float (&values)[K], double (&totals)[K], ClusterSums &s, int round,
+__device__ __forceinline__ void cluster_sums(const float (&values)[K], double (&totals)[K], ClusterSums<K> &s,
                                              int blocks) {
     cg::cluster_group cluster = cg::this_cluster();
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -81,83 +85,106 @@ __device__ __forceinline__ void cluster_sums(const float (&values)[K], double (&
         double block = 0.0;
 #pragma unroll
         for (int w = 0; w < kWarps; ++w) block += s.warp[w][threadIdx.x];
-        s.block[round][threadIdx.x] = block;
+        s.block[threadIdx.x] = block;
     }
     cluster.sync();  // every block's sums are visible cluster-wide
     if (warp == 0) {
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-            const double mine = lane < blocks ? *cluster.map_shared_rank(&s.block[round][k], lane) : 0.0;
+            const double mine = lane < blocks ? *cluster.map_shared_rank(&s.block[k], lane) : 0.0;
             const double total = warp_total(mine);
-            if (lane == 0) s.total[round][k] = total;
+            if (lane == 0) s.total[k] = total;
         }
     }
     __syncthreads();
 #pragma unroll
-    for (int k = 0; k < K; ++k) totals[k] = s.total[round][k];
+    for (int k = 0; k < K; ++k) totals[k] = s.total[k];
 }
 
 // A cluster per channel, block `rank` of it taking images [rank * images_per_block, ...) of the channel's
-// planes; thread t holds units t, t + kBlock, ... of the block's share (image u / units_per_plane, unit
-// u % units_per_plane of its plane), all loaded before any is used.
-template <class T, int W, bool kBackward>
+// planes, all of a thread's units loaded before any is used. Two ways to spread a block's share over its
+// threads:
+// - kPlanes (planes of at most 64 units, 7 x 7 and 14 x 14): warp w takes planes w, w + 8, ..., its lanes
+//   units l and l + 32 of each: a unit's address is one add from its plane's;
+// - else the share flattened: thread t takes units t, t + kBlock, ... (image u / units_per_plane, unit
+//   u % units_per_plane of its plane), stepping with a check for each plane's end.
+template <class T, int W, bool kBackward, bool kPlanes>
 __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
     cluster_training_kernel(const __grid_constant__ ClusterArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int kUnits = kUnitsOf<W>;
     using U = Unit<T, W>;
-    __shared__ ClusterSums sums;
     const int c = blockIdx.x / a.cluster;
     const int rank = blockIdx.x - c * a.cluster;
     const int first_image = rank * a.images_per_block;
     const int images = max(0, min(a.images_per_block, a.images - first_image));
-    const int units = images * a.units_per_plane;
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int64_t plane_stride = static_cast<int64_t>(a.channels) * a.units_per_plane;
-    const int64_t base = (static_cast<int64_t>(first_image) * a.channels + c) * a.units_per_plane;
-    const U *x = static_cast<const U *>(a.x) + base;
-    const U *dy = static_cast<const U *>(a.dy) + base;
-    U *out = static_cast<U *>(a.out) + base;
-    const int image0 = threadIdx.x / a.units_per_plane, unit0 = threadIdx.x - image0 * a.units_per_plane;
-    // visit(k, offset of the k-th unit from base, whether the block has it). Each walk forms the offsets
-    // afresh (the empty asm hides that they repeat): kept from the loads to the stores they would hold 32
-    // 64-bit registers across the reductions.
+    const int64_t channel = static_cast<int64_t>(c) * a.units_per_plane;
+    // has(k): whether the thread's k-th unit is the block's. The others load the channel's first unit (a
+    // valid address: loads need no branch) and count for nothing.
+    // kPlanes: planes the warp holds, and whether the lane's units of a plane are in it.
+    const int planes = images > warp ? (images - warp + kWarps - 1) / kWarps : 0;
+    const bool low = lane < a.units_per_plane, high = lane + 32 < a.units_per_plane;
+    // Flat: units the thread holds.
+    const int units = images * a.units_per_plane;
+    const int held = units > tid ? (units - tid + kBlock - 1) / kBlock : 0;
+    auto has = [&](int k) {
+        if constexpr (kPlanes) return k / 2 < planes && (k % 2 == 0 ? low : high);
+        return k < held;
+    };
+    const int image0 = kPlanes ? warp : tid / a.units_per_plane;
+    const int unit0 = kPlanes ? lane : tid - image0 * a.units_per_plane;
+    const int64_t first = (static_cast<int64_t>(first_image) + image0) * plane_stride + channel + unit0;
+    // visit(k, offset of the k-th unit). Each walk forms the offsets afresh (the empty asm hides that they
+    // repeat): kept from the loads to the stores they would hold 32 64-bit registers across the reductions.
     auto walk = [&](auto &&visit) {
-        int image = image0, unit = unit0;
-        asm volatile("" : "+r"(image), "+r"(unit));
+        int64_t offset = first;
+        int unit = unit0;
+        asm volatile("" : "+l"(offset), "+r"(unit));
 #pragma unroll
         for (int k = 0; k < kUnits; ++k) {
-            visit(k, image * plane_stride + unit, static_cast<int>(threadIdx.x) + k * kBlock < units);
-            image += a.step_images;
-            unit += a.step_units;
-            if (unit >= a.units_per_plane) {
-                unit -= a.units_per_plane;
-                ++image;
+            if constexpr (kPlanes) {
+                visit(k, has(k) ? offset + (k % 2) * 32 : channel);
+                if (k % 2 == 1) offset += kWarps * plane_stride;
+            } else {
+                visit(k, has(k) ? offset : channel);
+                offset += a.step_offset;
+                unit += a.step_units;
+                if (unit >= a.units_per_plane) {
+                    unit -= a.units_per_plane;
+                    offset += a.wrap_offset;
+                }
             }
         }
     };
-    U xv[kUnits], gv[kBackward ? kUnits : 1];
-    walk([&](int k, int64_t at, bool valid) {
-        if (valid) {
-            xv[k] = x[at];
-            if constexpr (kBackward) gv[k] = dy[at];
-        }
-    });
-
+    // The channel's parameters, requested with the data.
     const ChannelResults &r = a.results;
     const int64_t po = static_cast<int64_t>(c) * r.parameter_stride;
-    const bool writer = rank == 0 && threadIdx.x == 0;
-    float mean, gain, shift = 0.0f, bias_term = 0.0f, scale_term = 0.0f, inv_std = 0.0f;
+    const float scale = r.scale[po];
+    const float bias_or_mean = kBackward ? r.saved_mean_in[po] : r.bias[po];
+    const float saved_inv_std = kBackward ? r.saved_inv_std_in[po] : 0.0f;
+    const U *x = static_cast<const U *>(a.x), *dy = static_cast<const U *>(a.dy);
+    U *out = static_cast<U *>(a.out);
+    U xv[kUnits], gv[kBackward ? kUnits : 1];
+    walk([&](int k, int64_t at) {
+        xv[k] = x[at];
+        if constexpr (kBackward) gv[k] = dy[at];
+    });
+
+    const bool writer = rank == 0 && tid == 0;
+    float mean, inv_std, gain, shift = 0.0f, bias_term = 0.0f, scale_term = 0.0f;
     if constexpr (!kBackward) {
         // The mean, then the squared deviations from it: two rounds over the registers.
+        __shared__ ClusterSums<1> first_round, second_round;
         float sum[1] = {0.0f};
 #pragma unroll
         for (int k = 0; k < kUnits; ++k) {
 #pragma unroll
-            for (int l = 0; l < W; ++l)
-                sum[0] += static_cast<int>(threadIdx.x) + k * kBlock < units ? to_compute<float>(xv[k].lane[l]) : 0.0f;
+            for (int l = 0; l < W; ++l) sum[0] += has(k) ? to_compute<float>(xv[k].lane[l]) : 0.0f;
         }
         double total[1];
-        cluster_sums(sum, total, sums, 0, a.cluster);
+        cluster_sums(sum, total, first_round, a.cluster);
         mean = static_cast<float>(total[0] / static_cast<double>(a.count));
         float m2[1] = {0.0f};
 #pragma unroll
@@ -165,45 +192,44 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
 #pragma unroll
             for (int l = 0; l < W; ++l) {
                 const float d = to_compute<float>(xv[k].lane[l]) - mean;
-                m2[0] += static_cast<int>(threadIdx.x) + k * kBlock < units ? d * d : 0.0f;
+                m2[0] += has(k) ? d * d : 0.0f;
             }
         }
-        cluster_sums(m2, total, sums, 1, a.cluster);
+        cluster_sums(m2, total, second_round, a.cluster);
         cluster_arrive();
         const float variance = static_cast<float>(total[0] / static_cast<double>(a.count));
         inv_std = inverse_deviation(r, variance);
         if (writer) write_channel_statistics(r, po, mean, variance, a.count);
-        gain = r.scale[po] * inv_std;
-        shift = r.bias[po];
+        gain = scale * inv_std;
+        shift = bias_or_mean;
     } else {
         // The sums of dy and dy (x - mean) in one round.
-        mean = r.saved_mean_in[po];
-        inv_std = r.saved_inv_std_in[po];
+        __shared__ ClusterSums<2> round;
+        mean = bias_or_mean;
+        inv_std = saved_inv_std;
         float partial[2] = {0.0f, 0.0f};
 #pragma unroll
         for (int k = 0; k < kUnits; ++k) {
-            if (static_cast<int>(threadIdx.x) + k * kBlock < units) {
 #pragma unroll
-                for (int l = 0; l < W; ++l) {
-                    const float g = to_compute<float>(gv[k].lane[l]);
-                    partial[0] += g;
-                    partial[1] += g * (to_compute<float>(xv[k].lane[l]) - mean);
-                }
+            for (int l = 0; l < W; ++l) {
+                const float g = has(k) ? to_compute<float>(gv[k].lane[l]) : 0.0f;
+                partial[0] += g;
+                partial[1] += has(k) ? g * (to_compute<float>(xv[k].lane[l]) - mean) : 0.0f;
             }
         }
         double total[2];
-        cluster_sums(partial, total, sums, 0, a.cluster);
+        cluster_sums(partial, total, round, a.cluster);
         cluster_arrive();
         const float dbias = static_cast<float>(total[0]), dscale = static_cast<float>(total[1]) * inv_std;
         if (writer) write_channel_gradients(r, po, dscale, dbias);
-        gain = r.scale[po] * inv_std;
+        gain = scale * inv_std;
         bias_term = dbias / a.count;
         scale_term = dscale / a.count;
     }
 
     // y = gain (x - mean) + bias; dx = gain (dy - dbias / M - (x - mean) inv_std dscale / M).
-    walk([&](int k, int64_t at, bool valid) {
-        if (!valid) return;
+    walk([&](int k, int64_t at) {
+        if (!has(k)) return;
         U result;
         if (a.beta != 0.0f) result = out[at];
 #pragma unroll
@@ -237,18 +263,20 @@ int forced_cluster() {
 
 using Kernel = void (*)(ClusterArgs);
 
-template <class T, int W>
+template <class T, int W, bool kPlanes>
 Kernel kernel_of(bool backward) {
-    return backward ? cluster_training_kernel<T, W, true> : cluster_training_kernel<T, W, false>;
+    return backward ? cluster_training_kernel<T, W, true, kPlanes> : cluster_training_kernel<T, W, false, kPlanes>;
 }
 
-// The kernel for this type, unit width (1 or a vector's lanes) and direction; nullptr where the library
-// as loaded has no sm_90 code for it.
+// The kernel for this type, unit width (1 or a vector's lanes), walk and direction; nullptr where the
+// library as loaded has no sm_90 code for it.
 template <class T>
-Kernel built_kernel(bool vectors, bool backward) {
-    static const bool built = built_for_sm90(reinterpret_cast<const void *>(kernel_of<T, 1>(false)));
+Kernel built_kernel(bool vectors, bool planes, bool backward) {
+    static const bool built = built_for_sm90(reinterpret_cast<const void *>(kernel_of<T, 1, false>(false)));
     if (!built) return nullptr;
-    return vectors ? kernel_of<T, Vector16<T>::kLanes>(backward) : kernel_of<T, 1>(backward);
+    constexpr int kLanes = Vector16<T>::kLanes;
+    if (planes) return vectors ? kernel_of<T, kLanes, true>(backward) : kernel_of<T, 1, true>(backward);
+    return vectors ? kernel_of<T, kLanes, false>(backward) : kernel_of<T, 1, false>(backward);
 }
 
 struct Plan {
@@ -268,23 +296,30 @@ bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
     const int64_t spatial = p.x.element_count() / (images * channels);
     const bool vectors = spatial % lanes == 0;
     const int64_t units_per_plane = vectors ? spatial / lanes : spatial;
-    const int64_t capacity = int64_t{kBlock} * (vectors ? kVectorUnits : kScalarUnits);  // units a block
-    // The fewest blocks a channel whose shares fit, none without an image.
+    const int units_a_thread = vectors ? kVectorUnits : kScalarUnits;
+    // Planes of at most 64 units a warp's two units a lane: images a block is kWarps times the planes a warp
+    // holds. Else the block's units flattened over its threads.
+    const bool planes = units_per_plane <= 64;
+    const int64_t capacity =
+        planes ? int64_t{kWarps} * (units_a_thread / 2) : int64_t{kBlock} * units_a_thread / units_per_plane;
+    if (capacity < 1) return false;
+    // The fewest blocks a channel whose shares (capacity images) fit, none without an image.
     const int64_t most = images < kMaxCluster ? images : kMaxCluster;
-    int64_t cluster = 1;
-    while (cluster <= most && (images + cluster - 1) / cluster * units_per_plane > capacity) ++cluster;
+    int64_t cluster = (images + capacity - 1) / capacity;
     if (cluster > most) return false;
     if (forced > 0) {
-        if ((images + forced - 1) / forced * units_per_plane > capacity || forced > images) return false;
+        if ((images + forced - 1) / forced > capacity || forced > images) return false;
         cluster = forced;
     }
     Kernel kernel = nullptr;
     switch (p.x.dtype) {
-        case CUDNN_DATA_HALF: kernel = built_kernel<__half>(vectors, p.phase == BatchNormPhase::backward); break;
-        case CUDNN_DATA_BFLOAT16:
-            kernel = built_kernel<__nv_bfloat16>(vectors, p.phase == BatchNormPhase::backward);
+        case CUDNN_DATA_HALF:
+            kernel = built_kernel<__half>(vectors, planes, p.phase == BatchNormPhase::backward);
             break;
-        default: kernel = built_kernel<float>(vectors, p.phase == BatchNormPhase::backward); break;
+        case CUDNN_DATA_BFLOAT16:
+            kernel = built_kernel<__nv_bfloat16>(vectors, planes, p.phase == BatchNormPhase::backward);
+            break;
+        default: kernel = built_kernel<float>(vectors, planes, p.phase == BatchNormPhase::backward); break;
     }
     if (kernel == nullptr) return false;
     ClusterArgs &a = out->args;
@@ -296,8 +331,10 @@ bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
     a.images = static_cast<int>(images);
     a.cluster = static_cast<int>(cluster);
     a.images_per_block = static_cast<int>((images + cluster - 1) / cluster);
-    a.step_images = kBlock / a.units_per_plane;
-    a.step_units = kBlock % a.units_per_plane;
+    const int64_t plane_stride = channels * units_per_plane;
+    a.step_units = static_cast<int>(kBlock % units_per_plane);
+    a.step_offset = kBlock / units_per_plane * plane_stride + a.step_units;
+    a.wrap_offset = plane_stride - units_per_plane;
     a.count = static_cast<float>(images * spatial);
     a.alpha = static_cast<float>(p.alpha);
     a.beta = static_cast<float>(p.beta);
