@@ -25,7 +25,7 @@ constexpr int kWarps = kBlock / 32;
 constexpr int kMaxCluster = 8;  // the portable cluster size
 
 // Units a thread holds of each input: single elements where planes are not whole 16-byte vectors (7 x 7),
-// else vectors (32 float values, 64 of a 16-bit type).
+// else vectors (32 float values, 64 of a 16-bit type) or, 16-bit types, units of four (32 values).
 constexpr int kScalarUnits = 32, kVectorUnits = 8;
 template <int W>
 constexpr int kUnitsOf = W == 1 ? kScalarUnits : kVectorUnits;
@@ -268,15 +268,22 @@ Kernel kernel_of(bool backward) {
     return backward ? cluster_training_kernel<T, W, true, kPlanes> : cluster_training_kernel<T, W, false, kPlanes>;
 }
 
-// The kernel for this type, unit width (1 or a vector's lanes), walk and direction; nullptr where the
+// The kernel for this type, unit width (1, 4 or a vector's lanes), walk and direction; nullptr where the
 // library as loaded has no sm_90 code for it.
 template <class T>
-Kernel built_kernel(bool vectors, bool planes, bool backward) {
+Kernel built_kernel(int width, bool planes, bool backward) {
     static const bool built = built_for_sm90(reinterpret_cast<const void *>(kernel_of<T, 1, false>(false)));
     if (!built) return nullptr;
     constexpr int kLanes = Vector16<T>::kLanes;
-    if (planes) return vectors ? kernel_of<T, kLanes, true>(backward) : kernel_of<T, 1, true>(backward);
-    return vectors ? kernel_of<T, kLanes, false>(backward) : kernel_of<T, 1, false>(backward);
+    auto of = [&](auto walk) {
+        constexpr bool kPlanes = decltype(walk)::value;
+        if (width == kLanes) return kernel_of<T, kLanes, kPlanes>(backward);
+        if constexpr (kLanes > 4) {
+            if (width == 4) return kernel_of<T, 4, kPlanes>(backward);
+        }
+        return kernel_of<T, 1, kPlanes>(backward);
+    };
+    return planes ? of(std::true_type{}) : of(std::false_type{});
 }
 
 struct Plan {
@@ -294,9 +301,11 @@ bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
     const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
     const int64_t images = p.x.dims[0], channels = p.x.dims[1];
     const int64_t spatial = p.x.element_count() / (images * channels);
-    const bool vectors = spatial % lanes == 0;
-    const int64_t units_per_plane = vectors ? spatial / lanes : spatial;
-    const int units_a_thread = vectors ? kVectorUnits : kScalarUnits;
+    // Units of a vector where planes are whole vectors; of four 16-bit values where planes are a multiple
+    // of four (14 x 14 half); else of one value.
+    const int64_t width = spatial % lanes == 0 ? lanes : lanes > 4 && spatial % 4 == 0 ? 4 : 1;
+    const int64_t units_per_plane = spatial / width;
+    const int units_a_thread = width > 1 ? kVectorUnits : kScalarUnits;
     // Planes of at most 64 units a warp's two units a lane: images a block is kWarps times the planes a warp
     // holds. Else the block's units flattened over its threads.
     const bool planes = units_per_plane <= 64;
@@ -314,12 +323,14 @@ bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
     Kernel kernel = nullptr;
     switch (p.x.dtype) {
         case CUDNN_DATA_HALF:
-            kernel = built_kernel<__half>(vectors, planes, p.phase == BatchNormPhase::backward);
+            kernel = built_kernel<__half>(static_cast<int>(width), planes, p.phase == BatchNormPhase::backward);
             break;
         case CUDNN_DATA_BFLOAT16:
-            kernel = built_kernel<__nv_bfloat16>(vectors, planes, p.phase == BatchNormPhase::backward);
+            kernel = built_kernel<__nv_bfloat16>(static_cast<int>(width), planes, p.phase == BatchNormPhase::backward);
             break;
-        default: kernel = built_kernel<float>(vectors, planes, p.phase == BatchNormPhase::backward); break;
+        default:
+            kernel = built_kernel<float>(static_cast<int>(width), planes, p.phase == BatchNormPhase::backward);
+            break;
     }
     if (kernel == nullptr) return false;
     ClusterArgs &a = out->args;
