@@ -40,10 +40,12 @@ struct ClusterArgs {
     const void *x, *dy;
     void *out;
     int channels;
-    int units_per_plane;  // a plane's units (elements, or vectors)
+    int units_per_plane;  // a plane's units (elements, fours of 16-bit values, or vectors)
     int images, images_per_block;
-    int step_units;       // kBlock units past whole planes: a thread's next unit is this much further in its plane
-    int64_t step_offset;  // and this much further in memory (in units), or wrap_offset more past the plane's end
+    // The flattened walk: a thread's next unit is kBlock units on, step_units further in its plane past whole
+    // planes, step_offset further in memory (in units), or wrap_offset more where it passes the plane's end.
+    int step_units;
+    int64_t step_offset;
     int64_t wrap_offset;
     int cluster;        // blocks a channel
     float count;        // values a channel: N x H x W
