@@ -61,13 +61,6 @@ struct ClusterSums {
     double total[K];
 };
 
-template <class F>
-__device__ __forceinline__ F warp_total(F v) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-    return v;
-}
-
 // The sums of the threads' `values` over the cluster, in double and in a fixed order (warp, block, the
 // blocks by rank), so every block of the cluster gets the same bits. A round of sums uses its own
 // ClusterSums; after its last round a block arrives on the cluster barrier, and waits on it before it
@@ -79,7 +72,7 @@ __device__ __forceinline__ void cluster_sums(const float (&values)[K], double (&
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-        const double v = warp_total(static_cast<double>(values[k]));
+        const double v = warp_sum(static_cast<double>(values[k]));
         if (lane == 0) s.warp[warp][k] = v;
     }
     __syncthreads();
@@ -94,7 +87,7 @@ __device__ __forceinline__ void cluster_sums(const float (&values)[K], double (&
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             const double mine = lane < blocks ? *cluster.map_shared_rank(&s.block[k], lane) : 0.0;
-            const double total = warp_total(mine);
+            const double total = warp_sum(mine);
             if (lane == 0) s.total[k] = total;
         }
     }

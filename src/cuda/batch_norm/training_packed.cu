@@ -74,14 +74,6 @@ struct StatsArgs {
     float *part0, *part1, *part2;  // [C][P]: forward count, mean, M2; backward sum dy, sum dy (x - mean)
 };
 
-// The sum of v over the warp, in every lane (a butterfly: a fixed order, the same bits in every lane).
-template <class F>
-__device__ __forceinline__ F warp_sum(F v) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-    return v;
-}
-
 // NCHW planes of whole vectors: a warp per chunk of one plane (image n, channel c) of up to 32 * kPerLane
 // vectors, the warps of the grid looping over the chunks. Lane l holds vectors l, l + 32, ... of its chunk,
 // all loaded before any is used. Forward: the chunk's mean first, then the squared deviations from it, each

@@ -37,6 +37,16 @@ __device__ __forceinline__ bool math_isnan(C x) {
     return x != x;
 }
 
+// --- warp sums --------------------------------------------------------------------------------------
+
+// The sum of v over the warp, in every lane (a butterfly: a fixed order, the same bits in every lane).
+template <class F>
+__device__ __forceinline__ F warp_sum(F v) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+    return v;
+}
+
 // --- typed conversions: element type T <-> compute type C ------------------------------------------
 
 template <class C>
