@@ -527,8 +527,11 @@ Status batch_norm(cudaStream_t stream, const BatchNormProblem &p, const BatchNor
     if (p.phase == BatchNormPhase::inference) {
         return in_double ? launch_inference<double>(stream, p, buffers) : launch_inference<float>(stream, p, buffers);
     }
-    if (cluster_training_applicable(p, buffers)) return batch_norm_cluster_training(stream, p, buffers);
-    if (packed_training_applicable(p, buffers)) return batch_norm_packed_training(stream, p, buffers);
+    if (packed_training_applicable(p, buffers, &channels_last)) {
+        Status status = CUDNN_STATUS_SUCCESS;
+        if (!channels_last && try_cluster_training(stream, p, buffers, &status)) return status;
+        return batch_norm_packed_training(stream, p, buffers, channels_last);
+    }
     return in_double ? launch_per_parameter<double>(stream, p, buffers)
                      : launch_per_parameter<float>(stream, p, buffers);
 }

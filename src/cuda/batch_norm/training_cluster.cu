@@ -3,7 +3,6 @@
 
 #include "core/data_type.hpp"
 #include "cuda/batch_norm/channel_results.cuh"
-#include "cuda/batch_norm/training_packed.hpp"
 #include "cuda/common/cluster.cuh"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
@@ -286,13 +285,10 @@ struct Plan {
     ClusterArgs args{};
 };
 
-// The kernel and its arguments for this problem; false where the kernels do not take it.
+// The kernel and its arguments for a packed NCHW problem; false where the kernels do not take it.
 bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
     static const int forced = forced_cluster();
     if (forced == 0) return false;
-    if (!packed_training_applicable(p, b)) return false;
-    bool channels_last = true;
-    if (!packed_training_layout(p, &channels_last) || channels_last) return false;
     const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
     const int64_t images = p.x.dims[0], channels = p.x.dims[1];
     const int64_t spatial = p.x.element_count() / (images * channels);
@@ -351,16 +347,12 @@ bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
 
 }  // namespace
 
-bool cluster_training_applicable(const BatchNormProblem &p, const BatchNormBuffers &b) {
-    Plan unused;
-    return plan(p, b, &unused);
-}
-
-Status batch_norm_cluster_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
+bool try_cluster_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b, Status *status) {
     Plan chosen;
-    if (!plan(p, b, &chosen)) return fail(CUDNN_STATUS_INTERNAL_ERROR, "batch-norm cluster kernels asked out of turn");
-    return launch_clusters(stream, chosen.kernel, chosen.args, chosen.args.channels, chosen.args.cluster, kBlock, 0,
-                           "batch_norm_cluster_kernel");
+    if (!plan(p, b, &chosen)) return false;
+    *status = launch_clusters(stream, chosen.kernel, chosen.args, chosen.args.channels, chosen.args.cluster, kBlock, 0,
+                              "batch_norm_cluster_kernel");
+    return true;
 }
 
 }  // namespace librednn::cuda

@@ -18,11 +18,9 @@
 
 namespace librednn::cuda {
 
-// Whether the cluster kernels take this training or backward problem with these buffers (the packed
-// kernels' conditions hold already).
-bool cluster_training_applicable(const BatchNormProblem &problem, const BatchNormBuffers &buffers);
-
-Status batch_norm_cluster_training(cudaStream_t stream, const BatchNormProblem &problem,
-                                   const BatchNormBuffers &buffers);
+// For a problem the packed kernels take in NCHW (packed_training_applicable): runs the cluster kernels where
+// a channel fits them (true, *status the launch's); false, with nothing run, where it does not.
+bool try_cluster_training(cudaStream_t stream, const BatchNormProblem &problem, const BatchNormBuffers &buffers,
+                          Status *status);
 
 }  // namespace librednn::cuda

@@ -680,6 +680,19 @@ bool packed_as(const TensorGeometry &t, const TensorGeometry &x, bool channels_l
     return t.dims[0] == 1 || t.strides[0] == expected;
 }
 
+// NHWC when x is packed channels-last (and not also NCHW, as with a single channel).
+bool layout_of(const BatchNormProblem &p, bool *channels_last) {
+    const bool backward = p.phase == BatchNormPhase::backward;
+    for (bool last : {false, true}) {
+        if (!packed_as(p.x, p.x, last)) continue;
+        if (!packed_as(backward ? p.dy : p.y, p.x, last)) continue;
+        if (backward && !packed_as(p.dx, p.x, last)) continue;
+        *channels_last = last;
+        return true;
+    }
+    return false;
+}
+
 template <class T>
 Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b, bool channels_last) {
     constexpr int kLanes = Vector16<T>::kLanes;
@@ -872,20 +885,7 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
 
 }  // namespace
 
-// NHWC when x is packed channels-last (and not also NCHW, as with a single channel).
-bool packed_training_layout(const BatchNormProblem &p, bool *channels_last) {
-    const bool backward = p.phase == BatchNormPhase::backward;
-    for (bool last : {false, true}) {
-        if (!packed_as(p.x, p.x, last)) continue;
-        if (!packed_as(backward ? p.dy : p.y, p.x, last)) continue;
-        if (backward && !packed_as(p.dx, p.x, last)) continue;
-        *channels_last = last;
-        return true;
-    }
-    return false;
-}
-
-bool packed_training_applicable(const BatchNormProblem &p, const BatchNormBuffers &b) {
+bool packed_training_applicable(const BatchNormProblem &p, const BatchNormBuffers &b, bool *channels_last_out) {
     if (p.phase == BatchNormPhase::inference || p.per_activation() || p.activation()) return false;
     if (p.phase == BatchNormPhase::backward && !p.saved) return false;  // the statistics would need a pass more
     if (p.x.dtype != CUDNN_DATA_FLOAT && p.x.dtype != CUDNN_DATA_HALF && p.x.dtype != CUDNN_DATA_BFLOAT16) return false;
@@ -893,16 +893,17 @@ bool packed_training_applicable(const BatchNormProblem &p, const BatchNormBuffer
     if (p.parameters.strides[1] != 1 && p.x.dims[1] > 1) return false;
     if (!aligned16_host(b.x) || !aligned16_host(b.result) || !aligned16_host(b.dy)) return false;
     bool channels_last = false;
-    if (!packed_training_layout(p, &channels_last)) return false;
+    if (!layout_of(p, &channels_last)) return false;
     const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
     const int64_t channels = p.x.dims[1];
     if (p.x.element_count() / channels >= (int64_t{1} << 31)) return false;
-    return !channels_last || channels % lanes == 0;  // NCHW: any plane size (whole vectors or one at a time)
+    if (channels_last && channels % lanes != 0) return false;  // NCHW: any plane size (whole vectors or one at a time)
+    *channels_last_out = channels_last;
+    return true;
 }
 
-Status batch_norm_packed_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b) {
-    bool channels_last = false;
-    packed_training_layout(p, &channels_last);
+Status batch_norm_packed_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b,
+                                  bool channels_last) {
     switch (p.x.dtype) {
         case CUDNN_DATA_HALF: return run<__half>(stream, p, b, channels_last);
         case CUDNN_DATA_BFLOAT16: return run<__nv_bfloat16>(stream, p, b, channels_last);

@@ -27,14 +27,12 @@
 
 namespace librednn::cuda {
 
-// Whether x and y (backward x, dy and dx) are packed alike: NCHW (*channels_last false) or NHWC (true; not
-// when also NCHW, as with a single channel).
-bool packed_training_layout(const BatchNormProblem &problem, bool *channels_last);
+// Whether the packed kernels take this training or backward problem with these buffers; where they do,
+// *channels_last says whether x and y (backward x, dy and dx) are packed NHWC (true) or NCHW (false).
+bool packed_training_applicable(const BatchNormProblem &problem, const BatchNormBuffers &buffers, bool *channels_last);
 
-// Whether the packed kernels take this training or backward problem with these buffers.
-bool packed_training_applicable(const BatchNormProblem &problem, const BatchNormBuffers &buffers);
-
-Status batch_norm_packed_training(cudaStream_t stream, const BatchNormProblem &problem,
-                                  const BatchNormBuffers &buffers);
+// A problem they take, in the layout packed_training_applicable gave.
+Status batch_norm_packed_training(cudaStream_t stream, const BatchNormProblem &problem, const BatchNormBuffers &buffers,
+                                  bool channels_last);
 
 }  // namespace librednn::cuda
