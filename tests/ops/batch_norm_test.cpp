@@ -629,15 +629,16 @@ TEST(BatchNorm, TrainingAndBackwardOnPackedLayoutsMatchReference) {
     // 1 x 3 and 20 x 40 of 7 x 7, 10 x 48 of 14 x 14) or several (200 x 6 x 7 x 7, 40 x 4 x 16 x 16), planes
     // walked a warp a plane (up to 64 units: 7 x 7, 9 x 16, 16 x 16, 14 x 14 floats) or flattened over the
     // block (7 x 143 and 48 x 48, longer than a block's threads; 20 x 20, 30 x 30). NCHW beyond a cluster (the last
-    // three): one image of 160 x 160 (plane statistics in chunks of 128 vectors), 700 of 14 x 14 (chunks of
+    // four): one image of 160 x 160 (plane statistics in chunks of 128 vectors), 700 of 14 x 14 (chunks of
     // up to 64; 16-bit types: vectors across two channels' planes), 1400 of 7 x 7 (the forward's small-plane
-    // statistics, 16 channels x 8 images a block; one element a thread where N x C x 49 is not whole
-    // vectors). 32 x 5632 x 1 x 3: more channels than the packed kernels take.
+    // statistics, 16 channels x 8 images a block: 3 channels, a tail, one element a thread where N x C x 49 is
+    // not whole vectors; 16 channels, each image's stretch in whole vectors). 32 x 5632 x 1 x 3: more channels
+    // than the packed kernels take.
     LIBREDNN_SEEDED_RANDOM(rng);
     const std::vector<std::vector<int64_t>> shapes = {{3, 8, 48, 48}, {4, 64, 30, 30}, {2, 24, 20, 20}, {5, 16, 9, 16}};
     const std::vector<std::vector<int64_t>> fixed = {
         {3, 16, 7, 7},   {1, 3, 7, 7},   {20, 40, 7, 7},   {32, 5632, 1, 3}, {10, 48, 14, 14}, {200, 6, 7, 7},
-        {40, 4, 16, 16}, {9, 3, 7, 143}, {1, 8, 160, 160}, {700, 2, 14, 14}, {1400, 3, 7, 7}};
+        {40, 4, 16, 16}, {9, 3, 7, 143}, {1, 8, 160, 160}, {700, 2, 14, 14}, {1400, 3, 7, 7},  {1400, 16, 7, 7}};
     for (BatchNormPhase phase : {BatchNormPhase::training, BatchNormPhase::backward}) {
         for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16}) {
             for (int shape = -2; shape < static_cast<int>(fixed.size()); ++shape) {
