@@ -10,7 +10,6 @@
 #include <cooperative_groups.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 namespace librednn::cuda {
