@@ -296,8 +296,8 @@ bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
     const int64_t width = spatial % lanes == 0 ? lanes : lanes > 4 && spatial % 4 == 0 ? 4 : 1;
     const int64_t units_per_plane = spatial / width;
     const int units_a_thread = width > 1 ? kVectorUnits : kScalarUnits;
-    // Planes of at most 64 units a warp's two units a lane: images a block is kWarps times the planes a warp
-    // holds. Else the block's units flattened over its threads.
+    // Planes of at most 64 units go a warp a plane, two units a lane: a block holds kWarps times the planes a
+    // warp holds. Longer ones: the block's units flattened over its threads.
     const bool planes = units_per_plane <= 64;
     const int64_t capacity =
         planes ? int64_t{kWarps} * (units_a_thread / 2) : int64_t{kBlock} * units_a_thread / units_per_plane;
@@ -310,18 +310,11 @@ bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
         if ((images + forced - 1) / forced > capacity || forced > images) return false;
         cluster = forced;
     }
-    Kernel kernel = nullptr;
-    switch (p.x.dtype) {
-        case CUDNN_DATA_HALF:
-            kernel = built_kernel<__half>(static_cast<int>(width), planes, p.phase == BatchNormPhase::backward);
-            break;
-        case CUDNN_DATA_BFLOAT16:
-            kernel = built_kernel<__nv_bfloat16>(static_cast<int>(width), planes, p.phase == BatchNormPhase::backward);
-            break;
-        default:
-            kernel = built_kernel<float>(static_cast<int>(width), planes, p.phase == BatchNormPhase::backward);
-            break;
-    }
+    const bool backward = p.phase == BatchNormPhase::backward;
+    const int w = static_cast<int>(width);
+    const Kernel kernel = p.x.dtype == CUDNN_DATA_HALF       ? built_kernel<__half>(w, planes, backward)
+                          : p.x.dtype == CUDNN_DATA_BFLOAT16 ? built_kernel<__nv_bfloat16>(w, planes, backward)
+                                                             : built_kernel<float>(w, planes, backward);
     if (kernel == nullptr) return false;
     ClusterArgs &a = out->args;
     a.x = b.x;
