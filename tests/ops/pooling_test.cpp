@@ -303,6 +303,30 @@ TEST(Pooling, PairedMaximaOverHalfNhwcMatchReference) {
     }
 }
 
+TEST(Pooling, PairedMaxBackwardOverHalfNhwcMatchesReference) {
+    // Max pooling backward over packed NHWC half and bfloat16 with 2x2 and 3x3 windows: on CUDA the paired argmax
+    // pass (pooling_pairs.hpp), then at stride 2 the gather a 2 x 2 group of inputs a thread, else an input a
+    // thread (pooling_packed.hpp). Strides 1-3 (mostly 2), any padding, odd and even sizes (groups cut by the
+    // image's edge), both NaN options (windows of NaNs too: x takes few values), tied maxima, random alpha and beta.
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 48; ++trial) {
+        PoolingProblem p = random_problem(rng, Direction::backward);
+        p.spatial_dims = 2;
+        p.mode = trial % 2 ? CUDNN_POOLING_MAX : CUDNN_POOLING_MAX_DETERMINISTIC;
+        const cudnnDataType_t type = trial % 4 < 2 ? CUDNN_DATA_HALF : CUDNN_DATA_BFLOAT16;
+        std::vector<int64_t> x_dims = {rng.integer(1, 3), 8 * rng.integer(1, 4)};
+        const int64_t window = trial % 3 == 0 ? 2 : 3;
+        for (int i = 0; i < 2; ++i) {
+            p.window[i] = window;
+            p.stride[i] = trial % 4 == 3 ? rng.integer(1, 3) : 2;
+            p.pad[i] = rng.integer(0, window - 1);
+            x_dims.push_back(std::max<int64_t>(rng.integer(1, 20), window - 2 * p.pad[i]));
+        }
+        set_packed_tensors(rng, p, type, x_dims, PackedLayout::nhwc);
+        check_against_reference(rng, p, trial % 3 != 2, trial % 4 == 1);
+    }
+}
+
 TEST(Pooling, GlobalWindowsMatchReference) {
     // A window the size of the image without padding (ResNet's head: 7x7 planes): on CUDA the global kernels
     // (pooling_global.hpp) over packed NCHW (planes of up to 64 values forward, any backward) and NHWC with

@@ -6,6 +6,7 @@
 #include "core/fault_injection.hpp"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
+#include "cuda/pooling/pooling_pairs.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -298,6 +299,84 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant_
     }
 }
 
+// Backward max at stride 2 with windows of at most 3 x 3 (ResNet's stem, VGG's pooling) over NHWC: one
+// thread per 2 x 2 group of inputs (rows 2 gh, 2 gh + 1, columns 2 gw, 2 gw + 1) and channel vector. Such a
+// window reaches a group from at most two output rows and two output columns, so the thread loads the four
+// outputs' dy and argmax once for its four inputs (the one-input-a-thread gather loads them 2.25 times an
+// input on average) and sums each input's share in the gather's order (output rows, then columns).
+template <class T, int kLanes>
+__global__ void __launch_bounds__(kBlock) backward_groups_kernel(const __grid_constant__ NhwcArgs a) {
+    using V = LaneVector<T, kLanes>;
+    using Where = LaneVector<uint8_t, kLanes>;
+    const auto *dy = static_cast<const V *>(a.dy);
+    const auto *argmax = reinterpret_cast<const Where *>(a.argmax);
+    auto *dx = static_cast<V *>(a.result);
+    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
+         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const VectorAt at = vector_at<kLanes>(a, v);  // px, py: the group's column and row
+        const int qh0 = 2 * at.py, qw0 = 2 * at.px;
+        // Outputs o with 2 o - pad <= q <= 2 o - pad + window - 1 for a q of the group (>> 1 rounds down, also
+        // below zero).
+        const int first_h = max(0, (qh0 + a.pad_h - a.window_h + 2) >> 1);
+        const int first_w = max(0, (qw0 + a.pad_w - a.window_w + 2) >> 1);
+        const int last_h = min((qh0 + 1 + a.pad_h) >> 1, a.out_h - 1);
+        const int last_w = min((qw0 + 1 + a.pad_w) >> 1, a.out_w - 1);
+        const int64_t position_step = kLanes == 1 ? 1 : a.vectors_per_position;
+        const int64_t first = ((at.n * a.out_h + first_h) * a.out_w + first_w) * position_step + at.cv;
+        V g[2][2];
+        Where where[2][2];
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+#pragma unroll
+            for (int j = 0; j < 2; ++j) {
+                if (first_h + i <= last_h && first_w + j <= last_w) {
+                    const int64_t o = first + (i * a.out_w + j) * position_step;
+                    g[i][j] = dy[o];
+                    where[i][j] = argmax[o];
+                }
+            }
+        }
+        const int64_t input = ((at.n * a.in_h + qh0) * a.in_w + qw0) * position_step + at.cv;
+#pragma unroll
+        for (int di = 0; di < 2; ++di) {
+#pragma unroll
+            for (int dj = 0; dj < 2; ++dj) {
+                if (qh0 + di >= a.in_h || qw0 + dj >= a.in_w) continue;
+                float sum[kLanes];
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) sum[l] = 0.0f;
+#pragma unroll
+                for (int i = 0; i < 2; ++i) {
+                    // The input's row in output first_h + i's window (outside it: not reached).
+                    const int row = qh0 + di - (2 * (first_h + i) - a.pad_h);
+#pragma unroll
+                    for (int j = 0; j < 2; ++j) {
+                        const int column = qw0 + dj - (2 * (first_w + j) - a.pad_w);
+                        if (first_h + i > last_h || first_w + j > last_w || row < 0 || row >= a.window_h ||
+                            column < 0 || column >= a.window_w)
+                            continue;
+                        const int index = row * a.window_w + column;
+#pragma unroll
+                        for (int l = 0; l < kLanes; ++l) {
+                            if (where[i][j].lane[l] == index) sum[l] += to_compute<float>(g[i][j].lane[l]);
+                        }
+                    }
+                }
+                const int64_t q = input + (di * a.in_w + dj) * position_step;
+                V result;
+                if (a.beta != 0.0f) result = dx[q];
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) {
+                    float value = sum[l] * a.alpha;
+                    if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
+                    result.lane[l] = from_compute<T>(value);
+                }
+                dx[q] = result;
+            }
+        }
+    }
+}
+
 // kLanes channels a vector over NHWC; 1 over NCHW, whose N x C planes are the images of a one-channel NHWC.
 template <class T, int kLanes>
 Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b) {
@@ -364,15 +443,36 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
         if (err != cudaSuccess) return cuda_failure(err, "allocating the %zu bytes of pooling argmax", bytes);
         a.argmax = static_cast<uint8_t *>(scratch);
         a.work = out_vectors;
-        forward_pass(std::true_type{});
     }
-    Status status = a.max && out_vectors > 0 ? check_launch("pooling_packed_argmax_kernel") : CUDNN_STATUS_SUCCESS;
+    Status status = CUDNN_STATUS_SUCCESS;
+    if (scratch != nullptr) {
+        // 16-bit NHWC with 2x2 or 3x3 windows: from paired maxima (pooling_pairs.hpp).
+        if (kLanes == 8 && pooling_pairs_argmax_applicable(p, b)) {
+            status = pooling_pairs_argmax(stream, p, b.x, a.argmax);
+        } else {
+            forward_pass(std::true_type{});
+            status = check_launch("pooling_packed_argmax_kernel");
+        }
+    }
     a.work = in_vectors;
     a.width = make_fast_divisor(a.in_w);
     a.height = make_fast_divisor(a.in_h);
     a.stride_rows = make_fast_divisor(a.stride_h);
     a.stride_columns = make_fast_divisor(a.stride_w);
-    if (status == CUDNN_STATUS_SUCCESS && a.work > 0) {
+    // 16-bit NHWC max at stride 2, windows of at most 3: a thread a 2 x 2 group of inputs.
+    static const bool groups_off = switched_off("LIBREDNN_POOLING_GROUPS");
+    const bool groups =
+        kLanes == 8 && a.max && !groups_off && a.stride_h == 2 && a.stride_w == 2 && a.window_h <= 3 && a.window_w <= 3;
+    if (groups && status == CUDNN_STATUS_SUCCESS && a.work > 0) {
+        if constexpr (kLanes == 8) {
+            const int groups_h = (a.in_h + 1) / 2, groups_w = (a.in_w + 1) / 2;
+            a.work = p.x.dims[0] * groups_h * groups_w * a.vectors_per_position;
+            a.width = make_fast_divisor(groups_w);
+            a.height = make_fast_divisor(groups_h);
+            backward_groups_kernel<T, kLanes><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+            status = check_launch("pooling_backward_groups_kernel");
+        }
+    } else if (status == CUDNN_STATUS_SUCCESS && a.work > 0) {
         // At most two outputs per dim cover an input where window <= 2 * stride (3 x 3 windows at stride 2).
         const bool cover2 = a.window_h <= 2 * a.stride_h && a.window_w <= 2 * a.stride_w;
         const int grid = grid_size(a.work, kBlock, kBlock, 4);
