@@ -12,13 +12,17 @@ namespace librednn::cuda {
 namespace {
 
 constexpr int kBlock = 256;
-constexpr int kPlanes = 128;   // NCHW forward: planes a block, one a thread
-constexpr int kMaxPlane = 64;  // NCHW forward: values a plane (shared memory: kPlanes x 65 floats)
+constexpr int kPlanes = 128;                   // NCHW forward: planes a block, one a thread
+constexpr int kMaxPlane = 64;                  // NCHW forward: values a plane (shared memory: kPlanes x 65 floats)
+constexpr int kParts = 4;                      // NHWC forward: threads an output vector
+constexpr int kPartVectors = kBlock / kParts;  // NHWC forward: output vectors a block
+constexpr int kBatch = 8;                      // NHWC forward: loads a thread issues together
+constexpr int kRun = 7;                        // NHWC backward: positions a thread writes
 
 struct GlobalArgs {
     int64_t work;          // planes (NCHW forward), vectors (NHWC forward), or the result's elements or vectors
     int spatial;           // S: positions an image
-    FastDivisor plane_of;  // divides by S (NCHW), or by S x vectors (NHWC backward)
+    FastDivisor plane_of;  // divides by S (NCHW), or by the runs of kRun positions an image (NHWC backward)
     FastDivisor vector_count;
     int64_t vectors;  // NHWC: channel vectors a position
     int propagate;
@@ -78,38 +82,73 @@ __global__ void __launch_bounds__(kPlanes) global_nchw_forward_kernel(const __gr
     *y = blend(a, kAverage ? acc / a.divisor : max_result(acc, a.propagate), y);
 }
 
-// NHWC forward: thread v folds channel vector v % vectors of image v / vectors over the image's positions.
+// NHWC forward: kParts threads an output vector (channel vector cv of image n; an image's 7 x 7 = 49 positions
+// are too few loads for one thread to keep the memory busy), part p folding positions p, p + kParts, ...,
+// kBatch loads at a time; the parts meet in shared memory, where part 0 folds the others in part order.
 template <class T, bool kAverage>
 __global__ void __launch_bounds__(kBlock) global_nhwc_forward_kernel(const __grid_constant__ GlobalArgs a) {
     constexpr int kLanes = 16 / static_cast<int>(sizeof(T));
     using V = Lanes<T, kLanes>;
-    for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
-         v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t n = divide(a.vector_count, v), cv = v - n * a.vectors;
-        const V *x = static_cast<const V *>(a.x) + n * a.spatial * a.vectors + cv;
+    __shared__ float parts[kParts - 1][kLanes][kPartVectors];
+    const int i = threadIdx.x % kPartVectors, part = threadIdx.x / kPartVectors;
+    // Uniform over the block (it meets a barrier each round).
+    for (int64_t base = static_cast<int64_t>(blockIdx.x) * kPartVectors; base < a.work;
+         base += static_cast<int64_t>(gridDim.x) * kPartVectors) {
+        const int64_t v = base + i;
         float acc[kLanes];
 #pragma unroll
         for (int l = 0; l < kLanes; ++l) acc[l] = kAverage ? 0.0f : max_none(a.propagate);
-#pragma unroll 7
-        for (int k = 0; k < a.spatial; ++k) {
-            const V in = x[k * a.vectors];
+        if (v < a.work) {
+            const int64_t n = divide(a.vector_count, v), cv = v - n * a.vectors;
+            const V *x = static_cast<const V *>(a.x) + n * a.spatial * a.vectors + cv;
+            for (int k0 = part; k0 < a.spatial; k0 += kParts * kBatch) {
+                V in[kBatch];
 #pragma unroll
-            for (int l = 0; l < kLanes; ++l) {
-                if (kAverage) {
-                    acc[l] += to_compute<float>(in.lane[l]);
-                } else {
-                    fold_max(acc[l], to_compute<float>(in.lane[l]), a.propagate);
+                for (int b = 0; b < kBatch; ++b) {
+                    if (k0 + b * kParts < a.spatial) in[b] = x[static_cast<int64_t>(k0 + b * kParts) * a.vectors];
+                }
+#pragma unroll
+                for (int b = 0; b < kBatch; ++b) {
+                    if (k0 + b * kParts >= a.spatial) continue;
+#pragma unroll
+                    for (int l = 0; l < kLanes; ++l) {
+                        if (kAverage) {
+                            acc[l] += to_compute<float>(in[b].lane[l]);
+                        } else {
+                            fold_max(acc[l], to_compute<float>(in[b].lane[l]), a.propagate);
+                        }
+                    }
                 }
             }
         }
-        V *y = static_cast<V *>(a.result) + v;
-        V result;
-        if (a.beta != 0.0f) result = *y;
+        if (part > 0) {
 #pragma unroll
-        for (int l = 0; l < kLanes; ++l) {
-            result.lane[l] = blend(a, kAverage ? acc[l] / a.divisor : max_result(acc[l], a.propagate), &result.lane[l]);
+            for (int l = 0; l < kLanes; ++l) parts[part - 1][l][i] = acc[l];
         }
-        *y = result;
+        __syncthreads();
+        if (part == 0 && v < a.work) {
+#pragma unroll
+            for (int p = 0; p < kParts - 1; ++p) {
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) {
+                    if (kAverage) {
+                        acc[l] += parts[p][l][i];
+                    } else {
+                        fold_max(acc[l], parts[p][l][i], a.propagate);
+                    }
+                }
+            }
+            V *y = static_cast<V *>(a.result) + v;
+            V result;
+            if (a.beta != 0.0f) result = *y;
+#pragma unroll
+            for (int l = 0; l < kLanes; ++l) {
+                result.lane[l] =
+                    blend(a, kAverage ? acc[l] / a.divisor : max_result(acc[l], a.propagate), &result.lane[l]);
+            }
+            *y = result;
+        }
+        __syncthreads();  // the parts are read before the next round writes them
     }
 }
 
@@ -120,7 +159,8 @@ __device__ __forceinline__ float share(const GlobalArgs &a, float g) {
     return sum;
 }
 
-// NCHW backward: thread v writes dx's 16-byte vector v (planes of S values: a vector may meet two).
+// NCHW backward: thread v writes dx's 16-byte vector v. Planes of at least a vector's values: a vector meets
+// at most two planes, whose dy it loads once each; smaller planes: a load a value.
 template <class T>
 __global__ void __launch_bounds__(kBlock) global_nchw_backward_kernel(const __grid_constant__ GlobalArgs a) {
     constexpr int kLanes = 16 / static_cast<int>(sizeof(T));
@@ -133,31 +173,59 @@ __global__ void __launch_bounds__(kBlock) global_nchw_backward_kernel(const __gr
         V *dx = static_cast<V *>(a.result) + v;
         V result;
         if (a.beta != 0.0f) result = *dx;
+        if (a.spatial >= kLanes) {
+            const float first = share(a, to_compute<float>(dy[plane]));
+            const float second = into + kLanes > a.spatial ? share(a, to_compute<float>(dy[plane + 1])) : first;
 #pragma unroll
-        for (int l = 0; l < kLanes; ++l) {
-            result.lane[l] = blend(a, share(a, to_compute<float>(dy[plane])), &result.lane[l]);
-            if (++into == a.spatial) into = 0, ++plane;
+            for (int l = 0; l < kLanes; ++l)
+                result.lane[l] = blend(a, into + l < a.spatial ? first : second, &result.lane[l]);
+        } else {
+#pragma unroll
+            for (int l = 0; l < kLanes; ++l) {
+                result.lane[l] = blend(a, share(a, to_compute<float>(dy[plane])), &result.lane[l]);
+                if (++into == a.spatial) into = 0, ++plane;
+            }
         }
         *dx = result;
     }
 }
 
-// NHWC backward: thread v writes dx's channel vector v (image v / (S x vectors)).
+// NHWC backward: thread v takes channel vector cv of image n over a run of kRun positions (v = (n x runs + run)
+// x vectors + cv: neighbouring threads write neighbouring vectors); it loads dy once and writes its share to
+// each position.
 template <class T>
 __global__ void __launch_bounds__(kBlock) global_nhwc_backward_kernel(const __grid_constant__ GlobalArgs a) {
     constexpr int kLanes = 16 / static_cast<int>(sizeof(T));
     using V = Lanes<T, kLanes>;
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t n = divide(a.plane_of, v), cv = v - divide(a.vector_count, v) * a.vectors;
+        const int64_t rest = divide(a.vector_count, v), cv = v - rest * a.vectors;
+        const int64_t n = divide(a.plane_of, rest);  // plane_of: the runs an image
+        const int k0 = static_cast<int>(rest - n * a.plane_of.divisor) * kRun;
+        const int count = min(kRun, a.spatial - k0);
         const V g = static_cast<const V *>(a.dy)[n * a.vectors + cv];
-        V *dx = static_cast<V *>(a.result) + v;
-        V result;
-        if (a.beta != 0.0f) result = *dx;
+        float shares[kLanes];
 #pragma unroll
-        for (int l = 0; l < kLanes; ++l)
-            result.lane[l] = blend(a, share(a, to_compute<float>(g.lane[l])), &result.lane[l]);
-        *dx = result;
+        for (int l = 0; l < kLanes; ++l) shares[l] = share(a, to_compute<float>(g.lane[l]));
+        V *dx = static_cast<V *>(a.result) + (n * a.spatial + k0) * a.vectors + cv;
+        if (a.beta == 0.0f) {
+            V result;
+#pragma unroll
+            for (int l = 0; l < kLanes; ++l) result.lane[l] = blend(a, shares[l], &result.lane[l]);
+#pragma unroll
+            for (int k = 0; k < kRun; ++k) {
+                if (k < count) dx[k * a.vectors] = result;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < kRun; ++k) {
+                if (k >= count) continue;
+                V result = dx[k * a.vectors];
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) result.lane[l] = blend(a, shares[l], &result.lane[l]);
+                dx[k * a.vectors] = result;
+            }
+        }
     }
 }
 
@@ -194,7 +262,7 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
         }
         a.work = images * a.vectors;
         if (a.work == 0) return CUDNN_STATUS_SUCCESS;
-        const int grid = grid_size(a.work, kBlock, kBlock, 4);
+        const int grid = grid_size(a.work, kPartVectors, kBlock, 4);
         if (average) {
             global_nhwc_forward_kernel<T, true><<<grid, kBlock, 0, stream>>>(a);
         } else {
@@ -202,16 +270,18 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
         }
         return check_launch("global_nhwc_forward_kernel");
     }
-    a.work = planes * a.spatial / kLanes;
-    if (a.work == 0) return CUDNN_STATUS_SUCCESS;
-    const int grid = grid_size(a.work, kBlock, kBlock, 4);
     if (nchw) {
+        a.work = planes * a.spatial / kLanes;
+        if (a.work == 0) return CUDNN_STATUS_SUCCESS;
         a.plane_of = make_fast_divisor(a.spatial);
-        global_nchw_backward_kernel<T><<<grid, kBlock, 0, stream>>>(a);
+        global_nchw_backward_kernel<T><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
         return check_launch("global_nchw_backward_kernel");
     }
-    a.plane_of = make_fast_divisor(a.spatial * a.vectors);
-    global_nhwc_backward_kernel<T><<<grid, kBlock, 0, stream>>>(a);
+    const int64_t runs = (a.spatial + kRun - 1) / kRun;
+    a.work = images * runs * a.vectors;
+    if (a.work == 0) return CUDNN_STATUS_SUCCESS;
+    a.plane_of = make_fast_divisor(runs);
+    global_nhwc_backward_kernel<T><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
     return check_launch("global_nhwc_backward_kernel");
 }
 

@@ -2,10 +2,13 @@
 // head pools 7x7 planes) over packed NCHW and NHWC, float, half and bfloat16, at memory speed.
 // NCHW forward: a block copies the planes of 128 consecutive (image, channel) pairs, one contiguous stretch,
 // into shared memory with 16-byte loads (planes of at most 64 values), then each thread folds one plane.
-// NHWC forward: a thread folds one 16-byte vector of channels over the image's positions (consecutive threads,
-// consecutive vectors). Both fold in the window's row-major order, as the packed kernels (the same maxima and
-// sums). Backward, the averages: every input gets its output's dy over the count (one thread a 16-byte vector
-// of dx, NHWC; one a value, NCHW). The max modes' backward is left to the packed kernels.
+// NHWC forward: four threads fold one 16-byte vector of channels over the image's positions (positions p,
+// p + 4, ..., eight loads at a time; consecutive threads, consecutive vectors), then one folds the four. NCHW
+// folds in the window's row-major order, as the packed kernels (the same maxima and sums); NHWC's maxima are
+// the same (but for the sign of a zero maximum), its sums in another order. Backward, the averages: every input
+// gets its output's dy over the count (NHWC: a thread loads one 16-byte vector of dy and writes it to a run of 7
+// positions; NCHW: a thread writes a 16-byte vector of dx, loading the dy of the one or two planes it meets).
+// The max modes' backward is left to the packed kernels.
 #pragma once
 
 #include "core/status.hpp"

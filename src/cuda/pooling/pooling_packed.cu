@@ -299,12 +299,13 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant_
     }
 }
 
-// Backward max at stride 2 with windows of at most 3 x 3 (ResNet's stem, VGG's pooling) over NHWC: one
-// thread per 2 x 2 group of inputs (rows 2 gh, 2 gh + 1, columns 2 gw, 2 gw + 1) and channel vector. Such a
-// window reaches a group from at most two output rows and two output columns, so the thread loads the four
-// outputs' dy and argmax once for its four inputs (the one-input-a-thread gather loads them 2.25 times an
-// input on average) and sums each input's share in the gather's order (output rows, then columns).
-template <class T, int kLanes>
+// Backward max with 3 x 3 windows at stride 2 (ResNet's stem, most CNNs' max pooling) over NHWC: one thread
+// per 2 x 2 group of inputs (rows 2 gh, 2 gh + 1, columns 2 gw, 2 gw + 1) and channel vector. Two output rows
+// and two output columns reach a group, so the thread loads the four outputs' dy and argmax once for its four
+// inputs (an input a thread loads them 2.25 times an input) and sums each input's share in the gather's order
+// (output rows, then columns). kParity = the padding's parity (the same both ways): it fixes where each input
+// lies in each output's window, so the window positions compared with the argmax are constants.
+template <class T, int kLanes, int kParity>
 __global__ void __launch_bounds__(kBlock) backward_groups_kernel(const __grid_constant__ NhwcArgs a) {
     using V = LaneVector<T, kLanes>;
     using Where = LaneVector<uint8_t, kLanes>;
@@ -315,12 +316,9 @@ __global__ void __launch_bounds__(kBlock) backward_groups_kernel(const __grid_co
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         const VectorAt at = vector_at<kLanes>(a, v);  // px, py: the group's column and row
         const int qh0 = 2 * at.py, qw0 = 2 * at.px;
-        // Outputs o with 2 o - pad <= q <= 2 o - pad + window - 1 for a q of the group (>> 1 rounds down, also
-        // below zero).
-        const int first_h = max(0, (qh0 + a.pad_h - a.window_h + 2) >> 1);
-        const int first_w = max(0, (qw0 + a.pad_w - a.window_w + 2) >> 1);
-        const int last_h = min((qh0 + 1 + a.pad_h) >> 1, a.out_h - 1);
-        const int last_w = min((qw0 + 1 + a.pad_w) >> 1, a.out_w - 1);
+        // The first output whose window reaches the group (2 o - pad + 2 >= 2 g, exactly: the sum is even);
+        // -1 at the top (left) edge without padding.
+        const int first_h = (qh0 + a.pad_h - 2 + kParity) >> 1, first_w = (qw0 + a.pad_w - 2 + kParity) >> 1;
         const int64_t position_step = kLanes == 1 ? 1 : a.vectors_per_position;
         const int64_t first = ((at.n * a.out_h + first_h) * a.out_w + first_w) * position_step + at.cv;
         V g[2][2];
@@ -329,10 +327,14 @@ __global__ void __launch_bounds__(kBlock) backward_groups_kernel(const __grid_co
         for (int i = 0; i < 2; ++i) {
 #pragma unroll
             for (int j = 0; j < 2; ++j) {
-                if (first_h + i <= last_h && first_w + j <= last_w) {
+                const int oh = first_h + i, ow = first_w + j;
+                if (oh >= 0 && oh < a.out_h && ow >= 0 && ow < a.out_w) {
                     const int64_t o = first + (i * a.out_w + j) * position_step;
                     g[i][j] = dy[o];
                     where[i][j] = argmax[o];
+                } else {
+#pragma unroll
+                    for (int l = 0; l < kLanes; ++l) where[i][j].lane[l] = kNone, g[i][j].lane[l] = T{};
                 }
             }
         }
@@ -347,15 +349,14 @@ __global__ void __launch_bounds__(kBlock) backward_groups_kernel(const __grid_co
                 for (int l = 0; l < kLanes; ++l) sum[l] = 0.0f;
 #pragma unroll
                 for (int i = 0; i < 2; ++i) {
-                    // The input's row in output first_h + i's window (outside it: not reached).
-                    const int row = qh0 + di - (2 * (first_h + i) - a.pad_h);
+                    // The input's row in output first_h + i's window: 2 (first_h + i) - pad + row = qh0 + di.
+                    constexpr int kRowBase = 2 - kParity;
+                    const int row = di + kRowBase - 2 * i;
 #pragma unroll
                     for (int j = 0; j < 2; ++j) {
-                        const int column = qw0 + dj - (2 * (first_w + j) - a.pad_w);
-                        if (first_h + i > last_h || first_w + j > last_w || row < 0 || row >= a.window_h ||
-                            column < 0 || column >= a.window_w)
-                            continue;
-                        const int index = row * a.window_w + column;
+                        const int column = dj + kRowBase - 2 * j;
+                        if (row < 0 || row > 2 || column < 0 || column > 2) continue;  // constants: unrolled away
+                        const int index = row * 3 + column;
 #pragma unroll
                         for (int l = 0; l < kLanes; ++l) {
                             if (where[i][j].lane[l] == index) sum[l] += to_compute<float>(g[i][j].lane[l]);
@@ -459,17 +460,22 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
     a.height = make_fast_divisor(a.in_h);
     a.stride_rows = make_fast_divisor(a.stride_h);
     a.stride_columns = make_fast_divisor(a.stride_w);
-    // 16-bit NHWC max at stride 2, windows of at most 3: a thread a 2 x 2 group of inputs.
+    // 16-bit NHWC max, 3 x 3 windows at stride 2, paddings of one parity: a thread a 2 x 2 group of inputs.
     static const bool groups_off = switched_off("LIBREDNN_POOLING_GROUPS");
-    const bool groups =
-        kLanes == 8 && a.max && !groups_off && a.stride_h == 2 && a.stride_w == 2 && a.window_h <= 3 && a.window_w <= 3;
+    const bool groups = kLanes == 8 && a.max && !groups_off && a.stride_h == 2 && a.stride_w == 2 && a.window_h == 3 &&
+                        a.window_w == 3 && a.pad_h % 2 == a.pad_w % 2;
     if (groups && status == CUDNN_STATUS_SUCCESS && a.work > 0) {
         if constexpr (kLanes == 8) {
             const int groups_h = (a.in_h + 1) / 2, groups_w = (a.in_w + 1) / 2;
             a.work = p.x.dims[0] * groups_h * groups_w * a.vectors_per_position;
             a.width = make_fast_divisor(groups_w);
             a.height = make_fast_divisor(groups_h);
-            backward_groups_kernel<T, kLanes><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+            const int grid = grid_size(a.work, kBlock, kBlock, 4);
+            if (a.pad_h % 2 == 1) {
+                backward_groups_kernel<T, kLanes, 1><<<grid, kBlock, 0, stream>>>(a);
+            } else {
+                backward_groups_kernel<T, kLanes, 0><<<grid, kBlock, 0, stream>>>(a);
+            }
             status = check_launch("pooling_backward_groups_kernel");
         }
     } else if (status == CUDNN_STATUS_SUCCESS && a.work > 0) {
