@@ -307,10 +307,10 @@ __global__ void __launch_bounds__(kBlock) backward_kernel(const __grid_constant_
 // lies in each output's window, so the window positions compared with the argmax are constants.
 template <class T, int kLanes, int kParity>
 __global__ void __launch_bounds__(kBlock) backward_groups_kernel(const __grid_constant__ NhwcArgs a) {
+    static_assert(kLanes == 8, "the argmax of a vector is two 32-bit words");
     using V = LaneVector<T, kLanes>;
-    using Where = LaneVector<uint8_t, kLanes>;
     const auto *dy = static_cast<const V *>(a.dy);
-    const auto *argmax = reinterpret_cast<const Where *>(a.argmax);
+    const auto *argmax = reinterpret_cast<const uint2 *>(a.argmax);
     auto *dx = static_cast<V *>(a.result);
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
@@ -319,56 +319,67 @@ __global__ void __launch_bounds__(kBlock) backward_groups_kernel(const __grid_co
         // The first output whose window reaches the group (2 o - pad + 2 >= 2 g, exactly: the sum is even);
         // -1 at the top (left) edge without padding.
         const int first_h = (qh0 + a.pad_h - 2 + kParity) >> 1, first_w = (qw0 + a.pad_w - 2 + kParity) >> 1;
-        const int64_t position_step = kLanes == 1 ? 1 : a.vectors_per_position;
-        const int64_t first = ((at.n * a.out_h + first_h) * a.out_w + first_w) * position_step + at.cv;
+        const int64_t step = a.vectors_per_position;
+        const int64_t first = ((at.n * a.out_h + first_h) * a.out_w + first_w) * step + at.cv;
+        // The four outputs' dy and argmax (as words: a byte array would live a byte a register); outputs
+        // outside the image hold no position (255).
         V g[2][2];
-        Where where[2][2];
+        uint2 where[2][2];
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
 #pragma unroll
             for (int j = 0; j < 2; ++j) {
                 const int oh = first_h + i, ow = first_w + j;
+                where[i][j] = make_uint2(0xffffffffu, 0xffffffffu);
                 if (oh >= 0 && oh < a.out_h && ow >= 0 && ow < a.out_w) {
-                    const int64_t o = first + (i * a.out_w + j) * position_step;
+                    const int64_t o = first + (i * a.out_w + j) * step;
                     g[i][j] = dy[o];
                     where[i][j] = argmax[o];
-                } else {
-#pragma unroll
-                    for (int l = 0; l < kLanes; ++l) where[i][j].lane[l] = kNone, g[i][j].lane[l] = T{};
                 }
             }
         }
-        const int64_t input = ((at.n * a.in_h + qh0) * a.in_w + qw0) * position_step + at.cv;
+        // The inputs' sums, input (di, dj) in sum[2 di + dj], the outputs added in the gather's order.
+        float sum[4][kLanes];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+#pragma unroll
+            for (int l = 0; l < kLanes; ++l) sum[q][l] = 0.0f;
+        }
+        // The input's row in output first_h + i's window: 2 (first_h + i) - pad + row = qh0 + di.
+        constexpr int kBase = 2 - kParity;
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+#pragma unroll
+            for (int j = 0; j < 2; ++j) {
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) {
+                    const uint32_t word = l < 4 ? where[i][j].x : where[i][j].y;
+                    const int position = static_cast<int>((word >> (8 * (l % 4))) & 0xffu);
+                    const float gradient = to_compute<float>(g[i][j].lane[l]);
+#pragma unroll
+                    for (int di = 0; di < 2; ++di) {
+#pragma unroll
+                        for (int dj = 0; dj < 2; ++dj) {
+                            const int row = di + kBase - 2 * i, column = dj + kBase - 2 * j;
+                            if (row < 0 || row > 2 || column < 0 || column > 2) continue;  // constants
+                            if (position == row * 3 + column) sum[2 * di + dj][l] += gradient;
+                        }
+                    }
+                }
+            }
+        }
+        const int64_t input = ((at.n * a.in_h + qh0) * a.in_w + qw0) * step + at.cv;
 #pragma unroll
         for (int di = 0; di < 2; ++di) {
 #pragma unroll
             for (int dj = 0; dj < 2; ++dj) {
                 if (qh0 + di >= a.in_h || qw0 + dj >= a.in_w) continue;
-                float sum[kLanes];
-#pragma unroll
-                for (int l = 0; l < kLanes; ++l) sum[l] = 0.0f;
-#pragma unroll
-                for (int i = 0; i < 2; ++i) {
-                    // The input's row in output first_h + i's window: 2 (first_h + i) - pad + row = qh0 + di.
-                    constexpr int kRowBase = 2 - kParity;
-                    const int row = di + kRowBase - 2 * i;
-#pragma unroll
-                    for (int j = 0; j < 2; ++j) {
-                        const int column = dj + kRowBase - 2 * j;
-                        if (row < 0 || row > 2 || column < 0 || column > 2) continue;  // constants: unrolled away
-                        const int index = row * 3 + column;
-#pragma unroll
-                        for (int l = 0; l < kLanes; ++l) {
-                            if (where[i][j].lane[l] == index) sum[l] += to_compute<float>(g[i][j].lane[l]);
-                        }
-                    }
-                }
-                const int64_t q = input + (di * a.in_w + dj) * position_step;
+                const int64_t q = input + (di * a.in_w + dj) * step;
                 V result;
                 if (a.beta != 0.0f) result = dx[q];
 #pragma unroll
                 for (int l = 0; l < kLanes; ++l) {
-                    float value = sum[l] * a.alpha;
+                    float value = sum[2 * di + dj][l] * a.alpha;
                     if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
                     result.lane[l] = from_compute<T>(value);
                 }
