@@ -114,34 +114,34 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int64_t plane_stride = static_cast<int64_t>(a.channels) * a.units_per_plane;
     const int64_t channel = static_cast<int64_t>(c) * a.units_per_plane;
-    // has(k): whether the thread's k-th unit is the block's. The others load the channel's first unit (a
-    // valid address: loads need no branch) and count for nothing.
-    // kPlanes: planes the warp holds, and whether the lane's units of a plane are in it.
-    const int planes = images > warp ? (images - warp + kWarps - 1) / kWarps : 0;
+    // held: the planes the warp holds (kPlanes; the lane's units of a plane are in it where low, high) or the
+    // units the thread holds (flat). has(k, held): whether the thread's k-th unit is the block's.
     const bool low = lane < a.units_per_plane, high = lane + 32 < a.units_per_plane;
-    // Flat: units the thread holds.
-    const int units = images * a.units_per_plane;
-    const int held = units > tid ? (units - tid + kBlock - 1) / kBlock : 0;
-    auto has = [&](int k) {
-        if constexpr (kPlanes) return k / 2 < planes && (k % 2 == 0 ? low : high);
-        return k < held;
+    const int rest = kPlanes ? images - warp : images * a.units_per_plane - tid;
+    const int spread = kPlanes ? kWarps : kBlock;
+    const int held = rest > 0 ? (rest + spread - 1) / spread : 0;
+    auto has = [&](int k, int count) {
+        if constexpr (kPlanes) return k / 2 < count && (k % 2 == 0 ? low : high);
+        return k < count;
     };
     const int image0 = kPlanes ? warp : tid / a.units_per_plane;
     const int unit0 = kPlanes ? lane : tid - image0 * a.units_per_plane;
     const int64_t first = (static_cast<int64_t>(first_image) + image0) * plane_stride + channel + unit0;
-    // visit(k, offset of the k-th unit). Each walk forms the offsets afresh (the empty asm hides that they
-    // repeat): kept from the loads to the stores they would hold 32 64-bit registers across the reductions.
+    // visit(k, offset of the k-th unit, whether it is the thread's), for every k: the visits predicate their
+    // loads and stores on it rather than branch around a unit. Each walk forms the offsets and tests afresh
+    // (the empty asm hides that they repeat): kept from the loads to the stores they would hold 32 64-bit
+    // registers (the offsets) and bit masks (the tests) across the reductions.
     auto walk = [&](auto &&visit) {
         int64_t offset = first;
-        int unit = unit0;
-        asm volatile("" : "+l"(offset), "+r"(unit));
+        int unit = unit0, count = held;
+        asm volatile("" : "+l"(offset), "+r"(unit), "+r"(count));
 #pragma unroll
         for (int k = 0; k < kUnits; ++k) {
             if constexpr (kPlanes) {
-                visit(k, has(k) ? offset + (k % 2) * 32 : channel);
+                visit(k, offset + (k % 2) * 32, has(k, count));
                 if (k % 2 == 1) offset += kWarps * plane_stride;
             } else {
-                visit(k, has(k) ? offset : channel);
+                visit(k, offset, has(k, count));
                 offset += a.step_offset;
                 unit += a.step_units;
                 if (unit >= a.units_per_plane) {
@@ -159,10 +159,24 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
     const float saved_inv_std = kBackward ? r.saved_inv_std_in[po] : 0.0f;
     const U *x = static_cast<const U *>(a.x), *dy = static_cast<const U *>(a.dy);
     U *out = static_cast<U *>(a.out);
+    // Units not the thread's hold zeros, their loads predicated off: no address to select, and nothing added
+    // to the sums. bfloat16 vectors are the exception (kZeroed false; predicated, ptxas of nvcc 13.0 holds
+    // their high halves in registers of their own and spills): they load the channel's first unit, a valid
+    // address, and the sums test has(k, held).
+    constexpr bool kZeroed = !(std::is_same_v<T, __nv_bfloat16> && W == 8);
     U xv[kUnits], gv[kBackward ? kUnits : 1];
-    walk([&](int k, int64_t at) {
-        xv[k] = x[at];
-        if constexpr (kBackward) gv[k] = dy[at];
+    walk([&](int k, int64_t at, bool here) {
+        if constexpr (kZeroed) {
+            xv[k] = U{};
+            if (here) xv[k] = x[at];
+            if constexpr (kBackward) {
+                gv[k] = U{};
+                if (here) gv[k] = dy[at];
+            }
+        } else {
+            xv[k] = x[here ? at : channel];
+            if constexpr (kBackward) gv[k] = dy[here ? at : channel];
+        }
     });
 
     const bool writer = rank == 0 && tid == 0;
@@ -174,7 +188,7 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
 #pragma unroll
         for (int k = 0; k < kUnits; ++k) {
 #pragma unroll
-            for (int l = 0; l < W; ++l) sum[0] += has(k) ? to_compute<float>(xv[k].lane[l]) : 0.0f;
+            for (int l = 0; l < W; ++l) sum[0] += (kZeroed || has(k, held)) ? to_compute<float>(xv[k].lane[l]) : 0.0f;
         }
         double total[1];
         cluster_sums(sum, total, first_round, a.cluster);
@@ -185,7 +199,7 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
 #pragma unroll
             for (int l = 0; l < W; ++l) {
                 const float d = to_compute<float>(xv[k].lane[l]) - mean;
-                m2[0] += has(k) ? d * d : 0.0f;
+                m2[0] += has(k, held) ? d * d : 0.0f;  // a zero's deviation is not 0
             }
         }
         cluster_sums(m2, total, second_round, a.cluster);
@@ -205,9 +219,13 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
         for (int k = 0; k < kUnits; ++k) {
 #pragma unroll
             for (int l = 0; l < W; ++l) {
-                const float g = has(k) ? to_compute<float>(gv[k].lane[l]) : 0.0f;
+                // A zero (a unit not the thread's) adds nothing to either sum, but for 0 x (0 - mean) = NaN where
+                // the saved mean is infinite (whose dscale is then infinite or NaN anyway): testing has() there
+                // too spills in the one-value-a-unit kernels.
+                const bool counts = kZeroed || has(k, held);
+                const float g = counts ? to_compute<float>(gv[k].lane[l]) : 0.0f;
                 partial[0] += g;
-                partial[1] += has(k) ? g * (to_compute<float>(xv[k].lane[l]) - mean) : 0.0f;
+                partial[1] += counts ? g * (to_compute<float>(xv[k].lane[l]) - mean) : 0.0f;
             }
         }
         double total[2];
@@ -220,26 +238,38 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
         scale_term = dscale / a.count;
     }
 
-    // y = gain (x - mean) + bias; dx = gain (dy - dbias / M - (x - mean) inv_std dscale / M).
-    walk([&](int k, int64_t at) {
-        if (!has(k)) return;
-        U result;
-        if (a.beta != 0.0f) result = out[at];
-#pragma unroll
-        for (int l = 0; l < W; ++l) {
-            const float centred = to_compute<float>(xv[k].lane[l]) - mean;
-            float value;
-            if constexpr (!kBackward) {
-                value = gain * centred + shift;
-            } else {
-                value = gain * (to_compute<float>(gv[k].lane[l]) - bias_term - centred * inv_std * scale_term);
+    // y = gain (x - mean) + bias; dx = gain (dy - dbias / M - (x - mean) inv_std dscale / M). alpha is folded
+    // into gain and shift (a multiply a value less): alpha 1 gives the same bits; another rounds gain and shift
+    // first, moving y by up to an ulp of its larger term (dx by an ulp). beta is tested once, not a unit,
+    // choosing between two walks: with beta 0, y (dx) is not read (it may be uninitialised).
+    gain *= a.alpha;
+    shift *= a.alpha;
+    auto store = [&](auto blend) {
+        walk([&](int k, int64_t at, bool here) {
+            U result{};
+            if constexpr (decltype(blend)::value) {
+                if (here) result = out[at];
             }
-            value *= a.alpha;
-            if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
-            result.lane[l] = from_compute<T>(value);
-        }
-        out[at] = result;
-    });
+#pragma unroll
+            for (int l = 0; l < W; ++l) {
+                const float centred = to_compute<float>(xv[k].lane[l]) - mean;
+                float value;
+                if constexpr (!kBackward) {
+                    value = gain * centred + shift;
+                } else {
+                    value = gain * (to_compute<float>(gv[k].lane[l]) - bias_term - centred * inv_std * scale_term);
+                }
+                if constexpr (decltype(blend)::value) value += a.beta * to_compute<float>(result.lane[l]);
+                result.lane[l] = from_compute<T>(value);
+            }
+            if (here) out[at] = result;
+        });
+    };
+    if (a.beta == 0.0f) {
+        store(std::false_type{});
+    } else {
+        store(std::true_type{});
+    }
     cluster_wait();
 #else
     __trap();  // never launched: the launcher checks that the kernel was built for sm_90 or later
