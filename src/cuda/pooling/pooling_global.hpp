@@ -6,9 +6,9 @@
 // p + 4, ..., eight loads at a time; consecutive threads, consecutive vectors), then one folds the four. NCHW
 // folds in the window's row-major order, as the packed kernels (the same maxima and sums); NHWC's maxima are
 // the same (but for the sign of a zero maximum), its sums in another order. Backward, the averages: every input
-// gets its output's dy over the count (NHWC: a thread loads one 16-byte vector of dy and writes it to a run of 7
-// positions; NCHW: a thread writes a 16-byte vector of dx, loading the dy of the one or two planes it meets).
-// The max modes' backward is left to the packed kernels.
+// gets its output's dy over the count (NHWC: a thread loads one 16-byte vector of dy and writes it to a run of 49
+// positions, a 7 x 7 image; NCHW: a thread writes a 16-byte vector of dx, loading the dy of the one or two planes it
+// meets). The max modes' backward is left to the packed kernels.
 #pragma once
 
 #include "core/status.hpp"

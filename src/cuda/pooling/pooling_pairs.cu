@@ -49,7 +49,8 @@ struct WindowTaps {
 
 template <class T, int kWindow>
 __device__ __forceinline__ void load_window(const PairsArgs &a, int64_t v, WindowTaps<T, kWindow> &w) {
-    const auto *x = static_cast<const PairVector<T> *>(a.x);
+    // As 16-byte words: loaded as PairVector (half2 members), a tap was four 4-byte loads.
+    const auto *x = static_cast<const uint4 *>(a.x);
     const int64_t position = divide(a.vectors, v);
     const int64_t cv = v - position * a.vectors_per_position;
     const int64_t rest = divide(a.width, position);
@@ -72,7 +73,10 @@ __device__ __forceinline__ void load_window(const PairsArgs &a, int64_t v, Windo
     for (int i = 0; i < kWindow; ++i) {
 #pragma unroll
         for (int j = 0; j < kWindow; ++j) {
-            if (w.inside(i, j)) w.in[i][j] = x[corner + i * row_step + j * a.vectors_per_position];
+            if (w.inside(i, j)) {
+                const uint4 bits = x[corner + i * row_step + j * a.vectors_per_position];
+                memcpy(&w.in[i][j], &bits, sizeof bits);
+            }
         }
     }
 }
@@ -127,7 +131,10 @@ __global__ void __launch_bounds__(kBlock) max_pairs_kernel(const __grid_constant
             for (int k = 0; k < kPairs; ++k) result.pair[k] = best[k];
         } else {
             V old;
-            if (a.beta != 0.0f) old = y[v];
+            if (a.beta != 0.0f) {
+                const uint4 bits = reinterpret_cast<const uint4 *>(y)[v];
+                memcpy(&old, &bits, sizeof bits);
+            }
 #pragma unroll
             for (int k = 0; k < kPairs; ++k) {
                 const T *lanes = reinterpret_cast<const T *>(&best[k]);
@@ -144,7 +151,9 @@ __global__ void __launch_bounds__(kBlock) max_pairs_kernel(const __grid_constant
                 result.pair[k] = *reinterpret_cast<const PairOf<T> *>(out);
             }
         }
-        y[v] = result;
+        uint4 bits;
+        memcpy(&bits, &result, sizeof bits);
+        reinterpret_cast<uint4 *>(y)[v] = bits;  // one 16-byte store (as V, four of 4 bytes)
     }
 }
 
