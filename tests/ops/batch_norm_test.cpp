@@ -633,22 +633,31 @@ TEST(BatchNorm, TrainingAndBackwardOnPackedLayoutsMatchReference) {
     // up to 64; 16-bit types: vectors across two channels' planes), 1400 of 7 x 7 (the forward's small-plane
     // statistics, 16 channels x 8 images a block: 3 channels, a tail, one element a thread where N x C x 49 is
     // not whole vectors; 16 channels, each image's stretch in whole vectors). 32 x 5632 x 1 x 3: more channels
-    // than the packed kernels take.
+    // than the packed kernels take. NHWC training forward with 16-bit types and channels a multiple of 16 where a
+    // tile's rows fit a cluster (training_cluster_nhwc.hpp): 256 x 32 x 7 x 7 (7 blocks a tile, two tiles; the
+    // random 4 x 64 x 30 x 30 takes 2 blocks, 5 x 16 x 9 x 16 one), 37 x 48 x 7 x 7 (one block, three tiles);
+    // 400 x 16 x 7 x 7 is beyond a cluster (the three passes).
     LIBREDNN_SEEDED_RANDOM(rng);
     const std::vector<std::vector<int64_t>> shapes = {{3, 8, 48, 48}, {4, 64, 30, 30}, {2, 24, 20, 20}, {5, 16, 9, 16}};
     const std::vector<std::vector<int64_t>> fixed = {
         {3, 16, 7, 7},   {1, 3, 7, 7},   {20, 40, 7, 7},   {32, 5632, 1, 3}, {10, 48, 14, 14}, {200, 6, 7, 7},
         {40, 4, 16, 16}, {9, 3, 7, 143}, {1, 8, 160, 160}, {700, 2, 14, 14}, {1400, 3, 7, 7},  {1400, 16, 7, 7}};
+    const std::vector<std::vector<int64_t>> fixed_nhwc = {{256, 32, 7, 7}, {37, 48, 7, 7}, {400, 16, 7, 7}};
     for (BatchNormPhase phase : {BatchNormPhase::training, BatchNormPhase::backward}) {
         for (cudnnDataType_t type : {CUDNN_DATA_FLOAT, CUDNN_DATA_HALF, CUDNN_DATA_BFLOAT16}) {
-            for (int shape = -2; shape < static_cast<int>(fixed.size()); ++shape) {
-                // NHWC, NCHW, then the fixed NCHW shapes.
-                const PackedLayout layout = shape == -2 ? PackedLayout::nhwc : PackedLayout::nchw;
+            const int fixed_count = static_cast<int>(fixed.size());
+            for (int shape = -2; shape < fixed_count + static_cast<int>(fixed_nhwc.size()); ++shape) {
+                // NHWC, NCHW, the fixed NCHW shapes, then the fixed NHWC ones.
+                const PackedLayout layout =
+                    shape == -2 || shape >= fixed_count ? PackedLayout::nhwc : PackedLayout::nchw;
                 BatchNormProblem p = random_problem(rng, phase);
                 p.mode = rng.coin() ? CUDNN_BATCHNORM_SPATIAL : CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
                 p.ops = CUDNN_BATCHNORM_OPS_BN;
                 if (phase == BatchNormPhase::backward) p.saved = true;
-                const std::vector<int64_t> &dims = shape < 0 ? rng.pick(shapes) : fixed[static_cast<size_t>(shape)];
+                const std::vector<int64_t> &dims = shape < 0 ? rng.pick(shapes)
+                                                   : shape < fixed_count
+                                                       ? fixed[static_cast<size_t>(shape)]
+                                                       : fixed_nhwc[static_cast<size_t>(shape - fixed_count)];
                 p.x = p.y = p.dy = p.dx = p.z = packed_geometry(type, 4, dims.data(), layout);
                 const int64_t parameter_dims[] = {1, dims[1], 1, 1};
                 p.parameters = packed_geometry(CUDNN_DATA_FLOAT, 4, parameter_dims, PackedLayout::nchw);

@@ -4,6 +4,7 @@
 #include "cuda/batch_norm/channel_constants.cuh"
 #include "cuda/batch_norm/lane_channels.cuh"
 #include "cuda/batch_norm/training_cluster.hpp"
+#include "cuda/batch_norm/training_cluster_nhwc.hpp"
 #include "cuda/batch_norm/training_packed.hpp"
 
 #include "core/data_type.hpp"
@@ -530,6 +531,7 @@ Status batch_norm(cudaStream_t stream, const BatchNormProblem &p, const BatchNor
     if (packed_training_applicable(p, buffers, &channels_last)) {
         Status status = CUDNN_STATUS_SUCCESS;
         if (!channels_last && try_cluster_training(stream, p, buffers, &status)) return status;
+        if (channels_last && try_cluster_nhwc_training(stream, p, buffers, &status)) return status;
         return batch_norm_packed_training(stream, p, buffers, channels_last);
     }
     return in_double ? launch_per_parameter<double>(stream, p, buffers)

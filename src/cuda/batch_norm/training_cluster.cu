@@ -3,11 +3,10 @@
 
 #include "core/data_type.hpp"
 #include "cuda/batch_norm/channel_results.cuh"
+#include "cuda/batch_norm/cluster_sums.cuh"
 #include "cuda/common/cluster.cuh"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
-
-#include <cooperative_groups.h>
 
 #include <cstdlib>
 #include <type_traits>
@@ -15,8 +14,6 @@
 namespace librednn::cuda {
 
 namespace {
-
-namespace cg = cooperative_groups;
 
 constexpr int kBlock = 256;
 constexpr int kWarps = kBlock / 32;
@@ -50,49 +47,6 @@ struct ClusterArgs {
     float alpha, beta;  // y (dx) = alpha * result + beta * y (dx)
     ChannelResults results;
 };
-
-// Sums over a channel's cluster: each warp's, each block's (read by the other blocks), the cluster's.
-template <int K>
-struct ClusterSums {
-    double warp[kWarps][K];
-    double block[K];
-    double total[K];
-};
-
-// The sums of the threads' `values` over the cluster, in double and in a fixed order (warp, block, the
-// blocks by rank), so every block of the cluster gets the same bits. A round of sums uses its own
-// ClusterSums; after its last round a block arrives on the cluster barrier, and waits on it before it
-// returns (other blocks may still read its sums).
-template <int K>
-__device__ __forceinline__ void cluster_sums(const float (&values)[K], double (&totals)[K], ClusterSums<K> &s,
-                                             int blocks) {
-    cg::cluster_group cluster = cg::this_cluster();
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-        const double v = warp_sum(static_cast<double>(values[k]));
-        if (lane == 0) s.warp[warp][k] = v;
-    }
-    __syncthreads();
-    if (threadIdx.x < K) {
-        double block = 0.0;
-#pragma unroll
-        for (int w = 0; w < kWarps; ++w) block += s.warp[w][threadIdx.x];
-        s.block[threadIdx.x] = block;
-    }
-    cluster.sync();  // every block's sums are visible cluster-wide
-    if (warp == 0) {
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            const double mine = lane < blocks ? *cluster.map_shared_rank(&s.block[k], lane) : 0.0;
-            const double total = warp_sum(mine);
-            if (lane == 0) s.total[k] = total;
-        }
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < K; ++k) totals[k] = s.total[k];
-}
 
 // A cluster per channel, block `rank` of it taking images [rank * images_per_block, ...) of the channel's
 // planes, all of a thread's units loaded before any is used. Two ways to spread a block's share over its
@@ -183,7 +137,7 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
     float mean, inv_std, gain, shift = 0.0f, bias_term = 0.0f, scale_term = 0.0f;
     if constexpr (!kBackward) {
         // The mean, then the squared deviations from it: two rounds over the registers.
-        __shared__ ClusterSums<1> first_round, second_round;
+        __shared__ ClusterSums<1, 1, kWarps> first_round, second_round;
         float sum[1] = {0.0f};
 #pragma unroll
         for (int k = 0; k < kUnits; ++k) {
@@ -211,7 +165,7 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
         shift = bias_or_mean;
     } else {
         // The sums of dy and dy (x - mean) in one round.
-        __shared__ ClusterSums<2> round;
+        __shared__ ClusterSums<2, 1, kWarps> round;
         mean = bias_or_mean;
         inv_std = saved_inv_std;
         float partial[2] = {0.0f, 0.0f};
@@ -276,14 +230,6 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 2 : 3)
 #endif
 }
 
-// LIBREDNN_BN_CLUSTER: "0" switches the kernels off, 1 to 8 forces the blocks a channel; -1 when unset.
-int forced_cluster() {
-    const char *value = std::getenv("LIBREDNN_BN_CLUSTER");
-    if (value == nullptr || *value == '\0') return -1;
-    const int blocks = std::atoi(value);
-    return blocks >= 0 && blocks <= kMaxCluster ? blocks : -1;
-}
-
 using Kernel = void (*)(ClusterArgs);
 
 template <class T, int W, bool kPlanes>
@@ -316,7 +262,7 @@ struct Plan {
 
 // The kernel and its arguments for a packed NCHW problem; false where the kernels do not take it.
 bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
-    static const int forced = forced_cluster();
+    static const int forced = forced_cluster_blocks();
     if (forced == 0) return false;
     const int64_t lanes = 16 / static_cast<int64_t>(data_type_size(p.x.dtype));
     const int64_t images = p.x.dims[0], channels = p.x.dims[1];
@@ -368,6 +314,13 @@ bool plan(const BatchNormProblem &p, const BatchNormBuffers &b, Plan *out) {
 }
 
 }  // namespace
+
+int forced_cluster_blocks() {
+    const char *value = std::getenv("LIBREDNN_BN_CLUSTER");
+    if (value == nullptr || *value == '\0') return -1;
+    const int blocks = std::atoi(value);
+    return blocks >= 0 && blocks <= kMaxCluster ? blocks : -1;
+}
 
 bool try_cluster_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b, Status *status) {
     Plan chosen;

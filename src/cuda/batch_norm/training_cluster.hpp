@@ -18,6 +18,10 @@
 
 namespace librednn::cuda {
 
+// LIBREDNN_BN_CLUSTER, for both cluster families (this and training_cluster_nhwc.hpp): 0 when "0" (the clusters
+// off), 1 to 8 to force that many blocks a cluster, -1 when unset or anything else.
+int forced_cluster_blocks();
+
 // For a problem the packed kernels take in NCHW (packed_training_applicable): runs the cluster kernels where
 // a channel fits them (true, *status the launch's); false, with nothing run, where it does not.
 bool try_cluster_training(cudaStream_t stream, const BatchNormProblem &problem, const BatchNormBuffers &buffers,
