@@ -305,9 +305,10 @@ TEST(Pooling, PairedMaximaOverHalfNhwcMatchReference) {
 
 TEST(Pooling, PairedMaxBackwardOverHalfNhwcMatchesReference) {
     // Max pooling backward over packed NHWC half and bfloat16 with 2x2 and 3x3 windows: on CUDA the paired argmax
-    // pass (pooling_pairs.hpp), then at stride 2 the gather a 2 x 2 group of inputs a thread, else an input a
-    // thread (pooling_packed.hpp). Strides 1-3 (mostly 2), any padding, odd and even sizes (groups cut by the
-    // image's edge), both NaN options (windows of NaNs too: x takes few values), tied maxima, random alpha and beta.
+    // pass (pooling_pairs.hpp), then with 3x3 windows at stride 2 the gather a 2 x 2 group of inputs a thread
+    // (both paddings' parities), else an input a thread (pooling_packed.hpp). Strides 1-3 (mostly 2), any padding, odd
+    // and even sizes (groups cut by the image's edge), both NaN options (windows of NaNs too: x takes few values), tied
+    // maxima, random alpha and beta.
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 48; ++trial) {
         PoolingProblem p = random_problem(rng, Direction::backward);

@@ -5,8 +5,9 @@
 // Backward: one thread per input vector gathers from the outputs whose windows cover it, as the generic
 // kernel does, in the same order; for the max modes a first pass keeps each output's first maximum as its
 // window position (a byte, in memory from cudaMallocAsync on the stream), so the gather needs no window
-// walk (over 16-bit NHWC with 2x2 or 3x3 windows the paired argmax, pooling_pairs.hpp; at stride 2 with
-// windows of at most 3, 16-bit NHWC, one thread gathers a 2 x 2 group of inputs). Deterministic, no atomics.
+// walk (over 16-bit NHWC with 2x2 or 3x3 windows the paired argmax, pooling_pairs.hpp; 16-bit NHWC with 3x3
+// windows at stride 2, paddings of one parity: one thread gathers a 2 x 2 group of inputs). Deterministic, no
+// atomics.
 #pragma once
 
 #include "core/status.hpp"
