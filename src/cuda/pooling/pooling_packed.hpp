@@ -6,8 +6,8 @@
 // kernel does, in the same order; for the max modes a first pass keeps each output's first maximum as its
 // window position (a byte, in memory from cudaMallocAsync on the stream), so the gather needs no window
 // walk (over 16-bit NHWC with 2x2 or 3x3 windows the paired argmax, pooling_pairs.hpp; 16-bit NHWC with 3x3
-// windows at stride 2, paddings of one parity: one thread gathers a 2 x 2 group of inputs). Deterministic, no
-// atomics.
+// windows at stride 2, paddings of one parity: one thread gathers a 2 x 2 group of inputs;
+// LIBREDNN_POOLING_GROUPS=0 leaves those to the input-a-thread gather, to compare). Deterministic, no atomics.
 #pragma once
 
 #include "core/status.hpp"
