@@ -23,7 +23,7 @@ constexpr int kTileVectors = 2;                // a tile: 16 channels, a 32-byte
 constexpr int kTile = kTileVectors * kLanes;   // channels a tile
 constexpr int kSlots = kBlock / kTileVectors;  // rows a block takes at a time
 constexpr int kUnits = 16;                     // rows a thread holds (its vector of each)
-constexpr int kBlocksPerSm = 2;                // the kernel's launch bounds (124 registers)
+constexpr int kBlocksPerSm = 2;                // the launch bounds' minimum (124 registers)
 
 __device__ __forceinline__ float2 pair_to_float2(__half2 p) { return __half22float2(p); }
 __device__ __forceinline__ float2 pair_to_float2(__nv_bfloat162 p) { return __bfloat1622float2(p); }
@@ -175,6 +175,13 @@ Kernel built_kernel() {
     return built ? nhwc_cluster_forward_kernel<T> : nullptr;
 }
 
+// The kernel's blocks an SM holds at once (the occupancy calculator's answer).
+template <class T>
+int blocks_per_sm() {
+    static const ResidentBlocks resident(reinterpret_cast<const void *>(nhwc_cluster_forward_kernel<T>), kBlock);
+    return resident.per_sm();
+}
+
 }  // namespace
 
 bool try_cluster_nhwc_training(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffers &b,
@@ -188,17 +195,20 @@ bool try_cluster_nhwc_training(cudaStream_t stream, const BatchNormProblem &p, c
     const int64_t capacity = int64_t{kSlots} * kUnits;  // rows a block holds
     int64_t cluster = (rows + capacity - 1) / capacity;
     if (cluster > kMaxCluster) return false;
+    const bool half = p.x.dtype == CUDNN_DATA_HALF;
+    const Kernel kernel = half ? built_kernel<__half>() : built_kernel<__nv_bfloat16>();
+    if (kernel == nullptr) return false;
     if (forced > 0) {
         if ((rows + forced - 1) / forced > capacity) return false;
         cluster = forced;
-    } else if (channels / kTile * cluster > kBlocksPerSm * int64_t{current_device_limits().sm_count}) {
-        // One wave only: where the GPU cannot hold every cluster at once (two blocks an SM), each wave waits
-        // out its clusters' loads, sums and stores, and the three passes were faster (half NHWC 256 x 2048 x 7 x 7:
-        // 93.5 us against 66.4, bench/results/2026-12-03-h200-pooling-groups/call-4).
-        return false;
+    } else {
+        // One wave only: where the GPU cannot hold every cluster at once, each wave waits out its clusters'
+        // loads, sums and stores, and the three passes were faster (half NHWC 256 x 2048 x 7 x 7: 93.5 us
+        // against 66.4, bench/results/2026-12-03-h200-pooling-groups/call-4).
+        const int64_t resident =
+            int64_t{half ? blocks_per_sm<__half>() : blocks_per_sm<__nv_bfloat16>()} * current_device_limits().sm_count;
+        if (channels / kTile * cluster > resident) return false;
     }
-    const Kernel kernel = p.x.dtype == CUDNN_DATA_HALF ? built_kernel<__half>() : built_kernel<__nv_bfloat16>();
-    if (kernel == nullptr) return false;
     NhwcClusterArgs a{};
     a.x = b.x;
     a.y = b.result;
