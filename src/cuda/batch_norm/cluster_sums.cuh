@@ -12,6 +12,8 @@
 
 namespace librednn::cuda {
 
+constexpr int kMaxCluster = 8;  // the portable cluster size: the most blocks a cluster sums
+
 // One round's partial sums: each warp's, each block's (read by the cluster's other blocks), the cluster's.
 template <int K, int kGroups, int kWarps>
 struct ClusterSums {
@@ -47,13 +49,16 @@ __device__ __forceinline__ void cluster_sums(const float (&values)[K], double (&
         s.block[group][k] = block;
     }
     cluster.sync();  // every block's sums are visible cluster-wide
-    if (warp == 0) {
+    // The cluster's sums: eight threads a sum, thread `rank` reading block rank's (all reads in flight at once;
+    // a warp reading the sums one after another waited on each), then a butterfly over the eight.
+    constexpr int kSums = kGroups * K, kReaders = kSums * kMaxCluster;
+    static_assert(kReaders <= 256, "a thread a block's sum");
+    if (threadIdx.x < (kReaders + 31) / 32 * 32) {  // whole warps: the shuffles take every lane
+        const int j = threadIdx.x / kMaxCluster, rank = threadIdx.x % kMaxCluster;
+        double v = j < kSums && rank < blocks ? *cluster.map_shared_rank(&s.block[j / K][j % K], rank) : 0.0;
 #pragma unroll
-        for (int j = 0; j < kGroups * K; ++j) {
-            const double mine = lane < blocks ? *cluster.map_shared_rank(&s.block[j / K][j % K], lane) : 0.0;
-            const double total = warp_sum(mine);
-            if (lane == 0) s.total[j / K][j % K] = total;
-        }
+        for (int offset = kMaxCluster / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+        if (rank == 0 && j < kSums) s.total[j / K][j % K] = v;
     }
     __syncthreads();
     const int group = threadIdx.x % kGroups;

@@ -17,7 +17,6 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int kWarps = kBlock / 32;
-constexpr int kMaxCluster = 8;  // the portable cluster size
 
 // Units a thread holds of each input: single elements where planes are not whole 16-byte vectors (7 x 7),
 // else vectors (32 float values, 64 of a 16-bit type) or, 16-bit types, units of four (32 values).

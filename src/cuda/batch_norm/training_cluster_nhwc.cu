@@ -17,7 +17,6 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int kWarps = kBlock / 32;
-constexpr int kMaxCluster = 8;                 // the portable cluster size
 constexpr int kLanes = 8;                      // channels a 16-byte vector of a 16-bit type
 constexpr int kTileVectors = 2;                // a tile: 16 channels, a 32-byte sector a row
 constexpr int kTile = kTileVectors * kLanes;   // channels a tile
