@@ -422,6 +422,33 @@ TEST(Rnn, ForwardOfFusedStepsMatchesReference) {
     }
 }
 
+// Small batches without a projection, float and half data: on CUDA all the forward steps of a pseudo-layer run in
+// one persistent kernel (cuda/rnn/rnn_persistent.hpp, batches up to 16), each block holding gates x units rows of R
+// (units = hidden / SMs, rounded up). Hidden sizes from one unit a block to eight (a partial last block where the
+// SMs do not divide them), multiples of 4 (16-byte loads) and not, batches of one to 16 sequences (one pass of one,
+// passes of four), shorter sequences, both directions, inference and training (the reserve space's saved values
+// feed the backward tests too).
+TEST(Rnn, ForwardOfPersistentStepsMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 16; ++trial) {
+        RnnProblem p = random_problem(rng);
+        RnnNetwork &n = p.net;
+        const bool wide = trial < 4;
+        n.hidden_size = wide ? rng.pick<int>({1024, 521, 300}) : static_cast<int>(rng.integer(10, 200));
+        n.proj_size = n.hidden_size;
+        if (n.skip_input) n.input_size = n.hidden_size;
+        n.data_type = rng.coin() ? CUDNN_DATA_FLOAT : CUDNN_DATA_HALF;
+        n.math_prec = n.data_type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+        if (n.algo == CUDNN_RNN_ALGO_STANDARD && rng.coin()) n.algo = CUDNN_RNN_ALGO_PERSIST_STATIC;
+        if (wide) n.layers = 1, n.bidirectional = trial % 2 == 1, n.input_size = n.skip_input ? n.hidden_size : 7;
+        p.max_seq_length = static_cast<int>(rng.integer(1, wide ? 4 : 7));
+        random_lengths(rng, wide ? rng.pick<int>({1, 2, 5}) : rng.pick<int>({1, 2, 3, 5, 8, 13, 16}), &p);
+        p.has_hy = true;
+        p.has_cy = n.cell == CUDNN_LSTM;
+        check_forward(rng, p);
+    }
+}
+
 // Dropout between layers and LSTM cell clipping in training, on networks of 2 or 3 layers: the mask read back
 // from the reserve space is the documented draw, and y, hy, cy match the reference given that mask.
 TEST(Rnn, TrainingWithDropoutAndClippingMatchesReference) {

@@ -46,34 +46,35 @@ __device__ __forceinline__ C rnn_sigmoid(C v) {
     return C(1) / (C(1) + math_exp(-v));
 }
 
-// Unit i of sequence n at time t (its step s): the cell from gate q's W x + b_W (a.gates) and R h + b_R
-// (pre(q)) and the unit's h before the step; keeps c and, in training, the saved values. Returns false with a
+// Gates a cell of this mode has.
+__host__ __device__ inline int rnn_cell_gates(int cell) { return cell == CUDNN_LSTM ? 4 : cell == CUDNN_GRU ? 3 : 1; }
+
+// Unit i of sequence n at time t (its step s): the cell from gate q's W x + b_W (gx(q)) and R h + b_R (pre(q))
+// and the unit's h before the step; keeps c and, in training, the saved values. Returns false with a
 // projection, where the unprojected h went to the state and the projection's product makes h; else true with
 // the new h in *h.
-template <class C, class Pre>
-__device__ __forceinline__ bool rnn_cell_forward_unit(const CellForward<C> &a, int n, int i, int t, const Pre &pre,
-                                                      C h_before, C *h) {
+template <class C, class Gx, class Pre>
+__device__ __forceinline__ bool rnn_cell_forward_unit_from(const CellForward<C> &a, int n, int i, int t, const Gx &gx,
+                                                           const Pre &pre, C h_before, C *h) {
     const int H = a.H;
     const int64_t row = static_cast<int64_t>(t) * a.N + n;
-    const int gates = a.cell == CUDNN_LSTM ? 4 : a.cell == CUDNN_GRU ? 3 : 1;
-    const C *gx = a.gates + row * gates * H;
     C *st = a.state + n * a.spn;
     C *saved = a.saved ? a.saved + row * a.saved_row : nullptr;
     switch (a.cell) {
         case CUDNN_RNN_RELU: {
-            const C v = gx[i] + pre(0);
+            const C v = gx(0) + pre(0);
             *h = C(0) < v ? v : C(0);
             if (saved) saved[i] = *h;
             return true;
         }
         case CUDNN_RNN_TANH:
-            *h = math_tanh(gx[i] + pre(0));
+            *h = math_tanh(gx(0) + pre(0));
             if (saved) saved[i] = *h;
             return true;
         case CUDNN_LSTM: {
-            const C in_gate = rnn_sigmoid(gx[i] + pre(0)), forget = rnn_sigmoid(gx[H + i] + pre(1));
-            const C cell = math_tanh(gx[2 * H + i] + pre(2));
-            const C out_gate = rnn_sigmoid(gx[3 * H + i] + pre(3));
+            const C in_gate = rnn_sigmoid(gx(0) + pre(0)), forget = rnn_sigmoid(gx(1) + pre(1));
+            const C cell = math_tanh(gx(2) + pre(2));
+            const C out_gate = rnn_sigmoid(gx(3) + pre(3));
             C &c = st[a.at.c + i];
             c = forget * c + in_gate * cell;
             if (a.clip) c = c != c ? (a.clip_propagate_nan ? c : a.lclip) : fmin(fmax(c, a.lclip), a.rclip);
@@ -90,13 +91,23 @@ __device__ __forceinline__ bool rnn_cell_forward_unit(const CellForward<C> &a, i
             return true;
         }
         default: {
-            const C reset = rnn_sigmoid(gx[i] + pre(0)), update = rnn_sigmoid(gx[H + i] + pre(1));
-            const C candidate = math_tanh(gx[2 * H + i] + reset * pre(2));
+            const C reset = rnn_sigmoid(gx(0) + pre(0)), update = rnn_sigmoid(gx(1) + pre(1));
+            const C candidate = math_tanh(gx(2) + reset * pre(2));
             *h = (C(1) - update) * candidate + update * h_before;
             if (saved) saved[i] = reset, saved[H + i] = update, saved[2 * H + i] = candidate;
             return true;
         }
     }
+}
+
+// The same with W x + b_W read from a.gates ([T][N][gates * hidden]).
+template <class C, class Pre>
+__device__ __forceinline__ bool rnn_cell_forward_unit(const CellForward<C> &a, int n, int i, int t, const Pre &pre,
+                                                      C h_before, C *h) {
+    const int H = a.H;
+    const C *gx = a.gates + (static_cast<int64_t>(t) * a.N + n) * rnn_cell_gates(a.cell) * H + i;
+    return rnn_cell_forward_unit_from(
+        a, n, i, t, [&](int q) { return gx[q * H]; }, pre, h_before, h);
 }
 
 }  // namespace librednn::cuda

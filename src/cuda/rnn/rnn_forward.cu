@@ -2,13 +2,15 @@
 // every step in one product, then the recurrence one step at a time over the whole batch: R h + b_R (a
 // product), the cell (a kernel), and with the recurrent projection P h (a product) and a kernel that
 // takes the new h; or, where it applies (from batch 32, no projection), the fused step (rnn_fused_step.hpp),
-// one kernel for R h + b_R and the cell. Training keeps the gate activations, cell states, unprojected h and
-// layer outputs in the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp); with dropout
+// one kernel for R h + b_R and the cell; or, for small batches (no projection), the persistent kernel
+// (rnn_persistent.hpp), one launch for all the steps. Training keeps the gate activations, cell states, unprojected h
+// and layer outputs in the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp); with dropout
 // between layers, a kernel draws each layer's factors (ops/rnn/dropout_mask.hpp) and multiplies the next
 // layer's input by them.
 #include "cuda/rnn/rnn_cell_forward.cuh"
 #include "cuda/rnn/rnn_fused_step.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
+#include "cuda/rnn/rnn_persistent.hpp"
 #include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
 #include "ops/dropout/problem.hpp"
@@ -177,10 +179,16 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             projection.a = at.state + state.full, projection.a_row = spn, projection.a_col = 1;
             projection.b = at.weights + places.projection, projection.b_row = 1, projection.b_col = H;
             projection.c = at.state + state.h_new, projection.c_row = spn;
-            bool fused = false;  // the fused step: h alternates between the state's h and h_new
-            if constexpr (std::is_same_v<C, float>)
-                fused = places.projection < 0 && rnn_fused_step_applies(p, recurrent.b, at.state, spn);
-            for (int s = 0; s < max_length; ++s) {
+            // The persistent kernel (all steps in one launch) or the fused step (one a step): h alternates between
+            // the state's h and h_new.
+            bool persistent = false, fused = false;
+            if constexpr (std::is_same_v<C, float>) {
+                persistent = rnn_persistent_forward_applies(p);
+                fused = !persistent && places.projection < 0 && rnn_fused_step_applies(p, recurrent.b, at.state, spn);
+                if (persistent)
+                    LIBREDNN_CHECK(rnn_persistent_forward(stream, cell, recurrent.b, recurrent.bias, max_length));
+            }
+            for (int s = 0; s < max_length && !persistent; ++s) {
                 cell.s = s;
                 if constexpr (std::is_same_v<C, float>) {
                     if (fused) {
@@ -202,7 +210,7 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                 }
             }
             if (hy) {
-                const int64_t h_last = fused && max_length % 2 == 1 ? state.h_new : state.h;
+                const int64_t h_last = (persistent || fused) && max_length % 2 == 1 ? state.h_new : state.h;
                 rnn_store_state_kernel<T, C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(
                     at.state + h_last, spn, P, int64_t{N} * P, hy + state_offset * P);
                 LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
