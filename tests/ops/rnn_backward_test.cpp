@@ -452,6 +452,20 @@ TEST(RnnBackward, FloatAndHalfMatchDoubleOnFusedSteps) {
     }
 }
 
+// Small batches without a projection: on CUDA the training forward and the backward-data steps of a pseudo-layer
+// each run in one persistent kernel (cuda/rnn/rnn_persistent.hpp, batches up to 16; the GRU's R_h h + b_Rh of every
+// step first in one product), the gate gradients of a step exchanged between blocks through the workspace. Hidden
+// sizes of one unit a block to several (the SMs not dividing them), multiples of 4 and not; batches of 1 to 16.
+TEST(RnnBackward, FloatAndHalfMatchDoubleOnPersistentSteps) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 8; ++trial) {
+        const int hidden = rng.pick<int>({37, 140, 300, 521});
+        const int batch = hidden > 300 ? rng.pick<int>({1, 3}) : rng.pick<int>({1, 2, 5, 16});
+        expect_float_or_half_matches_double(rng, trial % 2 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT,
+                                            trial / 2 % 2 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH, batch, hidden);
+    }
+}
+
 TEST(RnnBackward, AddGradAddsAndSetOverwrites) {
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 8; ++trial) {

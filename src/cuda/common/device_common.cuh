@@ -236,7 +236,7 @@ struct alignas(16) Vector16 {
     T lane[kLanes];
 };
 
-__device__ __forceinline__ bool aligned16(const void *pointer) {
+__host__ __device__ __forceinline__ bool aligned16(const void *pointer) {
     return (reinterpret_cast<uintptr_t>(pointer) & 15u) == 0;
 }
 

@@ -53,6 +53,17 @@ DeviceLimits current_device_limits() {
     return cached.limits;
 }
 
+bool cooperative_launch_fits(const void *kernel, int block_threads, size_t dynamic_shared_bytes, int blocks) {
+    int device = 0, cooperative = 0, per_sm = 0;
+    const bool known = cudaGetDevice(&device) == cudaSuccess &&
+                       cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device) == cudaSuccess &&
+                       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads,
+                                                                     dynamic_shared_bytes) == cudaSuccess;
+    if (!known) cudaGetLastError();
+    return known && cooperative != 0 && per_sm >= 1 &&
+           static_cast<int64_t>(blocks) <= static_cast<int64_t>(per_sm) * current_device_limits().sm_count;
+}
+
 ResidentBlocks::ResidentBlocks(const void *kernel, int block_threads, size_t dynamic_shared_bytes)
     : kernel_(kernel), block_threads_(block_threads), dynamic_shared_bytes_(dynamic_shared_bytes) {
     for (std::atomic<int> &count : per_device_) count.store(0, std::memory_order_relaxed);

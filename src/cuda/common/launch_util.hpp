@@ -75,6 +75,12 @@ private:
     mutable std::mutex mutex_;                             // one opt-in at a time
 };
 
+// Whether `blocks` blocks of `kernel` (block_threads threads, dynamic_shared_bytes of shared memory, already opted
+// in) can all be resident at once on the current device, as a cooperative launch (grid-wide barriers) needs: the
+// device supports cooperative launches and the occupancy calculator's blocks an SM times the SMs reach `blocks`.
+// Asks CUDA each call; false, with no sticky error left, where a query fails.
+bool cooperative_launch_fits(const void *kernel, int block_threads, size_t dynamic_shared_bytes, int blocks);
+
 // CUDNN_STATUS_EXECUTION_FAILED naming `kernel` when the last launch failed, else success.
 Status check_launch(const char *kernel);
 

@@ -6,9 +6,10 @@
 // step's input gate gradients is the layer input's gradient, in one product. The gate gradients stay in
 // the reserve space for the backward weights pass. Dropout between layers multiplies the gradient reaching a
 // layer's output from the layer above by the forward's factors; LSTM cell clipping stops the gradient at a
-// clipped c.
+// clipped c. Small batches take all the steps of a pseudo-layer in one persistent kernel (rnn_persistent.hpp).
 #include "cuda/rnn/rnn_cell_backward.cuh"
 #include "cuda/rnn/rnn_kernels.cuh"
+#include "cuda/rnn/rnn_persistent.hpp"
 #include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
 
@@ -68,8 +69,9 @@ __global__ void __launch_bounds__(kRnnBlock) cell_backward_kernel(const __grid_c
         const int n = static_cast<int>(e / H), i = static_cast<int>(e % H);
         const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
         if (t < 0) continue;
-        const C *st = a.state + n * a.spn;
-        rnn_cell_backward_unit(a, n, i, t, a.projection ? st[a.at.dfull + i] : st[a.at.dh + i]);
+        C *st = a.state + n * a.spn;
+        rnn_cell_backward_unit(a, n, i, a.s, t, a.projection ? st[a.at.dfull + i] : st[a.at.dh + i],
+                               st + a.at.gate_grads);
     }
 }
 
@@ -84,6 +86,31 @@ __global__ void __launch_bounds__(kRnnBlock)
         if (rnn_step_time(a.lengths, n, a.dir, a.s) < 0) continue;
         C *st = a.state + n * a.spn;
         st[a.at.dh + i] = st[a.at.dprev + i] + (a.cell == CUDNN_GRU ? st[a.at.z_dh + i] : C(0));
+    }
+}
+
+// The GRU's previous h at every step of every sequence (hx, or zeros, before its first; zeros past its length),
+// [T][N][P], for the persistent kernel's R_h h + b_Rh of all the steps in one product.
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    gather_all_previous_h_kernel(const __grid_constant__ CellBackward<T, C> a, int64_t steps, C *previous_h) {
+    const int64_t total = steps * a.P;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t row = e / a.P;
+        const int t = static_cast<int>(row / a.N), n = static_cast<int>(row % a.N), i = static_cast<int>(e % a.P);
+        const int length = a.lengths[n];
+        C v = C(0);
+        if (t < length) {
+            if (t == (a.dir == 0 ? 0 : length - 1)) {
+                v = a.hx ? to_compute<C>(a.hx[static_cast<int64_t>(n) * a.P + i]) : C(0);
+            } else {
+                const int previous = a.dir == 0 ? t - 1 : t + 1;
+                v = a.outputs[(static_cast<int64_t>(previous) * a.N + n) * a.out_row +
+                              static_cast<int64_t>(a.dir) * a.P + i];
+            }
+        }
+        previous_h[e] = v;
     }
 }
 
@@ -183,7 +210,31 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             previous.b = at.weights + places.recurrent_matrices, previous.b_row = P, previous.b_col = 1;
             previous.c = at.state + state.dprev, previous.c_row = spn;
             const int grid_p = rnn_grid(int64_t{N} * P), grid_h = rnn_grid(int64_t{N} * H);
-            for (int s = max_length - 1; s >= 0; --s) {
+            // Small batches: all the steps in one persistent launch (rnn_persistent.hpp), the GRU's R_h h + b_Rh of
+            // every step first in one product (into the workspace's W x piece, unused by this pass).
+            bool persistent = false;
+            if constexpr (std::is_same_v<C, float>) {
+                persistent = rnn_persistent_backward_data_applies(p, at.split_elements);
+                if (persistent) {
+                    C *pre_h = nullptr;
+                    if (net.cell == CUDNN_GRU) {
+                        C *previous_h = at.gates;
+                        pre_h = at.gates + steps * P;
+                        gather_all_previous_h_kernel<T, C>
+                            <<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(cell, steps, previous_h);
+                        LIBREDNN_CHECK(check_launch("gather_all_previous_h_kernel"));
+                        GemmOperands<C> all_steps = reset_product;
+                        all_steps.m = steps;
+                        all_steps.a = previous_h, all_steps.a_row = P;
+                        all_steps.c = pre_h, all_steps.c_row = H;
+                        LIBREDNN_CHECK(
+                            rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::forward, all_steps));
+                    }
+                    LIBREDNN_CHECK(rnn_persistent_backward_data(stream, cell, at.weights + places.recurrent_matrices,
+                                                                pre_h, at.split, max_length));
+                }
+            }
+            for (int s = max_length - 1; s >= 0 && !persistent; --s) {
                 cell.s = s;
                 take_output_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("take_output_gradient_kernel"));

@@ -49,19 +49,19 @@ struct CellBackward {
     const T *hx, *cx;  // this pseudo-layer's, or NULL
 };
 
-// Unit i of sequence n at time t (its step a.s), dfull the gradient reaching its output (h, or the unprojected h
+// Unit i of sequence n at time t (its step s), dfull the gradient reaching its output (h, or the unprojected h
 // with a projection): the gate gradients of the row, written to the reserve space twice (gw for W's products, gr
-// for R's; they differ only in the GRU's h gate) and to the state's copy of the step's recurrent gradients, and
-// the LSTM's dc carried to the step before (the GRU's z * dh likewise).
+// for R's; they differ only in the GRU's h gate) and to step_grads (the sequence's recurrent gradients of the step,
+// gates * hidden), and the LSTM's dc carried to the step before (the GRU's z * dh likewise).
 template <class T, class C>
-__device__ __forceinline__ void rnn_cell_backward_unit(const CellBackward<T, C> &a, int n, int i, int t, C dfull) {
+__device__ __forceinline__ void rnn_cell_backward_unit(const CellBackward<T, C> &a, int n, int i, int s, int t, C dfull,
+                                                       C *step_grads) {
     const int H = a.H;
     const int64_t row = static_cast<int64_t>(t) * a.N + n;
-    const int gates = a.cell == CUDNN_LSTM ? 4 : a.cell == CUDNN_GRU ? 3 : 1;
+    const int gates = rnn_cell_gates(a.cell);
     C *st = a.state + n * a.spn;
     const C *saved = a.saved + row * a.saved_row;
     C *gw = a.grads + row * a.grads_row, *gr = gw + gates * H;
-    C *step_grads = st + a.at.gate_grads;
     switch (a.cell) {
         case CUDNN_RNN_RELU: gw[i] = saved[i] > C(0) ? dfull : C(0); break;
         case CUDNN_RNN_TANH: gw[i] = dfull * (C(1) - saved[i] * saved[i]); break;
@@ -69,7 +69,7 @@ __device__ __forceinline__ void rnn_cell_backward_unit(const CellBackward<T, C> 
             const C in_gate = saved[i], forget = saved[H + i], cell = saved[2 * H + i], out_gate = saved[3 * H + i];
             const C tc = math_tanh(saved[4 * H + i]);
             C c_prev;
-            if (a.s > 0) {
+            if (s > 0) {
                 const int previous = a.dir == 0 ? t - 1 : t + 1;
                 c_prev = a.saved[(static_cast<int64_t>(previous) * a.N + n) * a.saved_row + 4 * H + i];
             } else {

@@ -46,9 +46,6 @@ __device__ __forceinline__ C rnn_sigmoid(C v) {
     return C(1) / (C(1) + math_exp(-v));
 }
 
-// Gates a cell of this mode has.
-__host__ __device__ inline int rnn_cell_gates(int cell) { return cell == CUDNN_LSTM ? 4 : cell == CUDNN_GRU ? 3 : 1; }
-
 // Unit i of sequence n at time t (its step s): the cell from gate q's W x + b_W (gx(q)) and R h + b_R (pre(q))
 // and the unit's h before the step; keeps c and, in training, the saved values. Returns false with a
 // projection, where the unprojected h went to the state and the projection's product makes h; else true with

@@ -187,6 +187,10 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                 fused = !persistent && places.projection < 0 && rnn_fused_step_applies(p, recurrent.b, at.state, spn);
                 if (persistent)
                     LIBREDNN_CHECK(rnn_persistent_forward(stream, cell, recurrent.b, recurrent.bias, max_length));
+                if (fused)  // all the steps in one launch where the device holds the whole grid
+                    LIBREDNN_CHECK(rnn_fused_steps_persistent_forward(stream, cell, recurrent.b, recurrent.bias,
+                                                                      max_length, p.net.math_type != CUDNN_FMA_MATH,
+                                                                      &persistent));
             }
             for (int s = 0; s < max_length && !persistent; ++s) {
                 cell.s = s;

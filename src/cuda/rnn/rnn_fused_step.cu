@@ -4,6 +4,10 @@
 #include "cuda/common/mma_tf32.cuh"
 #include "cuda/rnn/rnn_cell_forward.cuh"
 #include "cuda/rnn/rnn_fused_step.hpp"
+#include "cuda/rnn/rnn_persistent.cuh"
+#include "cuda/rnn/rnn_persistent.hpp"
+
+#include <cooperative_groups.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -21,8 +25,9 @@ struct FusedStep {
     CellForward<float> cell;
     const float *recurrent;  // [gates * H][K]
     const float *bias;       // [gates * H] or NULL
-    int64_t h_in, h_out;
+    int64_t h_in, h_out;     // step cell.s's buffers; later steps of a persistent launch alternate them
     int K;
+    int steps;  // steps cell.s .. cell.s + steps - 1: 1, or all of them in a persistent (cooperative) launch
 };
 
 // Copies the block's kRows rows of R (gate r / kUnits, unit unit0 + r % kUnits; a unit past H reads a valid
@@ -40,26 +45,27 @@ __device__ __forceinline__ void stage_rows(const FusedStep &a, int unit0, float4
     async_copy_wait_all();
 }
 
-// The cell of the block's units for the pass's sequences [first, first + kColumns): pre(q) is gate q's R h + b_R,
-// `sum(q, u, j, bias)` adding the pass's R h for gate q of unit u and column j to the bias. A sequence without
-// step s copies its h across to the other buffer.
+// The cell of the block's units at step s for the pass's sequences [first, first + kColumns): pre(q) is gate q's
+// R h + b_R, `sum(q, u, j, bias)` adding the pass's R h for gate q of unit u and column j to the bias; h read from
+// offset h_in of the state, written to h_out. A sequence without step s copies its h across to the other buffer.
 template <int kUnits, int kColumns, class Sum>
-__device__ __forceinline__ void finish_pass(const FusedStep &a, int unit0, int first, const Sum &sum) {
+__device__ __forceinline__ void finish_pass(const FusedStep &a, int unit0, int first, int s, int64_t h_in,
+                                            int64_t h_out, const Sum &sum) {
     const CellForward<float> &cell = a.cell;
     const int H = cell.H, N = cell.N;
     for (int e = static_cast<int>(threadIdx.x); e < kUnits * kColumns; e += kWarps * 32) {
         const int u = e / kColumns, j = e % kColumns, n = first + j, i = unit0 + u;
         if (n >= N || i >= H) continue;
         float *st = cell.state + n * cell.spn;
-        const int t = rnn_step_time(cell.lengths, n, cell.dir, cell.s);
+        const int t = rnn_step_time(cell.lengths, n, cell.dir, s);
         if (t < 0) {
-            st[a.h_out + i] = st[a.h_in + i];  // no step s: h carries over to the other buffer
+            st[h_out + i] = st[h_in + i];  // no step s: h carries over to the other buffer
             continue;
         }
         const auto pre = [&](int q) { return sum(q, u, j, a.bias ? a.bias[q * H + i] : 0.0f); };
         float value = 0.0f;
-        rnn_cell_forward_unit(cell, n, i, t, pre, st[a.h_in + i], &value);
-        st[a.h_out + i] = value;
+        rnn_cell_forward_unit(cell, n, i, t, pre, st[h_in + i], &value);
+        st[h_out + i] = value;
         cell.out[(static_cast<int64_t>(t) * N + n) * cell.out_row + static_cast<int64_t>(cell.dir) * cell.P + i] =
             value;
     }
@@ -139,7 +145,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_kernel(const __grid_co
                 for (int c = 0; c < kPerLane; ++c) partial[warp][r][lane + 32 * c] += acc[r][c];
         }
         __syncthreads();
-        finish_pass<kUnits, kColumns>(a, unit0, first, [&](int q, int u, int j, float sum) {
+        finish_pass<kUnits, kColumns>(a, unit0, first, cell.s, a.h_in, a.h_out, [&](int q, int u, int j, float sum) {
 #pragma unroll
             for (int half = 0; half < kHalves; ++half) sum += partial[half][q * kUnits + u][j];
             return sum;
@@ -198,53 +204,61 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
     const int warp_m = warp % kTiles, warp_n = warp / kTiles;
     const float4 *top = staged + (warp_m * 16 + group) * (pitch / 4) + quad;
     const float4 *bottom = top + 8 * (pitch / 4);
-    for (int first = 0; first < N; first += kColumns) {
-        float acc[kTiles][4];
+    for (int step = 0; step < a.steps; ++step) {
+        const int s = cell.s + step;
+        const int64_t h_in = step % 2 == 0 ? a.h_in : a.h_out, h_out = step % 2 == 0 ? a.h_out : a.h_in;
+        for (int first = 0; first < N; first += kColumns) {
+            float acc[kTiles][4];
 #pragma unroll
-        for (int j = 0; j < kTiles; ++j)
+            for (int j = 0; j < kTiles; ++j)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
-        // h of the pass's 64 sequences, kChunkK of k at a time into two buffers: chunk c + 1 lands while chunk c
-        // multiplies (all of a chunk's copies in flight at once: h's latency no longer paces the sum).
-        const auto load_chunk = [&](int c) {
-            float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4);
-            const int extent4 = min(kChunkK, a.K - c * kChunkK) / 4;
-            for (int e = static_cast<int>(threadIdx.x); e < kColumns * (kChunkK / 4); e += kWarps * 32) {
-                const int column = e / (kChunkK / 4), q = e % (kChunkK / 4);
-                if (q >= extent4) continue;
-                const int n = min(N - 1, first + column);  // past N: a valid row, unused
-                async_copy16(tile + column * (kHPitch / 4) + q,
-                             reinterpret_cast<const float4 *>(cell.state + n * cell.spn + a.h_in + c * kChunkK) + q);
-            }
-            async_copy_commit();
-        };
-        const int chunks = (a.K + kChunkK - 1) / kChunkK;
-        for_each_double_buffered_chunk(chunks, load_chunk, [&](int c) {
-            const float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4);
-            const int chunk_slices = min(kChunkK, a.K - c * kChunkK) / 16;
-            for (int sl = 0; sl < chunk_slices; ++sl) {
-                const int slice = c * (kChunkK / 16) + sl;
-                const float4 rt = top[4 * slice], rb = bottom[4 * slice];
-#pragma unroll
-                for (int j = 0; j < kTiles; ++j) {
-                    const float4 hv = tile[((warp_n * kTiles + j) * 8 + group) * (kHPitch / 4) + 4 * sl + quad];
-                    mma_tf32_m16n8k8(acc[j], __float_as_uint(rt.x), __float_as_uint(rb.x), __float_as_uint(rt.y),
-                                     __float_as_uint(rb.y), tf32_bits(hv.x), tf32_bits(hv.y));
-                    mma_tf32_m16n8k8(acc[j], __float_as_uint(rt.z), __float_as_uint(rb.z), __float_as_uint(rt.w),
-                                     __float_as_uint(rb.w), tf32_bits(hv.z), tf32_bits(hv.w));
+                for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
+            // h of the pass's 64 sequences, kChunkK of k at a time into two buffers: chunk c + 1 lands while chunk c
+            // multiplies (all of a chunk's copies in flight at once: h's latency no longer paces the sum).
+            const auto load_chunk = [&](int c) {
+                float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4);
+                const int extent4 = min(kChunkK, a.K - c * kChunkK) / 4;
+                for (int e = static_cast<int>(threadIdx.x); e < kColumns * (kChunkK / 4); e += kWarps * 32) {
+                    const int column = e / (kChunkK / 4), q = e % (kChunkK / 4);
+                    if (q >= extent4) continue;
+                    const int n = min(N - 1, first + column);  // past N: a valid row, unused
+                    async_copy16(tile + column * (kHPitch / 4) + q,
+                                 reinterpret_cast<const float4 *>(cell.state + n * cell.spn + h_in + c * kChunkK) + q);
                 }
-            }
-        });
+                async_copy_commit();
+            };
+            const int chunks = (a.K + kChunkK - 1) / kChunkK;
+            for_each_double_buffered_chunk(chunks, load_chunk, [&](int c) {
+                const float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4);
+                const int chunk_slices = min(kChunkK, a.K - c * kChunkK) / 16;
+                for (int sl = 0; sl < chunk_slices; ++sl) {
+                    const int slice = c * (kChunkK / 16) + sl;
+                    const float4 rt = top[4 * slice], rb = bottom[4 * slice];
 #pragma unroll
-        for (int j = 0; j < kTiles; ++j)
+                    for (int j = 0; j < kTiles; ++j) {
+                        const float4 hv = tile[((warp_n * kTiles + j) * 8 + group) * (kHPitch / 4) + 4 * sl + quad];
+                        mma_tf32_m16n8k8(acc[j], __float_as_uint(rt.x), __float_as_uint(rb.x), __float_as_uint(rt.y),
+                                         __float_as_uint(rb.y), tf32_bits(hv.x), tf32_bits(hv.y));
+                        mma_tf32_m16n8k8(acc[j], __float_as_uint(rt.z), __float_as_uint(rb.z), __float_as_uint(rt.w),
+                                         __float_as_uint(rb.w), tf32_bits(hv.z), tf32_bits(hv.w));
+                    }
+                }
+            });
 #pragma unroll
-            for (int e = 0; e < 4; ++e)
-                sums[warp_m * 16 + group + (e >= 2 ? 8 : 0)][(warp_n * kTiles + j) * 8 + 2 * quad + (e & 1)] =
-                    acc[j][e];
-        __syncthreads();
-        finish_pass<kUnits, kColumns>(a, unit0, first,
-                                      [&](int q, int u, int j, float bias) { return bias + sums[q * kUnits + u][j]; });
-        __syncthreads();  // the next pass writes `sums` again
+            for (int j = 0; j < kTiles; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    sums[warp_m * 16 + group + (e >= 2 ? 8 : 0)][(warp_n * kTiles + j) * 8 + 2 * quad + (e & 1)] =
+                        acc[j][e];
+            __syncthreads();
+            finish_pass<kUnits, kColumns>(a, unit0, first, s, h_in, h_out, [&](int q, int u, int j, float bias) {
+                return bias + sums[q * kUnits + u][j];
+            });
+            __syncthreads();  // the next pass writes `sums` again
+        }
+        // A persistent launch: every block's h of step s written and visible before any block reads it (h is copied
+        // with cp.async.cg, from L2).
+        if (step + 1 < a.steps) cooperative_groups::this_grid().sync();
     }
 }
 
@@ -276,24 +290,42 @@ Status launch(cudaStream_t stream, const FusedStep &a) {
     return launch<kGates, 4>(stream, a);
 }
 
+// One step (a.steps 1), or all of them in a cooperative launch (a.steps > 1) where the device holds every block
+// at once; *launched false (nothing launched) where it does not.
 template <int kGates, int kUnits>
-Status launch_tf32_with(cudaStream_t stream, const FusedStep &a) {
+Status launch_tf32_with(cudaStream_t stream, const FusedStep &a, bool *launched) {
     const auto kernel = fused_step_tf32_kernel<kGates, kUnits>;
     static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(kernel));
     const size_t bytes = tf32_staged_bytes(kGates, kUnits, a.K);
+    *launched = false;
     if (!opt_in.allow(bytes))
         return fail(CUDNN_STATUS_EXECUTION_FAILED, "the fused RNN step's %zu bytes of shared memory", bytes);
     const int blocks = (a.cell.H + kUnits - 1) / kUnits;
-    kernel<<<blocks, kWarps * 32, bytes, stream>>>(a);
-    return check_launch("fused_step_tf32_kernel");
+    if (a.steps == 1) {
+        kernel<<<blocks, kWarps * 32, bytes, stream>>>(a);
+        *launched = true;
+        return check_launch("fused_step_tf32_kernel");
+    }
+    if (!cooperative_launch_fits(reinterpret_cast<const void *>(kernel), kWarps * 32, bytes, blocks))
+        return CUDNN_STATUS_SUCCESS;
+    FusedStep copy = a;
+    *launched = true;
+    return launch_cooperative(stream, reinterpret_cast<const void *>(kernel), blocks, kWarps * 32, bytes, &copy,
+                              "the persistent fused RNN steps");
 }
 
 // The TF32 kernel with the FP32 kernel's units per block (the caller checked tf32_fits).
 template <int kGates>
-Status launch_tf32(cudaStream_t stream, const FusedStep &a) {
+Status launch_tf32(cudaStream_t stream, const FusedStep &a, bool *launched) {
     if (a.cell.H >= kRnnFusedWideTileHidden && tf32_staged_bytes(kGates, 8, a.K) <= kTf32SharedLimit)
-        return launch_tf32_with<kGates, 8>(stream, a);
-    return launch_tf32_with<kGates, 4>(stream, a);
+        return launch_tf32_with<kGates, 8>(stream, a, launched);
+    return launch_tf32_with<kGates, 4>(stream, a, launched);
+}
+
+template <int kGates>
+Status launch_tf32(cudaStream_t stream, const FusedStep &a) {
+    bool launched = false;
+    return launch_tf32<kGates>(stream, a, &launched);
 }
 
 // The TF32 kernel takes 16 k at a time, and its padded rows must fit.
@@ -327,8 +359,8 @@ bool rnn_fused_step_applies(const RnnProblem &p, const float *recurrent, const f
 Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,
                               const float *bias, int64_t h_in, int64_t h_out, bool tensor_cores) {
     FusedStep a;
-    a.cell = cell, a.recurrent = recurrent, a.bias = bias, a.h_in = h_in, a.h_out = h_out, a.K = cell.P;
-    const int gates = cell.cell == CUDNN_LSTM ? 4 : cell.cell == CUDNN_GRU ? 3 : 1;
+    a.cell = cell, a.recurrent = recurrent, a.bias = bias, a.h_in = h_in, a.h_out = h_out, a.K = cell.P, a.steps = 1;
+    const int gates = rnn_cell_gates(cell.cell);
     if (tensor_cores && fused_switch() != FusedSwitch::fp32 && tf32_fits(gates, a.K)) {
         switch (gates) {
             case 4: return launch_tf32<4>(stream, a);
@@ -340,6 +372,23 @@ Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cel
         case 4: return launch<4>(stream, a);
         case 3: return launch<3>(stream, a);
         default: return launch<1>(stream, a);
+    }
+}
+
+Status rnn_fused_steps_persistent_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,
+                                          const float *bias, int steps, bool tensor_cores, bool *launched) {
+    *launched = false;
+    const int gates = rnn_cell_gates(cell.cell);
+    if (!rnn_persistent_switched_on() || steps < 2 || !tensor_cores || fused_switch() == FusedSwitch::fp32 ||
+        !tf32_fits(gates, cell.P))
+        return CUDNN_STATUS_SUCCESS;
+    FusedStep a;
+    a.cell = cell, a.recurrent = recurrent, a.bias = bias, a.K = cell.P, a.steps = steps;
+    a.cell.s = 0, a.h_in = cell.at.h, a.h_out = cell.at.h_new;
+    switch (gates) {
+        case 4: return launch_tf32<4>(stream, a, launched);
+        case 3: return launch_tf32<3>(stream, a, launched);
+        default: return launch_tf32<1>(stream, a, launched);
     }
 }
 

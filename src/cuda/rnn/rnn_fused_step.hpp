@@ -42,4 +42,13 @@ bool rnn_fused_step_applies(const RnnProblem &problem, const float *recurrent, c
 Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,
                               const float *bias, int64_t h_in, int64_t h_out, bool tensor_cores);
 
+// All the steps 0 .. steps - 1 of the TF32 kernel in one cooperative launch, h starting in cell.at.h and
+// alternating with cell.at.h_new as the single steps do (cell.s is not read): the grid meets on a grid-wide
+// barrier between steps, and each block stages and rounds its rows of R once instead of each step. *launched
+// false (nothing done; the caller takes the steps one at a time) where the TF32 kernel does not take the problem
+// (`tensor_cores` false, a hidden size it does not take, LIBREDNN_RNN_FUSED_STEP=fp32), LIBREDNN_RNN_PERSISTENT=0,
+// fewer than 2 steps, or the device cannot hold every block at once.
+Status rnn_fused_steps_persistent_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,
+                                          const float *bias, int steps, bool tensor_cores, bool *launched);
+
 }  // namespace librednn::cuda

@@ -7,6 +7,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cudnn.h>
 
 #include <cstdint>
 
@@ -21,6 +22,9 @@ __device__ __forceinline__ int rnn_step_time(const int *lengths, int n, int dir,
     if (s >= length) return -1;
     return dir == 0 ? s : length - 1 - s;
 }
+
+// Gates a cell of this mode (cudnnRNNMode_t) has.
+__host__ __device__ inline int rnn_cell_gates(int cell) { return cell == CUDNN_LSTM ? 4 : cell == CUDNN_GRU ? 3 : 1; }
 
 // Blocks of kRnnBlock threads for a grid-stride loop over `items`.
 inline int rnn_grid(int64_t items) { return grid_size(items, 1, kRnnBlock); }
