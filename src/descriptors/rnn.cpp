@@ -287,6 +287,25 @@ Status set_rnn_projection_layers(cudnnRNNStruct *rnn, int rec_proj_size, int out
     return CUDNN_STATUS_SUCCESS;
 }
 
+bool is_persistent_rnn_plan(const cudnnPersistentRNNPlan *plan) {
+    return plan != nullptr && plan->magic == cudnnPersistentRNNPlan::kMagic;
+}
+
+Status attach_persistent_rnn_plan(cudnnRNNStruct *rnn, const cudnnPersistentRNNPlan *plan) {
+    if (!is_persistent_rnn_plan(plan))
+        return fail(CUDNN_STATUS_BAD_PARAM, "plan was not made by cudnnCreatePersistentRNNPlan");
+    if (!rnn_math_precision_fits(plan->data_type, rnn->math_prec))
+        return fail(CUDNN_STATUS_BAD_PARAM,
+                    "plan was made for %s data, which rnnDesc's mathPrec %s cannot compute; half data computes in "
+                    "CUDNN_DATA_HALF or CUDNN_DATA_FLOAT, float data in CUDNN_DATA_FLOAT, double data in "
+                    "CUDNN_DATA_DOUBLE",
+                    name_or_unknown(enum_name(plan->data_type)), name_or_unknown(enum_name(rnn->math_prec)));
+    rnn->has_persistent_plan = true;
+    rnn->plan_minibatch = plan->minibatch;
+    rnn->plan_data_type = plan->data_type;
+    return CUDNN_STATUS_SUCCESS;
+}
+
 Status require_rnn_set(const cudnnRNNStruct &rnn, const char *name) {
     if (!rnn.is_set)
         return fail(CUDNN_STATUS_BAD_PARAM,
@@ -321,6 +340,10 @@ std::string rnn_to_string(const cudnnRNNStruct &rnn) {
                       rnn.clip_nan_opt == CUDNN_PROPAGATE_NAN ? " propagate_nan" : "");
         text += clip;
     }
+    if (rnn.has_persistent_plan) {
+        text += " plan minibatch " + std::to_string(rnn.plan_minibatch);
+        text += std::string(" ") + data_type_short_name(rnn.plan_data_type);
+    }
     return text;
 }
 
@@ -329,6 +352,13 @@ namespace api {
 std::string describe(const cudnnRNNStruct *desc) {
     if (desc == nullptr) return "NULL";
     return "RNNDescriptor{" + rnn_to_string(*desc) + "}";
+}
+
+std::string describe(const cudnnPersistentRNNPlan *plan) {
+    if (plan == nullptr) return "NULL";
+    if (!is_persistent_rnn_plan(plan)) return "PersistentRNNPlan{not one of LibreDNN's}";
+    return "PersistentRNNPlan{minibatch " + std::to_string(plan->minibatch) + " " +
+           data_type_short_name(plan->data_type) + "}";
 }
 
 }  // namespace api

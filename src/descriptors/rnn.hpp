@@ -1,5 +1,6 @@
 // The RNN descriptor (cudnnRNNDescriptor_t): cell, algorithm, sizes, types and options, with cuDNN's
-// rules for the v8 setter, the legacy v6 setter and the single-property setters.
+// rules for the v8 setter, the legacy v6 setter and the single-property setters; and the legacy persistent
+// plan (cudnnPersistentRNNPlan_t) that can be attached to it.
 #pragma once
 
 #include "core/status.hpp"
@@ -33,6 +34,20 @@ struct cudnnRNNStruct {
     cudnnNanPropagation_t clip_nan_opt = CUDNN_NOT_PROPAGATE_NAN;
     double lclip = 0.0;
     double rclip = 0.0;
+    // What cudnnSetPersistentRNNPlan attached, copied out of the plan (which the caller may destroy first).
+    // Only traces read it: the persistent kernels are chosen per call from the problem (docs/RNN.md).
+    bool has_persistent_plan = false;
+    int32_t plan_minibatch = 0;
+    cudnnDataType_t plan_data_type = CUDNN_DATA_FLOAT;
+};
+
+// A persistent-RNN plan: the mini-batch and data type cudnnCreatePersistentRNNPlan was given. It plans
+// nothing; the magic tells a plan of ours from any other pointer a caller passes.
+struct cudnnPersistentRNNPlan {
+    static constexpr uint32_t kMagic = 0x504E524Cu;  // "LRNP" in memory on a little-endian host
+    uint32_t magic = kMagic;
+    int32_t minibatch = 0;
+    cudnnDataType_t data_type = CUDNN_DATA_FLOAT;
 };
 
 namespace librednn {
@@ -88,6 +103,15 @@ Status set_rnn_padding_mode(cudnnRNNStruct *rnn, unsigned padding_mode);
 Status set_rnn_clip(cudnnRNNStruct *rnn, cudnnRNNClipMode_t clip_mode, cudnnNanPropagation_t clip_nan_opt, double lclip,
                     double rclip);
 Status set_rnn_projection_layers(cudnnRNNStruct *rnn, int rec_proj_size, int out_proj_size);
+
+// cudnnSetPersistentRNNPlan once the descriptor has been checked: `plan` must be one cudnnCreatePersistentRNNPlan
+// made, of a data type rnn's mathPrec computes (CUDNN_STATUS_BAD_PARAM otherwise); its values are copied into
+// `rnn`.
+Status attach_persistent_rnn_plan(cudnnRNNStruct *rnn, const cudnnPersistentRNNPlan *plan);
+
+// True when `plan` carries our magic: cudnnCreatePersistentRNNPlan made it. Any other pointer must still point
+// at sizeof(cudnnPersistentRNNPlan) readable bytes; a plan already destroyed is freed memory, not recognised.
+bool is_persistent_rnn_plan(const cudnnPersistentRNNPlan *plan);
 
 // CUDNN_STATUS_BAD_PARAM naming `name` when `rnn` has not been set yet.
 Status require_rnn_set(const cudnnRNNStruct &rnn, const char *name);

@@ -4,8 +4,9 @@
 // 2 layers, linear and skip input, the four bias modes, the LSTM projection through
 // cudnnSetRNNProjectionLayers, float, double and half), the legacy descriptor set by cudnnSetRNNDescriptor_v6
 // or _v8, the steps' batches shrinking; the Ex calls on random layouts. Backward weights adds into dw (the
-// v8 call's CUDNN_WGRAD_MODE_ADD). Then the rejections. On a backend whose v8 calls answer NOT_SUPPORTED
-// (the CUDA backend until it has an RNN solver) the legacy calls must answer the same, and the rest skips.
+// v8 call's CUDNN_WGRAD_MODE_ADD). A persistent plan (CUDNN_RNN_ALGO_PERSIST_DYNAMIC) changes no bit. Then the
+// rejections. On a backend whose v8 calls answer NOT_SUPPORTED (the CUDA backend until it has an RNN solver)
+// the legacy calls must answer the same, and the rest skips.
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
 #include "ops/rnn/problem.hpp"
@@ -83,8 +84,8 @@ public:
         EXPECT_EQ(cudnnCreateRNNDescriptor(&desc_), CUDNN_STATUS_SUCCESS);
         EXPECT_EQ(cudnnSetRNNDescriptor_v6(handle, desc_, n.hidden_size, n.layers, nullptr,
                                            n.skip_input ? CUDNN_SKIP_INPUT : CUDNN_LINEAR_INPUT,
-                                           n.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL, n.cell,
-                                           CUDNN_RNN_ALGO_STANDARD, n.math_prec),
+                                           n.bidirectional ? CUDNN_BIDIRECTIONAL : CUDNN_UNIDIRECTIONAL, n.cell, n.algo,
+                                           n.math_prec),
                   CUDNN_STATUS_SUCCESS)
             << last_failure_reason();
         EXPECT_EQ(cudnnSetRNNBiasMode(desc_, n.bias_mode), CUDNN_STATUS_SUCCESS) << last_failure_reason();
@@ -266,6 +267,24 @@ Outputs run_legacy(const LegacyCase &c, cudnnRNNDescriptor_t desc, const Buffers
     return {y.download(), hy.download(), cy.download(), dx.download(), dhx.download(), dcx.download(), dw.download()};
 }
 
+// cudnnRNNForwardInference with per-step descriptors: y, hy and cy.
+Outputs run_legacy_inference(const LegacyCase &c, cudnnRNNDescriptor_t desc, const Buffers &in, size_t weight_bytes,
+                             size_t work_bytes) {
+    const RnnProblem &p = c.p;
+    Handle handle;
+    StepDescriptors x_desc(c, p.net.input_size), y_desc(c, p.y_size());
+    StateDescriptor h_desc(p, p.net.proj_size), c_desc(p, p.net.hidden_size);
+    WeightFilter w_desc(p.net.data_type, weight_bytes);
+    DeviceBuffer w(in.w), x(in.x), hx(in.hx), cx(in.cx), work(in.work), y(in.y), hy(in.h_out), cy(in.c_out);
+    EXPECT_EQ(cudnnRNNForwardInference(handle, desc, p.max_seq_length, x_desc.get(), x.get(), h_desc,
+                                       p.has_hx ? hx.get() : nullptr, c_desc, p.has_cx ? cx.get() : nullptr, w_desc,
+                                       w.get(), y_desc.get(), y.get(), h_desc, p.has_hy ? hy.get() : nullptr, c_desc,
+                                       p.has_cy ? cy.get() : nullptr, work.get(), work_bytes),
+              CUDNN_STATUS_SUCCESS)
+        << last_failure_reason();
+    return {y.download(), hy.download(), cy.download(), {}, {}, {}, {}};
+}
+
 // The Ex calls with RNN data descriptors of `p`'s layout.
 Outputs run_ex(const RnnProblem &p, cudnnRNNDescriptor_t desc, const Buffers &in, size_t weight_bytes,
                size_t work_bytes, size_t reserve_bytes) {
@@ -404,29 +423,65 @@ TEST(RnnLegacy, PassesMatchTheV8ApiBitForBit) {
                     run_v8(p, in, weight_bytes, work_bytes, reserve_bytes), "legacy training passes");
 
         // Inference: cudnnRNNForwardInference against the v8 inference forward.
+        const Outputs legacy_inference = run_legacy_inference(c, legacy, in, weight_bytes, work_bytes);
         Handle handle;
         RnnDescriptor v8(p.net);
-        StepDescriptors x_steps(c, p.net.input_size), y_steps(c, p.y_size());
         DataDescriptor x_desc(p, p.net.input_size), y_desc(p, p.y_size());
         StateDescriptor h_desc(p, p.net.proj_size), c_desc(p, p.net.hidden_size);
-        WeightFilter w_desc(p.net.data_type, weight_bytes);
-        DeviceBuffer w(in.w), x(in.x), hx(in.hx), cx(in.cx), work(in.work);
-        DeviceBuffer y(in.y), hy(in.h_out), cy(in.c_out), y8(in.y), hy8(in.h_out), cy8(in.c_out);
-        ASSERT_EQ(cudnnRNNForwardInference(handle, legacy, p.max_seq_length, x_steps.get(), x.get(), h_desc,
-                                           p.has_hx ? hx.get() : nullptr, c_desc, p.has_cx ? cx.get() : nullptr, w_desc,
-                                           w.get(), y_steps.get(), y.get(), h_desc, p.has_hy ? hy.get() : nullptr,
-                                           c_desc, p.has_cy ? cy.get() : nullptr, work.get(), work_bytes),
-                  CUDNN_STATUS_SUCCESS)
-            << last_failure_reason();
+        DeviceBuffer w(in.w), x(in.x), hx(in.hx), cx(in.cx), work(in.work), y8(in.y), hy8(in.h_out), cy8(in.c_out);
         ASSERT_EQ(cudnnRNNForward(handle, v8, CUDNN_FWD_MODE_INFERENCE, p.seq_lengths.data(), x_desc, x.get(), y_desc,
                                   y8.get(), h_desc, p.has_hx ? hx.get() : nullptr, p.has_hy ? hy8.get() : nullptr,
                                   c_desc, p.has_cx ? cx.get() : nullptr, p.has_cy ? cy8.get() : nullptr, weight_bytes,
                                   w.get(), work_bytes, work.get(), 0, nullptr),
                   CUDNN_STATUS_SUCCESS)
             << last_failure_reason();
-        EXPECT_TRUE(y.download() == y8.download()) << "inference y differs";
-        EXPECT_TRUE(hy.download() == hy8.download()) << "inference hy differs";
-        EXPECT_TRUE(cy.download() == cy8.download()) << "inference cy differs";
+        EXPECT_TRUE(legacy_inference.y == y8.download()) << "inference y differs";
+        EXPECT_TRUE(legacy_inference.hy == hy8.download()) << "inference hy differs";
+        EXPECT_TRUE(legacy_inference.cy == cy8.download()) << "inference cy differs";
+    }
+}
+
+// A program written for CUDNN_RNN_ALGO_PERSIST_DYNAMIC, as NVIDIA's RNN sample: it makes a plan for its mini-batch
+// and data type, attaches it, builds, and runs. No solver reads the plan: inference (and the training passes)
+// give the bits of the same network under CUDNN_RNN_ALGO_STANDARD.
+TEST(RnnLegacy, PersistentPlanRunsAsStandard) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 12; ++trial) {
+        LegacyCase standard = random_case(rng);
+        // The persistent algorithms take neither the projection nor a bias mode other than DOUBLE_BIAS.
+        standard.p.net.proj_size = standard.p.net.hidden_size;
+        standard.p.net.bias_mode = CUDNN_RNN_DOUBLE_BIAS;
+        LegacyCase dynamic = standard;
+        dynamic.p.net.algo = CUDNN_RNN_ALGO_PERSIST_DYNAMIC;
+        SCOPED_TRACE(describe(dynamic));
+        const RnnProblem &p = dynamic.p;
+        LegacyRnnDescriptor standard_desc(standard), dynamic_desc(dynamic);
+        size_t weight_bytes = 0, work_bytes = 0, reserve_bytes = 0;
+        if (!v8_sizes(dynamic, dynamic_desc, &weight_bytes, &work_bytes, &reserve_bytes)) continue;
+        size_t standard_work = 0, standard_reserve = 0;
+        ASSERT_TRUE(v8_sizes(standard, standard_desc, &weight_bytes, &standard_work, &standard_reserve));
+        EXPECT_EQ(standard_work, work_bytes);
+        EXPECT_EQ(standard_reserve, reserve_bytes);
+
+        Handle handle;
+        cudnnPersistentRNNPlan_t plan = nullptr;
+        ASSERT_EQ(cudnnCreatePersistentRNNPlan(dynamic_desc, p.batch_size, p.net.data_type, &plan),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+        ASSERT_EQ(cudnnSetPersistentRNNPlan(dynamic_desc, plan), CUDNN_STATUS_SUCCESS) << last_failure_reason();
+        ASSERT_EQ(cudnnBuildRNNDynamic(handle, dynamic_desc, p.batch_size), CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+
+        const Buffers in(rng, p, weight_bytes, work_bytes, reserve_bytes);
+        const Outputs with_plan = run_legacy_inference(dynamic, dynamic_desc, in, weight_bytes, work_bytes);
+        const Outputs without = run_legacy_inference(standard, standard_desc, in, weight_bytes, work_bytes);
+        EXPECT_TRUE(with_plan.y == without.y) << "inference y differs";
+        EXPECT_TRUE(with_plan.hy == without.hy) << "inference hy differs";
+        EXPECT_TRUE(with_plan.cy == without.cy) << "inference cy differs";
+        expect_same(run_legacy(dynamic, dynamic_desc, in, weight_bytes, work_bytes, reserve_bytes),
+                    run_legacy(standard, standard_desc, in, weight_bytes, work_bytes, reserve_bytes),
+                    "training passes with a persistent plan");
+        EXPECT_EQ(cudnnDestroyPersistentRNNPlan(plan), CUDNN_STATUS_SUCCESS);
     }
 }
 
@@ -663,22 +718,24 @@ TEST(RnnLegacyRejects, DocumentedMisuse) {
     EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnGetRNNParamsSize(handle, v6, x_steps[0], &size, CUDNN_DATA_FLOAT),
                     "mathPrec");
 
-    // Persistent plans: only for CUDNN_RNN_ALGO_PERSIST_DYNAMIC, and LibreDNN has none to make.
+    // Persistent plans: only for CUDNN_RNN_ALGO_PERSIST_DYNAMIC (tests/api/rnn_persistent_plan_test.cpp has the
+    // rest, and RnnLegacy.PersistentPlanRunsAsStandard a program that uses one).
     cudnnPersistentRNNPlan_t plan = nullptr;
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnCreatePersistentRNNPlan(desc, 2, CUDNN_DATA_FLOAT, &plan),
                     "PERSIST_DYNAMIC only");
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnCreatePersistentRNNPlan(desc, 0, CUDNN_DATA_FLOAT, &plan),
                     "minibatch is 0");
+    EXPECT_EQ(plan, nullptr);
     EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnBuildRNNDynamic(handle, desc, 2), "PERSIST_DYNAMIC only");
     cudnnRNNDescriptor_t dynamic = nullptr;
     ASSERT_EQ(cudnnCreateRNNDescriptor(&dynamic), CUDNN_STATUS_SUCCESS);
     ASSERT_EQ(cudnnSetRNNDescriptor_v6(handle, dynamic, 4, 1, nullptr, CUDNN_LINEAR_INPUT, CUDNN_UNIDIRECTIONAL,
                                        CUDNN_LSTM, CUDNN_RNN_ALGO_PERSIST_DYNAMIC, CUDNN_DATA_FLOAT),
               CUDNN_STATUS_SUCCESS);
-    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnCreatePersistentRNNPlan(dynamic, 2, CUDNN_DATA_FLOAT, &plan),
-                    "no persistent RNN kernels");
-    EXPECT_EQ(plan, nullptr);
-    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnBuildRNNDynamic(handle, dynamic, 2), "no persistent RNN kernels");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnCreatePersistentRNNPlan(dynamic, 2, CUDNN_DATA_FLOAT, nullptr),
+                    "plan is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnSetPersistentRNNPlan(dynamic, nullptr), "plan is NULL");
+    EXPECT_REJECTED(CUDNN_STATUS_BAD_PARAM, cudnnBuildRNNDynamic(handle, dynamic, 0), "miniBatch is 0");
     EXPECT_EQ(cudnnDestroyPersistentRNNPlan(nullptr), CUDNN_STATUS_SUCCESS);
 
     // cudnnSetRNNAlgorithmDescriptor sets the descriptor's algorithm, with the v8 setter's rules.
