@@ -10,8 +10,6 @@
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
-#include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 namespace librednn::cuda {
@@ -709,10 +707,7 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
     dim3 stats_grid;
     const bool plane_vectors = !channels_last && spatial % kLanes == 0;
     // LIBREDNN_BN_SMALL_PLANES=0 keeps such planes on stats_nchw_kernel (to compare the two).
-    static const bool small_planes_off = [] {
-        const char *value = std::getenv("LIBREDNN_BN_SMALL_PLANES");
-        return value != nullptr && std::strcmp(value, "0") == 0;
-    }();
+    static const bool small_planes_off = switched_off("LIBREDNN_BN_SMALL_PLANES");
     const bool small_planes =
         !channels_last && !plane_vectors && !backward && spatial <= kSmallPlane && !small_planes_off;
     const bool small_chunks = plane_vectors && spatial / kLanes <= kSmallChunkVectors;

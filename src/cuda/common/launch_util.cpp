@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 namespace librednn::cuda {
@@ -51,6 +53,11 @@ DeviceLimits current_device_limits() {
         }
     }
     return cached.limits;
+}
+
+bool switched_off(const char *variable) {
+    const char *value = std::getenv(variable);
+    return value != nullptr && std::strcmp(value, "0") == 0;
 }
 
 bool cooperative_launch_fits(const void *kernel, int block_threads, size_t dynamic_shared_bytes, int blocks) {

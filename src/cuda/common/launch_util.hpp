@@ -81,6 +81,10 @@ private:
 // Asks CUDA each call; false, with no sticky error left, where a query fails.
 bool cooperative_launch_fits(const void *kernel, int block_threads, size_t dynamic_shared_bytes, int blocks);
 
+// Whether environment variable `variable` is "0": a measurement switch that turns a kernel family off (callers
+// read it once, into a function-local static).
+bool switched_off(const char *variable);
+
 // CUDNN_STATUS_EXECUTION_FAILED naming `kernel` when the last launch failed, else success.
 Status check_launch(const char *kernel);
 

@@ -8,8 +8,6 @@
 #include "cuda/common/launch_util.hpp"
 #include "cuda/pooling/pooling_pairs.hpp"
 
-#include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 namespace librednn::cuda {
@@ -507,11 +505,6 @@ Status run(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers &b
 }
 
 }  // namespace
-
-bool switched_off(const char *variable) {
-    const char *value = std::getenv(variable);
-    return value != nullptr && std::strcmp(value, "0") == 0;
-}
 
 bool aligned_or_null(const void *pointer, size_t bytes) {
     return pointer == nullptr || reinterpret_cast<uintptr_t>(pointer) % bytes == 0;

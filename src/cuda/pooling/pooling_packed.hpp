@@ -23,9 +23,6 @@ namespace librednn::cuda {
 bool pooling_packed_nhwc(const PoolingProblem &problem);
 bool pooling_packed_nchw(const PoolingProblem &problem);
 
-// Whether environment variable `variable` is "0" (a measurement switch that turns a kernel family off).
-bool switched_off(const char *variable);
-
 // Whether `pointer` is a multiple of `bytes` (or null: a buffer the pass does not use).
 bool aligned_or_null(const void *pointer, size_t bytes);
 

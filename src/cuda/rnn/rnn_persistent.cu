@@ -7,9 +7,6 @@
 
 #include <cooperative_groups.h>
 
-#include <cstdlib>
-#include <cstring>
-
 namespace librednn::cuda {
 
 namespace {
@@ -115,10 +112,7 @@ const SharedMemoryOptIn &opt_in_for(int tile) {
 }  // namespace
 
 bool rnn_persistent_switched_on() {
-    static const bool on = [] {
-        const char *text = std::getenv("LIBREDNN_RNN_PERSISTENT");
-        return text == nullptr || std::strcmp(text, "0") != 0;
-    }();
+    static const bool on = !switched_off("LIBREDNN_RNN_PERSISTENT");
     return on;
 }
 
