@@ -31,6 +31,8 @@ DeviceLimits query_limits(int device) {
         limits.max_dynamic_shared_bytes = value;
     if (cudaDeviceGetAttribute(&value, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && value > 0)
         limits.compute_major = value;
+    if (cudaDeviceGetAttribute(&value, cudaDevAttrCooperativeLaunch, device) == cudaSuccess)
+        limits.cooperative_launch = value != 0;
     cudaGetLastError();  // a failed query leaves the defaults, not a sticky error
     return limits;
 }
@@ -61,14 +63,25 @@ bool switched_off(const char *variable) {
 }
 
 bool cooperative_launch_fits(const void *kernel, int block_threads, size_t dynamic_shared_bytes, int blocks) {
-    int device = 0, cooperative = 0, per_sm = 0;
-    const bool known = cudaGetDevice(&device) == cudaSuccess &&
-                       cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device) == cudaSuccess &&
-                       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads,
-                                                                     dynamic_shared_bytes) == cudaSuccess;
-    if (!known) cudaGetLastError();
-    return known && cooperative != 0 && per_sm >= 1 &&
-           static_cast<int64_t>(blocks) <= static_cast<int64_t>(per_sm) * current_device_limits().sm_count;
+    const DeviceLimits limits = current_device_limits();
+    if (!limits.cooperative_launch) return false;
+    int per_sm = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, dynamic_shared_bytes) !=
+        cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return per_sm >= 1 && static_cast<int64_t>(blocks) <= static_cast<int64_t>(per_sm) * limits.sm_count;
+}
+
+Status launch_cooperative(cudaStream_t stream, const void *kernel, int blocks, int threads, size_t bytes,
+                          void *argument, const char *what) {
+    void *arguments[] = {argument};
+    const cudaError_t error = cudaLaunchCooperativeKernel(kernel, blocks, threads, arguments, bytes, stream);
+    if (error == cudaSuccess) return CUDNN_STATUS_SUCCESS;
+    cudaGetLastError();
+    return fail(CUDNN_STATUS_EXECUTION_FAILED, "launching %s (%d blocks, %zu bytes of shared memory) failed: %s", what,
+                blocks, bytes, cudaGetErrorString(error));
 }
 
 ResidentBlocks::ResidentBlocks(const void *kernel, int block_threads, size_t dynamic_shared_bytes)

@@ -23,6 +23,7 @@ struct DeviceLimits {
     int max_threads_per_sm = 2048;
     int max_dynamic_shared_bytes = 48 * 1024;  // opt-in limit per block
     int compute_major = 0;                     // compute capability (9: clusters); 0 when unknown
+    bool cooperative_launch = false;           // cudaLaunchCooperativeKernel supported
 };
 DeviceLimits current_device_limits();
 
@@ -77,9 +78,14 @@ private:
 
 // Whether `blocks` blocks of `kernel` (block_threads threads, dynamic_shared_bytes of shared memory, already opted
 // in) can all be resident at once on the current device, as a cooperative launch (grid-wide barriers) needs: the
-// device supports cooperative launches and the occupancy calculator's blocks an SM times the SMs reach `blocks`.
-// Asks CUDA each call; false, with no sticky error left, where a query fails.
+// device supports cooperative launches (DeviceLimits) and the occupancy calculator's blocks an SM times the SMs
+// reach `blocks` (asked each call); false, with no sticky error left, where the query fails.
 bool cooperative_launch_fits(const void *kernel, int block_threads, size_t dynamic_shared_bytes, int blocks);
+
+// A cooperative launch of `kernel` (grid-wide barriers) with its one argument at `argument`, once the caller has
+// opted its shared memory in and checked cooperative_launch_fits; EXECUTION_FAILED naming `what` where it fails.
+Status launch_cooperative(cudaStream_t stream, const void *kernel, int blocks, int threads, size_t bytes,
+                          void *argument, const char *what);
 
 // Whether environment variable `variable` is "0": a measurement switch that turns a kernel family off (callers
 // read it once, into a function-local static).

@@ -1,10 +1,10 @@
 // The fused forward step of the CUDA RNN (rnn_fused_step.hpp), in two kernels: FP32 on CUDA cores (FMA
 // math, or a hidden size the other does not take) and TF32 on tensor cores.
 #include "cuda/common/async_copy.cuh"
+#include "cuda/common/launch_util.hpp"
 #include "cuda/common/mma_tf32.cuh"
 #include "cuda/rnn/rnn_cell_forward.cuh"
 #include "cuda/rnn/rnn_fused_step.hpp"
-#include "cuda/rnn/rnn_persistent.cuh"
 #include "cuda/rnn/rnn_persistent.hpp"
 
 #include <cooperative_groups.h>

@@ -121,12 +121,9 @@ bool rnn_persistent_forward_applies(const RnnProblem &p) {
     if (!rnn_persistent_switched_on() || rnn_compute_type(net) != CUDNN_DATA_FLOAT || net.projection() ||
         p.batch_size > kRnnPersistentMaxBatch || net.hidden_size > kMaxHidden)
         return false;
-    const DeviceLimits limits = current_device_limits();
-    const PersistentGeometry g =
-        persistent_geometry(net.gates(), net.hidden_size, net.hidden_size, p.batch_size, limits.sm_count);
-    return g.rows <= kPersistentMaxRows && g.units * p.batch_size <= kPersistentThreads &&
-           g.bytes <= static_cast<size_t>(limits.max_dynamic_shared_bytes) && opt_in_for(g.tile).allow(g.bytes) &&
-           cooperative_launch_fits(kernel_for(g.tile), kPersistentThreads, g.bytes, g.blocks);
+    const PersistentGeometry g = persistent_geometry(net.gates(), net.hidden_size, net.hidden_size, p.batch_size,
+                                                     current_device_limits().sm_count);
+    return persistent_geometry_fits(g, p.batch_size, kernel_for(g.tile), opt_in_for(g.tile));
 }
 
 Status rnn_persistent_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,

@@ -4,11 +4,9 @@
 // before the grid-wide barrier). In FP32, in a fixed order: the same bits every time.
 #pragma once
 
-#include "core/status.hpp"
 #include "cuda/common/async_copy.cuh"
 #include "cuda/common/device_common.cuh"
-
-#include <cuda_runtime_api.h>
+#include "cuda/common/launch_util.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -41,16 +39,13 @@ inline PersistentGeometry persistent_geometry(int rows_per_unit, int k, int hidd
     return g;
 }
 
-// A cooperative launch (grid-wide barriers) of `kernel` with its one argument at `argument` (the caller opted its
-// shared memory in and checked cooperative_launch_fits); EXECUTION_FAILED naming `what` where it fails.
-inline Status launch_cooperative(cudaStream_t stream, const void *kernel, int blocks, int threads, size_t bytes,
-                                 void *argument, const char *what) {
-    void *arguments[] = {argument};
-    const cudaError_t error = cudaLaunchCooperativeKernel(kernel, blocks, threads, arguments, bytes, stream);
-    if (error == cudaSuccess) return CUDNN_STATUS_SUCCESS;
-    cudaGetLastError();
-    return fail(CUDNN_STATUS_EXECUTION_FAILED, "launching %s (%d blocks, %zu bytes of shared memory) failed: %s", what,
-                blocks, bytes, cudaGetErrorString(error));
+// Whether `kernel` (kPersistentThreads threads a block) runs at geometry g for `batch` sequences: the block's rows
+// and cell threads (units x batch) within its limits, its shared memory opted in, every block resident at once.
+inline bool persistent_geometry_fits(const PersistentGeometry &g, int batch, const void *kernel,
+                                     const SharedMemoryOptIn &opt_in) {
+    return g.rows <= kPersistentMaxRows && g.units * batch <= kPersistentThreads &&
+           g.bytes <= static_cast<size_t>(current_device_limits().max_dynamic_shared_bytes) && opt_in.allow(g.bytes) &&
+           cooperative_launch_fits(kernel, kPersistentThreads, g.bytes, g.blocks);
 }
 
 #ifdef __CUDACC__

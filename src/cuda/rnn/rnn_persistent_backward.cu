@@ -115,11 +115,9 @@ bool applies(const RnnProblem &p, int64_t exchange_elements) {
         p.batch_size > kRnnPersistentMaxBatch || gH > kMaxGateRows ||
         exchange_elements < 2 * static_cast<int64_t>(p.batch_size) * gH)
         return false;
-    const DeviceLimits limits = current_device_limits();
-    const PersistentGeometry g = persistent_geometry(1, gH, net.hidden_size, p.batch_size, limits.sm_count);
-    return g.rows <= kPersistentMaxRows && g.units * p.batch_size <= kPersistentThreads &&
-           g.bytes <= static_cast<size_t>(limits.max_dynamic_shared_bytes) && opt_in_for<T>(g.tile).allow(g.bytes) &&
-           cooperative_launch_fits(kernel_for<T>(g.tile), kPersistentThreads, g.bytes, g.blocks);
+    const PersistentGeometry g =
+        persistent_geometry(1, gH, net.hidden_size, p.batch_size, current_device_limits().sm_count);
+    return persistent_geometry_fits(g, p.batch_size, kernel_for<T>(g.tile), opt_in_for<T>(g.tile));
 }
 
 template <class T>
