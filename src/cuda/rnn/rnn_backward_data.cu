@@ -48,15 +48,7 @@ __global__ void __launch_bounds__(kRnnBlock) gather_previous_h_kernel(const __gr
         const int n = static_cast<int>(e / a.P), i = static_cast<int>(e % a.P);
         const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
         if (t < 0) continue;
-        C v;
-        if (a.s == 0) {
-            v = a.hx ? to_compute<C>(a.hx[e]) : C(0);
-        } else {
-            const int previous = a.dir == 0 ? t - 1 : t + 1;
-            v = a.outputs[(static_cast<int64_t>(previous) * a.N + n) * a.out_row + static_cast<int64_t>(a.dir) * a.P +
-                          i];
-        }
-        a.state[n * a.spn + a.at.h_prev + i] = v;
+        a.state[n * a.spn + a.at.h_prev + i] = rnn_previous_h(a, n, i, t, a.s == 0);
     }
 }
 
@@ -100,17 +92,7 @@ __global__ void __launch_bounds__(kRnnBlock)
         const int64_t row = e / a.P;
         const int t = static_cast<int>(row / a.N), n = static_cast<int>(row % a.N), i = static_cast<int>(e % a.P);
         const int length = a.lengths[n];
-        C v = C(0);
-        if (t < length) {
-            if (t == (a.dir == 0 ? 0 : length - 1)) {
-                v = a.hx ? to_compute<C>(a.hx[static_cast<int64_t>(n) * a.P + i]) : C(0);
-            } else {
-                const int previous = a.dir == 0 ? t - 1 : t + 1;
-                v = a.outputs[(static_cast<int64_t>(previous) * a.N + n) * a.out_row +
-                              static_cast<int64_t>(a.dir) * a.P + i];
-            }
-        }
-        previous_h[e] = v;
+        previous_h[e] = t < length ? rnn_previous_h(a, n, i, t, t == (a.dir == 0 ? 0 : length - 1)) : C(0);
     }
 }
 

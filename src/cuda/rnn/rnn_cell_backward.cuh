@@ -49,6 +49,15 @@ struct CellBackward {
     const T *hx, *cx;  // this pseudo-layer's, or NULL
 };
 
+// Unit i's h before sequence n's step at time t: hx (zeros where NULL) at the sequence's first step (`first`),
+// else the layer output at the time before in the direction.
+template <class T, class C>
+__device__ __forceinline__ C rnn_previous_h(const CellBackward<T, C> &a, int n, int i, int t, bool first) {
+    if (first) return a.hx ? to_compute<C>(a.hx[static_cast<int64_t>(n) * a.P + i]) : C(0);
+    const int previous = a.dir == 0 ? t - 1 : t + 1;
+    return a.outputs[(static_cast<int64_t>(previous) * a.N + n) * a.out_row + static_cast<int64_t>(a.dir) * a.P + i];
+}
+
 // Unit i of sequence n at time t (its step s), dfull the gradient reaching its output (h, or the unprojected h
 // with a projection): the gate gradients of the row, written to the reserve space twice (gw for W's products, gr
 // for R's; they differ only in the GRU's h gate) and to step_grads (the sequence's recurrent gradients of the step,

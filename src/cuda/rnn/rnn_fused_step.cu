@@ -71,6 +71,62 @@ __device__ __forceinline__ void finish_pass(const FusedStep &a, int unit0, int f
     }
 }
 
+// What a finish_pass thread's cells need besides R h (W x + b_W of each gate, h before the step, the time),
+// loaded before the products so that their latency (W x + b_W comes from DRAM) hides behind them.
+template <int kGates, int kUnits, int kColumns>
+struct CellInputs {
+    static constexpr int kItems = (kUnits * kColumns + kWarps * 32 - 1) / (kWarps * 32);
+    float gx[kItems][kGates], h_before[kItems];
+    int t[kItems];
+};
+
+template <int kGates, int kUnits, int kColumns>
+__device__ __forceinline__ void load_cell_inputs(const FusedStep &a, int unit0, int first, int s, int64_t h_in,
+                                                 CellInputs<kGates, kUnits, kColumns> &in) {
+    const CellForward<float> &cell = a.cell;
+    const int H = cell.H, N = cell.N;
+#pragma unroll
+    for (int k = 0; k < in.kItems; ++k) {
+        const int e = static_cast<int>(threadIdx.x) + k * kWarps * 32;
+        const int u = e / kColumns, j = e % kColumns, n = first + j, i = unit0 + u;
+        in.t[k] = -1;
+        if (e >= kUnits * kColumns || n >= N || i >= H) continue;
+        in.t[k] = rnn_step_time(cell.lengths, n, cell.dir, s);
+        in.h_before[k] = cell.state[n * cell.spn + h_in + i];
+        if (in.t[k] < 0) continue;
+        const float *gx = cell.gates + (static_cast<int64_t>(in.t[k]) * N + n) * kGates * H + i;
+#pragma unroll
+        for (int q = 0; q < kGates; ++q) in.gx[k][q] = gx[q * H];
+    }
+}
+
+// finish_pass with the inputs load_cell_inputs loaded (the same threads and items).
+template <int kGates, int kUnits, int kColumns, class Sum>
+__device__ __forceinline__ void finish_pass_loaded(const FusedStep &a, int unit0, int first, int64_t h_out,
+                                                   const CellInputs<kGates, kUnits, kColumns> &in, const Sum &sum) {
+    const CellForward<float> &cell = a.cell;
+    const int H = cell.H, N = cell.N;
+#pragma unroll
+    for (int k = 0; k < in.kItems; ++k) {
+        const int e = static_cast<int>(threadIdx.x) + k * kWarps * 32;
+        const int u = e / kColumns, j = e % kColumns, n = first + j, i = unit0 + u;
+        if (e >= kUnits * kColumns || n >= N || i >= H) continue;
+        float *st = cell.state + n * cell.spn;
+        const int t = in.t[k];
+        if (t < 0) {
+            st[h_out + i] = in.h_before[k];  // no step s: h carries over to the other buffer
+            continue;
+        }
+        const auto pre = [&](int q) { return sum(q, u, j, a.bias ? a.bias[q * H + i] : 0.0f); };
+        float value = 0.0f;
+        rnn_cell_forward_unit_from(
+            cell, n, i, t, [&](int q) { return in.gx[k][q]; }, pre, in.h_before[k], &value);
+        st[h_out + i] = value;
+        cell.out[(static_cast<int64_t>(t) * N + n) * cell.out_row + static_cast<int64_t>(cell.dir) * cell.P + i] =
+            value;
+    }
+}
+
 __device__ __forceinline__ float dot8(const float4 &w0, const float4 &w1, const float4 &h0, const float4 &h1,
                                       float sum) {
     sum = fmaf(w0.x, h0.x, sum), sum = fmaf(w0.y, h0.y, sum), sum = fmaf(w0.z, h0.z, sum);
@@ -208,6 +264,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
         const int s = cell.s + step;
         const int64_t h_in = step % 2 == 0 ? a.h_in : a.h_out, h_out = step % 2 == 0 ? a.h_out : a.h_in;
         for (int first = 0; first < N; first += kColumns) {
+            CellInputs<kGates, kUnits, kColumns> inputs;
+            load_cell_inputs(a, unit0, first, s, h_in, inputs);
             float acc[kTiles][4];
 #pragma unroll
             for (int j = 0; j < kTiles; ++j)
@@ -251,9 +309,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
                     sums[warp_m * 16 + group + (e >= 2 ? 8 : 0)][(warp_n * kTiles + j) * 8 + 2 * quad + (e & 1)] =
                         acc[j][e];
             __syncthreads();
-            finish_pass<kUnits, kColumns>(a, unit0, first, s, h_in, h_out, [&](int q, int u, int j, float bias) {
-                return bias + sums[q * kUnits + u][j];
-            });
+            finish_pass_loaded(a, unit0, first, h_out, inputs,
+                               [&](int q, int u, int j, float bias) { return bias + sums[q * kUnits + u][j]; });
             __syncthreads();  // the next pass writes `sums` again
         }
         // A persistent launch: every block's h of step s written and visible before any block reads it (h is copied

@@ -68,15 +68,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
             const float dh = state[cell.at.dh + i] + cell.dout[row * cell.out_row + int64_t{cell.dir} * cell.P + i];
             state[cell.at.dh + i] = dh;
             if (cell.cell == CUDNN_GRU) {
-                float h_prev;
-                if (s == 0) {
-                    h_prev = cell.hx ? to_compute<float>(cell.hx[static_cast<int64_t>(n) * cell.P + i]) : 0.0f;
-                } else {
-                    const int previous = cell.dir == 0 ? t - 1 : t + 1;
-                    h_prev = cell.outputs[(static_cast<int64_t>(previous) * N + n) * cell.out_row +
-                                          int64_t{cell.dir} * cell.P + i];
-                }
-                state[cell.at.h_prev + i] = h_prev;
+                state[cell.at.h_prev + i] = rnn_previous_h(cell, n, i, t, s == 0);
                 state[cell.at.pre_h + i] = a.pre_h[row * H + i];
             }
             rnn_cell_backward_unit(cell, n, i, s, t, dh, exchange + static_cast<int64_t>(n) * gH);
