@@ -6,12 +6,14 @@
 // step's input gate gradients is the layer input's gradient, in one product. The gate gradients stay in
 // the reserve space for the backward weights pass. Dropout between layers multiplies the gradient reaching a
 // layer's output from the layer above by the forward's factors; LSTM cell clipping stops the gradient at a
-// clipped c. Small batches take all the steps of a pseudo-layer in one persistent kernel (rnn_persistent.hpp).
+// clipped c. Small batches take all the steps of a pseudo-layer in one persistent kernel (rnn_persistent.hpp),
+// batches of 17 to 64 two launches a step on the split product (rnn_split_product.hpp).
 #include "cuda/rnn/rnn_cell_backward.cuh"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_persistent.hpp"
 #include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
+#include "cuda/rnn/rnn_split_product.hpp"
 
 #include <algorithm>
 #include <type_traits>
@@ -94,6 +96,78 @@ __global__ void __launch_bounds__(kRnnBlock)
         const int length = a.lengths[n];
         previous_h[e] = t < length ? rnn_previous_h(a, n, i, t, t == (a.dir == 0 ? 0 : length - 1)) : C(0);
     }
+}
+
+// Unit i of sequence n's share of R^T dG: the split product's parts (rnn_split_product.hpp) added in split order.
+__device__ __forceinline__ float split_sum(const float *parts, int splits, int N, int P, int n, int i) {
+    const int64_t stride = static_cast<int64_t>(N) * P;
+    const float *part = parts + static_cast<int64_t>(n) * P + i;
+    float sum = part[0];
+    for (int q = 1; q < splits; ++q) sum += part[q * stride];
+    return sum;
+}
+
+// A step of the split product's recurrence (rnn_split_product.hpp): dh is the layer output's gradient plus, past
+// the sequence's first step back, the parts of the step after's R^T dG and the GRU's z * dh (before it, the
+// state's dh: dhy). The GRU's previous h and R_h h + b_Rh come from the buffers of every step.
+template <class T>
+__global__ void __launch_bounds__(kRnnBlock)
+    cell_backward_split_kernel(const __grid_constant__ CellBackward<T, float> a, const float *parts, int splits,
+                               const float *previous_h, const float *pre_h) {
+    const int64_t total = static_cast<int64_t>(a.N) * a.H;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int n = static_cast<int>(e / a.H), i = static_cast<int>(e % a.H);
+        const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
+        if (t < 0) continue;
+        float *st = a.state + n * a.spn;
+        const int64_t row = static_cast<int64_t>(t) * a.N + n;
+        float dh = a.s + 1 < a.lengths[n]
+                       ? split_sum(parts, splits, a.N, a.P, n, i) + (a.cell == CUDNN_GRU ? st[a.at.z_dh + i] : 0.0f)
+                       : st[a.at.dh + i];
+        dh += a.dout[row * a.out_row + static_cast<int64_t>(a.dir) * a.P + i];
+        if (a.cell == CUDNN_GRU) {
+            st[a.at.h_prev + i] = previous_h[row * a.P + i];
+            st[a.at.pre_h + i] = pre_h[row * a.H + i];
+        }
+        rnn_cell_backward_unit(a, n, i, a.s, t, dh, st + a.at.gate_grads);
+    }
+}
+
+// After the split product's last step: dh for hx, from the parts of step 0 (and the GRU's z * dh).
+template <class T>
+__global__ void __launch_bounds__(kRnnBlock)
+    take_split_gradient_kernel(const __grid_constant__ CellBackward<T, float> a, const float *parts, int splits) {
+    const int64_t total = static_cast<int64_t>(a.N) * a.P;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int n = static_cast<int>(e / a.P), i = static_cast<int>(e % a.P);
+        if (a.lengths[n] <= 0) continue;  // no step: dh is still dhy
+        float *st = a.state + n * a.spn;
+        st[a.at.dh + i] = split_sum(parts, splits, a.N, a.P, n, i) + (a.cell == CUDNN_GRU ? st[a.at.z_dh + i] : 0.0f);
+    }
+}
+
+// All the steps of a pseudo-layer on the split product, two launches a step: the cells, then R^T times their
+// recurrent gate gradients into the parts (the first step's only where dhx is asked for).
+template <class T>
+Status backward_split_steps(cudaStream_t stream, CellBackward<T, float> cell, const RnnSplitProduct &plan,
+                            const float *recurrent, const float *previous_h, const float *pre_h, float *parts,
+                            int max_length, bool want_dhx) {
+    const int gH = rnn_cell_gates(cell.cell) * cell.H;
+    const int grid_h = rnn_grid(int64_t{cell.N} * cell.H);
+    for (int s = max_length - 1; s >= 0; --s) {
+        cell.s = s;
+        cell_backward_split_kernel<T><<<grid_h, kRnnBlock, 0, stream>>>(cell, parts, plan.splits, previous_h, pre_h);
+        LIBREDNN_CHECK(check_launch("cell_backward_split_kernel"));
+        if (s > 0 || want_dhx)
+            LIBREDNN_CHECK(rnn_split_product(stream, plan, cell.state + cell.at.gate_grads, cell.spn, recurrent, cell.N,
+                                             cell.P, gH, parts));
+    }
+    if (!want_dhx) return CUDNN_STATUS_SUCCESS;
+    take_split_gradient_kernel<T>
+        <<<rnn_grid(int64_t{cell.N} * cell.P), kRnnBlock, 0, stream>>>(cell, parts, plan.splits);
+    return check_launch("take_split_gradient_kernel");
 }
 
 // CUDNN_SKIP_INPUT: the layer input's gradient is the sum of the gates' input gradients.
@@ -192,31 +266,37 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             previous.b = at.weights + places.recurrent_matrices, previous.b_row = P, previous.b_col = 1;
             previous.c = at.state + state.dprev, previous.c_row = spn;
             const int grid_p = rnn_grid(int64_t{N} * P), grid_h = rnn_grid(int64_t{N} * H);
-            // Small batches: all the steps in one persistent launch (rnn_persistent.hpp), the GRU's R_h h + b_Rh of
-            // every step first in one product (into the workspace's W x piece, unused by this pass).
-            bool persistent = false;
+            // Small batches: all the steps in one persistent launch (rnn_persistent.hpp); batches of 17 to 64 two
+            // launches a step on the split product (rnn_split_product.hpp). Both take the GRU's R_h h + b_Rh of every
+            // step first in one product (into the workspace's W x piece, unused by this pass).
+            bool persistent = false, split = false;
             if constexpr (std::is_same_v<C, float>) {
+                const C *recurrent = at.weights + places.recurrent_matrices;
                 persistent = rnn_persistent_backward_data_applies(p, at.split_elements);
-                if (persistent) {
-                    C *pre_h = nullptr;
-                    if (net.cell == CUDNN_GRU) {
-                        C *previous_h = at.gates;
-                        pre_h = at.gates + steps * P;
-                        gather_all_previous_h_kernel<T, C>
-                            <<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(cell, steps, previous_h);
-                        LIBREDNN_CHECK(check_launch("gather_all_previous_h_kernel"));
-                        GemmOperands<C> all_steps = reset_product;
-                        all_steps.m = steps;
-                        all_steps.a = previous_h, all_steps.a_row = P;
-                        all_steps.c = pre_h, all_steps.c_row = H;
-                        LIBREDNN_CHECK(
-                            rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::forward, all_steps));
-                    }
-                    LIBREDNN_CHECK(rnn_persistent_backward_data(stream, cell, at.weights + places.recurrent_matrices,
-                                                                pre_h, at.split, max_length));
+                RnnSplitProduct plan;
+                split = !persistent && rnn_split_product_plan(p, at.split_elements, &plan) &&
+                        rnn_split_product_aligned(at.state + state.gate_grads, spn, recurrent);
+                C *previous_h = nullptr, *pre_h = nullptr;
+                if ((persistent || split) && net.cell == CUDNN_GRU) {
+                    previous_h = at.gates;
+                    pre_h = at.gates + steps * P;
+                    gather_all_previous_h_kernel<T, C>
+                        <<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(cell, steps, previous_h);
+                    LIBREDNN_CHECK(check_launch("gather_all_previous_h_kernel"));
+                    GemmOperands<C> all_steps = reset_product;
+                    all_steps.m = steps;
+                    all_steps.a = previous_h, all_steps.a_row = P;
+                    all_steps.c = pre_h, all_steps.c_row = H;
+                    LIBREDNN_CHECK(
+                        rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::forward, all_steps));
                 }
+                if (persistent)
+                    LIBREDNN_CHECK(rnn_persistent_backward_data(stream, cell, recurrent, pre_h, at.split, max_length));
+                if (split)
+                    LIBREDNN_CHECK(backward_split_steps(stream, cell, plan, recurrent, previous_h, pre_h, at.split,
+                                                        max_length, dhx != nullptr));
             }
-            for (int s = max_length - 1; s >= 0 && !persistent; --s) {
+            for (int s = max_length - 1; s >= 0 && !persistent && !split; --s) {
                 cell.s = s;
                 take_output_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("take_output_gradient_kernel"));
