@@ -103,7 +103,8 @@ __device__ __forceinline__ float split_sum(const float *parts, int splits, int N
     const int64_t stride = static_cast<int64_t>(N) * P;
     const float *part = parts + static_cast<int64_t>(n) * P + i;
     float sum = part[0];
-    for (int q = 1; q < splits; ++q) sum += part[q * stride];
+#pragma unroll 8
+    for (int q = 1; q < splits; ++q) sum += part[q * stride];  // the loads in flight together, the adds in order
     return sum;
 }
 

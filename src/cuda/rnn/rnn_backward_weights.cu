@@ -1,12 +1,13 @@
 // The CUDA RNN backward weights pass (cudnnRNNBackwardWeights_v8; cuda/rnn/rnn.hpp). Every gradient is one
 // product over all time steps of the gate gradients backward data left in the reserve space: W's with the
-// layer inputs, R's with each step's previous h (gathered first), P's with the unprojected h, and each
-// bias's with a column of ones (a layer above the first reads its input through the forward's dropout
-// factors). Sums go to the workspace in the compute type, then add into (or replace)
-// the caller's gradients.
+// layer inputs, R's with each step's previous h (gathered first), P's with the unprojected h (a layer above the
+// first reads its input through the forward's dropout factors); each bias's is a column sum of the gate gradients. Sums
+// go to the workspace in the compute type, then add into (or replace) the caller's gradients.
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
+
+#include <algorithm>
 
 namespace librednn::cuda {
 
@@ -39,9 +40,78 @@ __global__ void __launch_bounds__(kRnnBlock)
     }
 }
 
+// The bias gradients: the gate gradients' column sums over every (t, n). Block (a tile of 128 columns, a split of
+// the rows): its eight warps take every eighth row, a lane four columns 32 apart (coalesced), and their sums meet
+// in warp order. With one split the sums are final; else each split leaves its part and bias_sum_kernel adds the
+// parts in split order: deterministic either way. Column c < `first_columns` goes to first[c], the rest to
+// second[c - first_columns] (the input and recurrent biases, whose gradients lie side by side in a row).
+constexpr int kBiasThreads = 256, kBiasWarps = kBiasThreads / 32, kBiasColumns = 128;
+
 template <class C>
-__global__ void fill_one_kernel(C *at) {
-    *at = C(1);
+__device__ __forceinline__ void store_bias(C *first, C *second, int first_columns, int c, C value) {
+    if (c < first_columns)
+        first[c] = value;
+    else
+        second[c - first_columns] = value;
+}
+
+template <class C>
+__global__ void __launch_bounds__(kBiasThreads)
+    bias_parts_kernel(const C *grads, int64_t grads_row, int64_t rows, int columns, int64_t rows_per_split, C *parts,
+                      C *first, C *second, int first_columns) {
+    __shared__ C warp_sums[kBiasWarps][kBiasColumns];
+    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+    const int c0 = static_cast<int>(blockIdx.x) * kBiasColumns;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * rows_per_split, r1 = min(rows, r0 + rows_per_split);
+    C sum[kBiasColumns / 32] = {};
+    for (int64_t r = r0 + warp; r < r1; r += kBiasWarps) {
+        const C *row = grads + r * grads_row;
+#pragma unroll
+        for (int q = 0; q < kBiasColumns / 32; ++q)
+            if (c0 + lane + 32 * q < columns) sum[q] += row[c0 + lane + 32 * q];
+    }
+#pragma unroll
+    for (int q = 0; q < kBiasColumns / 32; ++q) warp_sums[warp][lane + 32 * q] = sum[q];
+    __syncthreads();
+    const int c = c0 + static_cast<int>(threadIdx.x);
+    if (threadIdx.x >= kBiasColumns || c >= columns) return;
+    C total = warp_sums[0][threadIdx.x];
+    for (int w = 1; w < kBiasWarps; ++w) total += warp_sums[w][threadIdx.x];
+    if (gridDim.y == 1)
+        store_bias(first, second, first_columns, c, total);
+    else
+        parts[blockIdx.y * static_cast<int64_t>(columns) + c] = total;
+}
+
+template <class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    bias_sum_kernel(const C *parts, int splits, int columns, C *first, C *second, int first_columns) {
+    const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (c >= columns) return;
+    C total = parts[c];
+    for (int q = 1; q < splits; ++q) total += parts[static_cast<int64_t>(q) * columns + c];
+    store_bias(first, second, first_columns, c, total);
+}
+
+// Queues the bias gradients of `columns` gate-gradient columns (rows of grads_row, `rows` of them), split over
+// rows where the column tiles alone would leave SMs idle and `scratch` holds the parts.
+template <class C>
+Status bias_gradients(cudaStream_t stream, const C *grads, int64_t grads_row, int64_t rows, int columns, C *first,
+                      C *second, int first_columns, C *scratch, int64_t scratch_elements) {
+    const int tiles = (columns + kBiasColumns - 1) / kBiasColumns;
+    const int64_t wanted = (2 * current_device_limits().sm_count + tiles - 1) / tiles;
+    int splits = static_cast<int>(std::min<int64_t>({wanted, (rows + 63) / 64, scratch_elements / columns}));
+    splits = std::max(splits, 1);
+    const int64_t rows_per_split = (rows + splits - 1) / splits;
+    splits = static_cast<int>((rows + rows_per_split - 1) / rows_per_split);
+    bias_parts_kernel<C>
+        <<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits)), kBiasThreads, 0, stream>>>(
+            grads, grads_row, rows, columns, rows_per_split, scratch, first, second, first_columns);
+    LIBREDNN_CHECK(check_launch("bias_parts_kernel"));
+    if (splits == 1) return CUDNN_STATUS_SUCCESS;
+    bias_sum_kernel<C><<<(columns + kRnnBlock - 1) / kRnnBlock, kRnnBlock, 0, stream>>>(scratch, splits, columns, first,
+                                                                                        second, first_columns);
+    return check_launch("bias_sum_kernel");
 }
 
 template <class T, class C>
@@ -61,9 +131,6 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
     rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * net.input_size), kRnnBlock, 0, stream>>>(
         static_cast<const T *>(b.x), at.rows, at.lengths, N, steps, net.input_size, at.sequence_a);
     LIBREDNN_CHECK(check_launch("rnn_load_sequences_kernel"));
-    C *one = at.state;  // the column of ones the bias sums multiply by: one element, read with stride 0
-    fill_one_kernel<C><<<1, 1, 0, stream>>>(one);
-    LIBREDNN_CHECK(check_launch("fill_one_kernel"));
     const C *reserve = static_cast<const C *>(b.reserve);
     const int64_t forward_block = rnn_reserve_forward_block(net), gradient_block = rnn_reserve_gradient_block(net);
     const int64_t outputs_start = steps * forward_block * net.pseudo_layers();
@@ -115,20 +182,16 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
             product.c = sums + places.projection, product.c_row = H;
             LIBREDNN_CHECK(weight_product(product));
         }
-        // Bias gradients: ones^T times the gate gradients, one row.
-        GemmOperands<C> bias;
-        bias.scratch = at.split, bias.scratch_elements = at.split_elements;
-        bias.m = 1, bias.n = gH, bias.k = steps;
-        bias.a = one, bias.a_row = 0, bias.a_col = 0;
-        bias.b_row = gradient_block, bias.b_col = 1;
-        bias.c_row = gH;
-        if (places.input_biases >= 0) {
-            bias.b = grads, bias.c = sums + places.input_biases;
-            LIBREDNN_CHECK(gemm_simt(stream, bias));
-        }
-        if (places.recurrent_biases >= 0) {
-            bias.b = grads + gH, bias.c = sums + places.recurrent_biases;
-            LIBREDNN_CHECK(gemm_simt(stream, bias));
+        // Bias gradients: the column sums of the gate gradients, both biases' in one pass where both are present
+        // (the input side's gradients, then the recurrent side's, lie side by side in a row).
+        const bool input_bias = places.input_biases >= 0, recurrent_bias = places.recurrent_biases >= 0;
+        if (input_bias || recurrent_bias) {
+            const int columns = static_cast<int>((input_bias && recurrent_bias ? 2 : 1) * gH);
+            C *first = sums + (input_bias ? places.input_biases : places.recurrent_biases);
+            C *second = recurrent_bias ? sums + places.recurrent_biases : first;
+            LIBREDNN_CHECK(bias_gradients<C>(stream, input_bias ? grads : grads + gH, gradient_block, steps, columns,
+                                             first, second, input_bias ? static_cast<int>(gH) : columns, at.split,
+                                             at.split_elements));
         }
     }
     const int64_t count = rnn_weight_elements(net);

@@ -8,6 +8,7 @@
 #include "cuda/rnn/rnn_persistent.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace librednn::cuda {
 
@@ -102,6 +103,17 @@ bool switched_on() {
     return on;
 }
 
+// Blocks an SM the splits aim at: 2, or LIBREDNN_RNN_SPLIT_BLOCKS (1 to 8; read once), a measurement knob. More
+// blocks hide more latency in the product; fewer leave fewer parts for the cells to add.
+int blocks_per_sm() {
+    static const int kept = [] {
+        const char *value = std::getenv("LIBREDNN_RNN_SPLIT_BLOCKS");
+        const int wanted = value != nullptr ? std::atoi(value) : 0;
+        return wanted >= 1 && wanted <= 8 ? wanted : 2;
+    }();
+    return kept;
+}
+
 }  // namespace
 
 bool rnn_split_product_plan(const RnnProblem &p, int64_t scratch_elements, RnnSplitProduct *plan) {
@@ -115,7 +127,7 @@ bool rnn_split_product_plan(const RnnProblem &p, int64_t scratch_elements, RnnSp
     s.row_tiles = 1;
     // About two blocks an SM (a block's 37 KB of shared memory and 256 threads let several share one), as few
     // splits as give that.
-    const int total_slices = (gH + kSlice - 1) / kSlice, target = 2 * current_device_limits().sm_count;
+    const int total_slices = (gH + kSlice - 1) / kSlice, target = blocks_per_sm() * current_device_limits().sm_count;
     const int wanted = std::clamp((target + s.column_tiles - 1) / s.column_tiles, 1, total_slices);
     s.slices = (total_slices + wanted - 1) / wanted;
     for (;; ++s.slices) {
