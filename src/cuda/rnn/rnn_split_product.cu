@@ -19,6 +19,7 @@ constexpr int kTile = 64;                 // rows (sequences) and columns (units
 constexpr int kSlice = 32;                // terms (gate rows of R) a stage holds
 constexpr int kRowStride = kSlice + 4;    // the gradients' slice: a fragment's 32 lanes fall in 32 banks
 constexpr int kColumnStride = kTile + 8;  // R's slice, likewise
+constexpr int kMaxSplits = 16;            // parts a unit's sum adds at most (the cells read them all)
 constexpr int kMaxRows = 64;              // sequences: one row tile (the split scratch exists up to batch 64)
 
 struct SplitArguments {
@@ -126,9 +127,12 @@ bool rnn_split_product_plan(const RnnProblem &p, int64_t scratch_elements, RnnSp
     s.column_tiles = (H + kTile - 1) / kTile;
     s.row_tiles = 1;
     // About two blocks an SM (a block's 37 KB of shared memory and 256 threads let several share one), as few
-    // splits as give that.
+    // splits as give that, and at most kMaxSplits (on the H200, hidden 512: 16 splits of four slices took 0.90 of
+    // 32 splits of two's time; hidden 1024, 16 splits 0.97-0.99 of 9's;
+    // bench/results/2026-12-03-h200-rnn-step-products/).
     const int total_slices = (gH + kSlice - 1) / kSlice, target = blocks_per_sm() * current_device_limits().sm_count;
-    const int wanted = std::clamp((target + s.column_tiles - 1) / s.column_tiles, 1, total_slices);
+    const int wanted =
+        std::clamp((target + s.column_tiles - 1) / s.column_tiles, 1, std::min(total_slices, kMaxSplits));
     s.slices = (total_slices + wanted - 1) / wanted;
     for (;; ++s.slices) {
         s.splits = (total_slices + s.slices - 1) / s.slices;
