@@ -136,6 +136,9 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
     const int64_t outputs_start = steps * forward_block * net.pseudo_layers();
     const C *gradients = reserve + rnn_reserve_gradient_start(p);
     C *sums = at.weights;
+    // The bias sums' parts: the step scratch, or above batch 64 (none) the per-sequence state, unused by this pass.
+    C *parts = at.split_elements > 0 ? at.split : at.state;
+    const int64_t parts_elements = at.split_elements > 0 ? at.split_elements : rnn_cuda_workspace(p).state;
     for (int pl = 0; pl < net.pseudo_layers(); ++pl) {
         const int layer = pl / net.directions(), dir = pl % net.directions();
         const RnnLayerPlaces places = rnn_layer_places(net, pl);
@@ -190,8 +193,8 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
             C *first = sums + (input_bias ? places.input_biases : places.recurrent_biases);
             C *second = recurrent_bias ? sums + places.recurrent_biases : first;
             LIBREDNN_CHECK(bias_gradients<C>(stream, input_bias ? grads : grads + gH, gradient_block, steps, columns,
-                                             first, second, input_bias ? static_cast<int>(gH) : columns, at.split,
-                                             at.split_elements));
+                                             first, second, input_bias ? static_cast<int>(gH) : columns, parts,
+                                             parts_elements));
         }
     }
     const int64_t count = rnn_weight_elements(net);

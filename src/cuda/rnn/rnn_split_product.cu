@@ -30,7 +30,7 @@ struct SplitArguments {
     int N, P, gH, slices;    // slices: a split's 32-term slices
 };
 
-struct SplitStage {
+struct alignas(16) SplitStage {  // the 16-byte copies' targets
     float grads[kTile][kRowStride];
     float recurrent[kSlice][kColumnStride];
 };
