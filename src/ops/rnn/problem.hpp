@@ -78,7 +78,8 @@ enum class RnnDirection { forward, backward_data, backward_weights };
 
 // The smallest batch whose recurrence steps' products (R h + b_R, P h, and backward R^T dG, P^T dh) the CUDA
 // backend may multiply on TF32 tensor cores, where the math type allows TF32 (docs/NUMERICS.md, "RNNs";
-// cuda/rnn/rnn_products.hpp). Smaller batches keep them on CUDA cores in their own type.
+// cuda/rnn/rnn_products.hpp). Smaller batches keep them on CUDA cores in their own type, but for backward data's
+// R^T dG without a projection, which is TF32 from batch 17 (cuda/rnn/rnn_split_product.hpp).
 constexpr int kRnnTensorCoreStepBatch = 32;
 
 struct RnnProblem {
