@@ -193,7 +193,7 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
     const int g = net.gates(), H = net.hidden_size, P = net.proj_size, N = p.batch_size, Y = p.y_size();
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * N, gH = static_cast<int64_t>(g) * H;
     const RnnWorkspacePointers<C> at = rnn_workspace_pointers<C>(p, workspace);
-    const int64_t spn = rnn_cuda_workspace(p).state_per_sequence;
+    const int64_t spn = at.state_per_sequence;
     const BackwardState state = backward_state(net);
     LIBREDNN_CHECK(rnn_upload_tables(stream, p, at.lengths, at.rows));
     const int64_t weight_count = rnn_weight_elements(net);

@@ -138,7 +138,7 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
     C *sums = at.weights;
     // The bias sums' parts: the step scratch, or above batch 64 (none) the per-sequence state, unused by this pass.
     C *parts = at.split_elements > 0 ? at.split : at.state;
-    const int64_t parts_elements = at.split_elements > 0 ? at.split_elements : rnn_cuda_workspace(p).state;
+    const int64_t parts_elements = at.split_elements > 0 ? at.split_elements : at.state_elements;
     for (int pl = 0; pl < net.pseudo_layers(); ++pl) {
         const int layer = pl / net.directions(), dir = pl % net.directions();
         const RnnLayerPlaces places = rnn_layer_places(net, pl);

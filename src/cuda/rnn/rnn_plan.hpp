@@ -30,7 +30,7 @@ RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p);
 template <class C>
 struct RnnWorkspacePointers {
     C *weights, *sequence_a, *sequence_b, *gates, *state, *split;
-    int64_t split_elements;
+    int64_t state_per_sequence, state_elements, split_elements;
     int *lengths;
     int64_t *rows;   // (t, n) -> row of the data tensors; -1 for a step beyond the sequence when packed
     void *products;  // the implicit GEMM's workspace for backward weights' products
@@ -47,7 +47,7 @@ RnnWorkspacePointers<C> rnn_workspace_pointers(const RnnProblem &p, void *worksp
     at.gates = at.sequence_b + w.sequences;
     at.state = at.gates + w.gates;
     at.split = at.state + w.state;
-    at.split_elements = w.split;
+    at.state_per_sequence = w.state_per_sequence, at.state_elements = w.state, at.split_elements = w.split;
     at.lengths = reinterpret_cast<int *>(static_cast<char *>(workspace) + w.table_offset);
     at.rows = reinterpret_cast<int64_t *>(static_cast<char *>(workspace) + w.table_offset +
                                           ((sizeof(int) * static_cast<size_t>(p.batch_size) + 255) & ~size_t{255}));
