@@ -217,6 +217,15 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                         cudaGetErrorString(error));
     }
     const int max_length = *std::max_element(p.seq_lengths.begin(), p.seq_lengths.end());
+    // How the steps run, the same for every pseudo-layer: all in one persistent launch (batches up to 16,
+    // rnn_persistent.hpp), two launches a step on the split product (17 to 64, rnn_split_product.hpp; each layer's R
+    // must also be aligned), or the unfused steps.
+    bool persistent = false, split_planned = false;
+    RnnSplitProduct plan;
+    if constexpr (std::is_same_v<C, float>) {
+        persistent = rnn_persistent_backward_data_applies(p, at.split_elements);
+        split_planned = !persistent && rnn_split_product_plan(p, at.split_elements, &plan);
+    }
     const T *dhy = static_cast<const T *>(b.dhy), *dcy = static_cast<const T *>(b.dcy);
     T *dhx = static_cast<T *>(b.dhx), *dcx = static_cast<T *>(b.dcx);
     for (int layer = net.layers - 1; layer >= 0; --layer) {
@@ -267,16 +276,12 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             previous.b = at.weights + places.recurrent_matrices, previous.b_row = P, previous.b_col = 1;
             previous.c = at.state + state.dprev, previous.c_row = spn;
             const int grid_p = rnn_grid(int64_t{N} * P), grid_h = rnn_grid(int64_t{N} * H);
-            // Small batches: all the steps in one persistent launch (rnn_persistent.hpp); batches of 17 to 64 two
-            // launches a step on the split product (rnn_split_product.hpp). Both take the GRU's R_h h + b_Rh of every
-            // step first in one product (into the workspace's W x piece, unused by this pass).
-            bool persistent = false, split = false;
+            // The persistent kernel and the split product both take the GRU's R_h h + b_Rh of every step first in
+            // one product (into the workspace's W x piece, unused by this pass).
+            bool split = false;
             if constexpr (std::is_same_v<C, float>) {
                 const C *recurrent = at.weights + places.recurrent_matrices;
-                persistent = rnn_persistent_backward_data_applies(p, at.split_elements);
-                RnnSplitProduct plan;
-                split = !persistent && rnn_split_product_plan(p, at.split_elements, &plan) &&
-                        rnn_split_product_aligned(at.state + state.gate_grads, spn, recurrent);
+                split = split_planned && rnn_split_product_aligned(at.state + state.gate_grads, spn, recurrent);
                 C *previous_h = nullptr, *pre_h = nullptr;
                 if ((persistent || split) && net.cell == CUDNN_GRU) {
                     previous_h = at.gates;

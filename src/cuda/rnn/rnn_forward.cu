@@ -127,6 +127,9 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
     T *hy = static_cast<T *>(b.hy), *cy = static_cast<T *>(b.cy);
     const C *in = at.sequence_a;
     C *out = nullptr;
+    // All the steps of each pseudo-layer in one persistent launch (batches up to 16; the same for every layer).
+    bool persistent_forward = false;
+    if constexpr (std::is_same_v<C, float>) persistent_forward = rnn_persistent_forward_applies(p);
     for (int layer = 0; layer < net.layers; ++layer) {
         out = p.training ? reserve + outputs_start + steps * Y * layer
                          : (in == at.sequence_a ? at.sequence_b : at.sequence_a);
@@ -181,9 +184,8 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             projection.c = at.state + state.h_new, projection.c_row = spn;
             // The persistent kernel (all steps in one launch) or the fused step (one a step): h alternates between
             // the state's h and h_new.
-            bool persistent = false, fused = false;
+            bool persistent = persistent_forward, fused = false;
             if constexpr (std::is_same_v<C, float>) {
-                persistent = rnn_persistent_forward_applies(p);
                 fused = !persistent && places.projection < 0 && rnn_fused_step_applies(p, recurrent.b, at.state, spn);
                 if (persistent)
                     LIBREDNN_CHECK(rnn_persistent_forward(stream, cell, recurrent.b, recurrent.bias, max_length));
