@@ -18,20 +18,13 @@ namespace {
 
 using librednn::cuda::gemm_simt;
 using librednn::cuda::GemmOperands;
+using librednn::gpu_test::device_copy;
 
 struct Shape {
     int64_t m, n, k;
     bool a_k_contiguous, b_k_contiguous, bias, accumulate;
     bool scratch = false;  // room to split k
 };
-
-template <class C>
-C *device_copy(const std::vector<C> &values) {
-    C *at = nullptr;
-    EXPECT_EQ(cudaMalloc(&at, values.size() * sizeof(C)), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(at, values.data(), values.size() * sizeof(C), cudaMemcpyHostToDevice), cudaSuccess);
-    return at;
-}
 
 template <class C>
 void check(const Shape &s, std::mt19937_64 &rng) {

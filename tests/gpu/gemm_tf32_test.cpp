@@ -22,6 +22,7 @@ using librednn::cuda::gemm_tf32;
 using librednn::cuda::gemm_tf32_takes;
 using librednn::cuda::gemm_tf32_workspace_bytes;
 using librednn::cuda::GemmOperands;
+using librednn::gpu_test::device_copy;
 
 struct Shape {
     int64_t m, n, k;
@@ -30,13 +31,6 @@ struct Shape {
     bool workspace;       // room for the split parts it asks for
     bool split_expected;  // the shape leaves SMs idle without a split (the test checks the workspace asked)
 };
-
-float *device_copy(const std::vector<float> &values) {
-    float *at = nullptr;
-    EXPECT_EQ(cudaMalloc(&at, values.size() * sizeof(float)), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(at, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
-    return at;
-}
 
 void check(const Shape &s, std::mt19937_64 &rng) {
     SCOPED_TRACE(testing::Message() << "m " << s.m << " n " << s.n << " k " << s.k << " a_k_contiguous "

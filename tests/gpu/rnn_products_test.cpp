@@ -22,6 +22,7 @@ namespace {
 
 using namespace librednn;
 using namespace librednn::cuda;
+using librednn::gpu_test::device_copy;
 
 struct Case {
     RnnProductScope scope;
@@ -30,13 +31,6 @@ struct Case {
     bool a_k_contiguous, b_k_contiguous, bias, accumulate;
     int64_t row_gap;  // elements past each row of every operand (the RNN's rows hold more than one matrix)
 };
-
-float *device_copy(const std::vector<float> &values) {
-    float *at = nullptr;
-    EXPECT_EQ(cudaMalloc(&at, values.size() * sizeof(float)), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(at, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
-    return at;
-}
 
 const char *shape_name(RnnProductShape shape) {
     switch (shape) {

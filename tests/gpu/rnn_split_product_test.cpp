@@ -22,19 +22,13 @@ namespace {
 
 using namespace librednn;
 using namespace librednn::cuda;
+using librednn::gpu_test::device_copy;
 
 constexpr int kSlice = 32;  // gate rows a slice of the plan holds
 
 struct Case {
     int N, P, gH, row_gap, splits, slices;
 };
-
-float *device_copy(const std::vector<float> &values) {
-    float *at = nullptr;
-    EXPECT_EQ(cudaMalloc(&at, values.size() * sizeof(float)), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(at, values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
-    return at;
-}
 
 void check(const Case &c, std::mt19937_64 &rng) {
     SCOPED_TRACE(testing::Message() << "N " << c.N << " P " << c.P << " gH " << c.gH << " row_gap " << c.row_gap
