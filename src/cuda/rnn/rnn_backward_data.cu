@@ -83,21 +83,6 @@ __global__ void __launch_bounds__(kRnnBlock)
     }
 }
 
-// The GRU's previous h at every step of every sequence (hx, or zeros, before its first; zeros past its length),
-// [T][N][P], for the persistent kernel's R_h h + b_Rh of all the steps in one product.
-template <class T, class C>
-__global__ void __launch_bounds__(kRnnBlock)
-    gather_all_previous_h_kernel(const __grid_constant__ CellBackward<T, C> a, int64_t steps, C *previous_h) {
-    const int64_t total = steps * a.P;
-    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
-         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t row = e / a.P;
-        const int t = static_cast<int>(row / a.N), n = static_cast<int>(row % a.N), i = static_cast<int>(e % a.P);
-        const int length = a.lengths[n];
-        previous_h[e] = t < length ? rnn_previous_h(a, n, i, t, t == (a.dir == 0 ? 0 : length - 1)) : C(0);
-    }
-}
-
 // Unit i of sequence n's share of R^T dG: the split product's parts (rnn_split_product.hpp) added in split order.
 __device__ __forceinline__ float split_sum(const float *parts, int splits, int N, int P, int n, int i) {
     const int64_t stride = static_cast<int64_t>(N) * P;
@@ -286,9 +271,9 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                 if ((persistent || split) && net.cell == CUDNN_GRU) {
                     previous_h = at.gates;
                     pre_h = at.gates + steps * P;
-                    gather_all_previous_h_kernel<T, C>
-                        <<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(cell, steps, previous_h);
-                    LIBREDNN_CHECK(check_launch("gather_all_previous_h_kernel"));
+                    rnn_gather_all_previous_h_kernel<T, C><<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(
+                        at.lengths, N, steps, P, dir, cell.outputs, Y, cell.hx, previous_h);
+                    LIBREDNN_CHECK(check_launch("rnn_gather_all_previous_h_kernel"));
                     GemmOperands<C> all_steps = reset_product;
                     all_steps.m = steps;
                     all_steps.a = previous_h, all_steps.a_row = P;

@@ -13,33 +13,6 @@ namespace librednn::cuda {
 
 namespace {
 
-// Every step's previous h for pseudo-layer `dir` of a layer: the layer output one step before in the
-// recurrence's order, hx (or zeros) at its first step, zeros beyond the sequence.
-template <class T, class C>
-__global__ void __launch_bounds__(kRnnBlock)
-    gather_all_previous_h_kernel(const int *lengths, int N, int64_t steps, int P, int dir, const C *outputs,
-                                 int64_t out_row, const T *hx, C *h_prev) {
-    const int64_t total = steps * P;
-    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
-         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t row = e / P;
-        const int i = static_cast<int>(e % P);
-        const int t = static_cast<int>(row / N), n = static_cast<int>(row % N);
-        const int length = lengths[n];
-        C v = C(0);
-        if (t < length) {
-            const bool first = dir == 0 ? t == 0 : t == length - 1;
-            if (first) {
-                v = hx ? to_compute<C>(hx[static_cast<int64_t>(n) * P + i]) : C(0);
-            } else {
-                const int previous = dir == 0 ? t - 1 : t + 1;
-                v = outputs[(static_cast<int64_t>(previous) * N + n) * out_row + static_cast<int64_t>(dir) * P + i];
-            }
-        }
-        h_prev[e] = v;
-    }
-}
-
 // The bias gradients: the gate gradients' column sums over every (t, n). Block (a tile of 128 columns, a split of
 // the rows): its eight warps take every eighth row, a lane four columns 32 apart (coalesced), and their sums meet
 // in warp order. With one split the sums are final; else each split leaves its part and bias_sum_kernel adds the
@@ -154,9 +127,9 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
             input = at.sequence_b;
         }
         const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
-        gather_all_previous_h_kernel<T, C><<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(
+        rnn_gather_all_previous_h_kernel<T, C><<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(
             at.lengths, N, steps, P, dir, reserve + outputs_start + steps * Y * layer, Y, hx, at.gates);
-        LIBREDNN_CHECK(check_launch("gather_all_previous_h_kernel"));
+        LIBREDNN_CHECK(check_launch("rnn_gather_all_previous_h_kernel"));
         // Each product: rows are a gradient's rows (gate and unit), columns the other operand's, the sum
         // over every (t, n).
         const auto weight_product = [&](const GemmOperands<C> &operands) {

@@ -85,6 +85,34 @@ __global__ void __launch_bounds__(kRnnBlock)
         to[e] = from_compute<T>(from[(e / width) * stride + e % width]);
 }
 
+// Every step's previous h for pseudo-layer `dir` of a layer, [T][N][P]: the layer output one step before in the
+// recurrence's order, hx (this pseudo-layer's, or zeros) at its first step, zeros beyond the sequence. Backward
+// weights' R products read it, and backward data's GRU R_h h + b_Rh of every step.
+template <class T, class C>
+__global__ void __launch_bounds__(kRnnBlock)
+    rnn_gather_all_previous_h_kernel(const int *lengths, int N, int64_t steps, int P, int dir, const C *outputs,
+                                     int64_t out_row, const T *hx, C *h_prev) {
+    const int64_t total = steps * P;
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const int64_t row = e / P;
+        const int i = static_cast<int>(e % P);
+        const int t = static_cast<int>(row / N), n = static_cast<int>(row % N);
+        const int length = lengths[n];
+        C v = C(0);
+        if (t < length) {
+            const bool first = dir == 0 ? t == 0 : t == length - 1;
+            if (first) {
+                v = hx ? to_compute<C>(hx[static_cast<int64_t>(n) * P + i]) : C(0);
+            } else {
+                const int previous = dir == 0 ? t - 1 : t + 1;
+                v = outputs[(static_cast<int64_t>(previous) * N + n) * out_row + static_cast<int64_t>(dir) * P + i];
+            }
+        }
+        h_prev[e] = v;
+    }
+}
+
 // out[e] = in[e] * factors[e] (in place when out is in): a layer output's gradient, or a layer input, through
 // the dropout factors the training forward left in the reserve space.
 template <class C>
