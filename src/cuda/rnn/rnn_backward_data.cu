@@ -64,8 +64,9 @@ __global__ void __launch_bounds__(kRnnBlock) cell_backward_kernel(const __grid_c
         const int t = rnn_step_time(a.lengths, n, a.dir, a.s);
         if (t < 0) continue;
         C *st = a.state + n * a.spn;
+        const bool gru = a.cell == CUDNN_GRU;
         rnn_cell_backward_unit(a, n, i, a.s, t, a.projection ? st[a.at.dfull + i] : st[a.at.dh + i],
-                               st + a.at.gate_grads);
+                               st + a.at.gate_grads, gru ? st[a.at.h_prev + i] : C(0), gru ? st[a.at.pre_h + i] : C(0));
     }
 }
 
@@ -112,11 +113,9 @@ __global__ void __launch_bounds__(kRnnBlock)
                        ? split_sum(parts, splits, a.N, a.P, n, i) + (a.cell == CUDNN_GRU ? st[a.at.z_dh + i] : 0.0f)
                        : st[a.at.dh + i];
         dh += a.dout[row * a.out_row + static_cast<int64_t>(a.dir) * a.P + i];
-        if (a.cell == CUDNN_GRU) {
-            st[a.at.h_prev + i] = previous_h[row * a.P + i];
-            st[a.at.pre_h + i] = pre_h[row * a.H + i];
-        }
-        rnn_cell_backward_unit(a, n, i, a.s, t, dh, st + a.at.gate_grads);
+        const bool gru = a.cell == CUDNN_GRU;
+        rnn_cell_backward_unit(a, n, i, a.s, t, dh, st + a.at.gate_grads, gru ? previous_h[row * a.P + i] : 0.0f,
+                               gru ? pre_h[row * a.H + i] : 0.0f);
     }
 }
 

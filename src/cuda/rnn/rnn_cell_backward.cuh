@@ -61,10 +61,12 @@ __device__ __forceinline__ C rnn_previous_h(const CellBackward<T, C> &a, int n, 
 // Unit i of sequence n at time t (its step s), dfull the gradient reaching its output (h, or the unprojected h
 // with a projection): the gate gradients of the row, written to the reserve space twice (gw for W's products, gr
 // for R's; they differ only in the GRU's h gate) and to step_grads (the sequence's recurrent gradients of the step,
-// gates * hidden), and the LSTM's dc carried to the step before (the GRU's z * dh likewise).
+// gates * hidden), and the LSTM's dc carried to the step before (the GRU's z * dh likewise). The GRU also needs the
+// unit's h before the step (h_prev) and R_h h + b_Rh (pre_h), which each caller has where its steps keep them; other
+// cells ignore both.
 template <class T, class C>
 __device__ __forceinline__ void rnn_cell_backward_unit(const CellBackward<T, C> &a, int n, int i, int s, int t, C dfull,
-                                                       C *step_grads) {
+                                                       C *step_grads, C h_prev, C pre_h) {
     const int H = a.H;
     const int64_t row = static_cast<int64_t>(t) * a.N + n;
     const int gates = rnn_cell_gates(a.cell);
@@ -96,10 +98,10 @@ __device__ __forceinline__ void rnn_cell_backward_unit(const CellBackward<T, C> 
         }
         default: {
             const C reset = saved[i], update = saved[H + i], candidate = saved[2 * H + i];
-            const C pre = st[a.at.pre_h + i];
+            const C pre = pre_h;
             const C dcandidate = dfull * (C(1) - update) * (C(1) - candidate * candidate);
             gw[i] = dcandidate * pre * reset * (C(1) - reset);
-            gw[H + i] = dfull * (st[a.at.h_prev + i] - candidate) * update * (C(1) - update);
+            gw[H + i] = dfull * (h_prev - candidate) * update * (C(1) - update);
             gw[2 * H + i] = dcandidate;
             gr[2 * H + i] = dcandidate * reset;
             step_grads[2 * H + i] = dcandidate * reset;

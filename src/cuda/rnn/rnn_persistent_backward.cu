@@ -67,11 +67,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
             const int64_t row = static_cast<int64_t>(t) * N + n;
             const float dh = state[cell.at.dh + i] + cell.dout[row * cell.out_row + int64_t{cell.dir} * cell.P + i];
             state[cell.at.dh + i] = dh;
-            if (cell.cell == CUDNN_GRU) {
-                state[cell.at.h_prev + i] = rnn_previous_h(cell, n, i, t, s == 0);
-                state[cell.at.pre_h + i] = a.pre_h[row * H + i];
-            }
-            rnn_cell_backward_unit(cell, n, i, s, t, dh, exchange + static_cast<int64_t>(n) * gH);
+            const bool gru = cell.cell == CUDNN_GRU;
+            rnn_cell_backward_unit(cell, n, i, s, t, dh, exchange + static_cast<int64_t>(n) * gH,
+                                   gru ? rnn_previous_h(cell, n, i, t, s == 0) : 0.0f,
+                                   gru ? a.pre_h[row * H + i] : 0.0f);
         } else if (cell_thread) {
             for (int q = 0; q < gates; ++q) exchange[static_cast<int64_t>(n) * gH + q * H + i] = 0.0f;  // unused
         }
