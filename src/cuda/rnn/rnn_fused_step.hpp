@@ -19,10 +19,12 @@ namespace librednn::cuda {
 template <class C>
 struct CellForward;
 
-// The fused step from batches of this many sequences. Measured on the H200 (bench/results/
-// 2026-12-02-h200-fused-step/): at batch 64 it takes 0.52-0.69 of the unfused steps' time in inference, at
-// batch 1 1.5-1.7 times it (one sequence leaves 31 lanes of each warp idle). Between the two not yet measured.
-constexpr int kRnnFusedStepBatch = 32;
+// The fused step from batches of this many sequences: every batch above the persistent kernel's 16. Measured on
+// the H200 (bench/results/2026-12-02-h200-fused-step/): at batch 64 it takes 0.52-0.69 of the unfused steps' time
+// in inference, at batch 1 1.5-1.7 times it (one sequence leaves 31 lanes of each warp idle); at batch 24 the
+// unfused steps (gemm_simt a step) made the LSTM h1024 training step 2.2x NVIDIA's time
+// (bench/results/2026-12-03-h200-rnn-step-products/, call 4).
+constexpr int kRnnFusedStepBatch = 17;
 
 // Hidden units a block of a fused step (forward or backward) takes: gates * units rows of R. 8 from this
 // hidden size (H / 8 blocks fill the H200's 132 SMs about once), else 4 (twice the blocks, each reading h or the
