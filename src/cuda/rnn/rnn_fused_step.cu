@@ -71,8 +71,12 @@ __device__ __forceinline__ void finish_pass(const FusedStep &a, int unit0, int f
     }
 }
 
-// What a finish_pass thread's cells need besides R h (W x + b_W of each gate, h before the step, the time),
-// loaded before the products so that their latency (W x + b_W comes from DRAM) hides behind them.
+// What a finish_pass_loaded thread's cells need besides R h (W x + b_W of each gate, h before the step, the time),
+// loaded before the products so that their latency (W x + b_W comes from DRAM) hides behind them. Item k of a
+// thread is unit e % kUnits of sequence first + e / kUnits (e = thread + k x the block's threads): neighbouring
+// threads take neighbouring units of one sequence, so that each global access of the cell (W x + b_W, h, c, the
+// reserve's saved values, the layer output) covers kUnits floats of a row in one or two sectors, where one
+// sequence a thread touched a sector each; the sums' reads, sums[q kUnits + u][j], still fall in 32 banks.
 template <int kGates, int kUnits, int kColumns>
 struct CellInputs {
     static constexpr int kItems = (kUnits * kColumns + kWarps * 32 - 1) / (kWarps * 32);
@@ -88,7 +92,7 @@ __device__ __forceinline__ void load_cell_inputs(const FusedStep &a, int unit0, 
 #pragma unroll
     for (int k = 0; k < in.kItems; ++k) {
         const int e = static_cast<int>(threadIdx.x) + k * kWarps * 32;
-        const int u = e / kColumns, j = e % kColumns, n = first + j, i = unit0 + u;
+        const int u = e % kUnits, j = e / kUnits, n = first + j, i = unit0 + u;
         in.t[k] = -1;
         if (e >= kUnits * kColumns || n >= N || i >= H) continue;
         in.t[k] = rnn_step_time(cell.lengths, n, cell.dir, s);
@@ -109,7 +113,7 @@ __device__ __forceinline__ void finish_pass_loaded(const FusedStep &a, int unit0
 #pragma unroll
     for (int k = 0; k < in.kItems; ++k) {
         const int e = static_cast<int>(threadIdx.x) + k * kWarps * 32;
-        const int u = e / kColumns, j = e % kColumns, n = first + j, i = unit0 + u;
+        const int u = e % kUnits, j = e / kUnits, n = first + j, i = unit0 + u;
         if (e >= kUnits * kColumns || n >= N || i >= H) continue;
         float *st = cell.state + n * cell.spn;
         const int t = in.t[k];
