@@ -399,11 +399,11 @@ TEST(Rnn, ForwardOnBatchesOfTensorCoreStepsMatchesReference) {
 
 // Hidden sizes of a multiple of 8 without a projection, float and half data: on CUDA each forward step is one
 // kernel (cuda/rnn/rnn_fused_step.hpp) computing R h + b_R and the cell, h alternating between two buffers,
-// from batches of 17 (kRnnFusedStepBatch; smaller ones take the unfused or persistent steps). Batches of one sequence to past
-// 64 (the kernel's columns per pass), odd and even longest lengths (the last h
-// in either buffer), shorter sequences (their h carried to the other buffer), both directions, and two hidden
-// sizes past the kernel's wide-tile threshold (kRnnFusedWideTileHidden, 768: eight units per block, else four). Hidden
-// sizes that are multiples of 16 take the TF32 kernel unless the math type is FMA, the others the FP32 one.
+// from batches of 17 (kRnnFusedStepBatch; smaller ones take the unfused or persistent steps). Batches of one sequence
+// to past 64 (the kernel's columns per pass), odd and even longest lengths (the last h in either buffer), shorter
+// sequences (their h carried to the other buffer), both directions, and two hidden sizes past the kernel's wide-tile
+// threshold (kRnnFusedWideTileHidden, 768: eight units per block, else four). Hidden sizes that are multiples of 16
+// take the TF32 kernel unless the math type is FMA, the others the FP32 one.
 TEST(Rnn, ForwardOfFusedStepsMatchesReference) {
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 20; ++trial) {
