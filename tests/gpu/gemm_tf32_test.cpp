@@ -3,7 +3,9 @@
 // tiles and k not a multiple of the slice, a bias, accumulation, and k split over blocks (with and without room
 // for every part). Each factor rounds to TF32, so each element may be off by 2^-10 of the sum of its terms'
 // magnitudes on top of float's k + 2 roundings; every run twice, bit for bit; C's gap past each row untouched.
+// Both kernels: mma.sync everywhere, and on a GPU of compute capability 9.0 the wgmma kernel, which must run there.
 #include "cuda/common/gemm_tf32.hpp"
+#include "cuda/common/gemm_tf32_wgmma.hpp"
 #include "gpu_test_util.hpp"
 #include "product_bound.hpp"
 
@@ -12,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -22,6 +25,7 @@ using librednn::cuda::gemm_tf32;
 using librednn::cuda::gemm_tf32_takes;
 using librednn::cuda::gemm_tf32_workspace_bytes;
 using librednn::cuda::GemmOperands;
+using librednn::cuda::Tf32Kernel;
 using librednn::gpu_test::device_copy;
 
 struct Shape {
@@ -32,11 +36,11 @@ struct Shape {
     bool split_expected;  // the shape leaves SMs idle without a split (the test checks the workspace asked)
 };
 
-void check(const Shape &s, std::mt19937_64 &rng) {
-    SCOPED_TRACE(testing::Message() << "m " << s.m << " n " << s.n << " k " << s.k << " a_k_contiguous "
-                                    << s.a_k_contiguous << " b_k_contiguous " << s.b_k_contiguous << " bias " << s.bias
-                                    << " accumulate " << s.accumulate << " row_gap " << s.row_gap << " workspace "
-                                    << s.workspace);
+void check(const Shape &s, Tf32Kernel kernel, std::mt19937_64 &rng) {
+    SCOPED_TRACE(testing::Message() << (kernel == Tf32Kernel::wgmma ? "wgmma" : "mma.sync") << " m " << s.m << " n "
+                                    << s.n << " k " << s.k << " a_k_contiguous " << s.a_k_contiguous
+                                    << " b_k_contiguous " << s.b_k_contiguous << " bias " << s.bias << " accumulate "
+                                    << s.accumulate << " row_gap " << s.row_gap << " workspace " << s.workspace);
     GemmOperands<float> g;
     g.m = s.m, g.n = s.n, g.k = s.k;
     // Rows (or columns) of whole 16-byte vectors, as gemm_tf32 takes them, then the gap.
@@ -66,7 +70,7 @@ void check(const Shape &s, std::mt19937_64 &rng) {
     std::vector<float> first;
     for (int run = 0; run < 2; ++run) {
         ASSERT_EQ(cudaMemcpy(dc, c0.data(), c0.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
-        ASSERT_EQ(gemm_tf32(nullptr, g, workspace, workspace != nullptr ? asked : 0), CUDNN_STATUS_SUCCESS);
+        ASSERT_EQ(gemm_tf32(nullptr, g, workspace, workspace != nullptr ? asked : 0, kernel), CUDNN_STATUS_SUCCESS);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         std::vector<float> got(c0.size());
         ASSERT_EQ(cudaMemcpy(got.data(), dc, got.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -99,7 +103,23 @@ TEST(GemmTf32, EveryOrientationMatchesDoubleProduct) {
         {256, 128, 3200, false, false, true, true, 0, false, true},
         {64, 1024, 4096, true, true, false, true, 12, true, true},  // a recurrence step's R^T dG at batch 64
     };
-    for (const Shape &s : shapes) check(s, rng);
+    for (const Shape &s : shapes) check(s, Tf32Kernel::mma_sync, rng);
+    if (!librednn::cuda::gemm_tf32_wgmma_available()) return;  // WgmmaRunsWhereBuilt says whether it must
+    for (const Shape &s : shapes) check(s, Tf32Kernel::wgmma, rng);
+}
+
+// Where the library was built for sm_90a and the GPU is of compute capability 9.0 (the H200 the gpu lane runs
+// on), the wgmma kernel is the one that runs: the orientations above then test it, not only mma.sync.
+TEST(GemmTf32, WgmmaRunsWhereBuilt) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    int device = 0, major = 0, minor = 0;
+    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), cudaSuccess);
+    if (major != 9 || minor != 0 || !LIBREDNN_TEST_BUILT_FOR_SM90) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
+    const char *off = std::getenv("LIBREDNN_GEMM_TF32_WGMMA");
+    if (off != nullptr && std::strcmp(off, "0") == 0) GTEST_SKIP() << "LIBREDNN_GEMM_TF32_WGMMA=0";
+    EXPECT_TRUE(librednn::cuda::gemm_tf32_wgmma_available());
 }
 
 TEST(GemmTf32, TurnsDownOperandsWithoutSixteenByteRows) {

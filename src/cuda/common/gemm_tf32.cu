@@ -10,9 +10,9 @@
 // parts in split order.
 #include "cuda/common/gemm_tf32.hpp"
 
-#include "cuda/common/async_copy.cuh"
+#include "cuda/common/gemm_tf32_tiles.cuh"
+#include "cuda/common/gemm_tf32_wgmma.hpp"
 #include "cuda/common/launch_util.hpp"
-#include "cuda/common/mma_tf32.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,101 +22,20 @@ namespace librednn::cuda {
 
 namespace {
 
-constexpr int kThreads = 256, kTileM = 128, kTileN = 128, kTileK = 32, kStages = 3;
-constexpr int kOperandFloats = kTileM * kTileK;  // [128][32] (k contiguous) or [32][128], swizzled
+using namespace tf32_tiles;
+
+constexpr int kThreads = kTileThreads, kStages = 3;
 constexpr size_t kSharedBytes = static_cast<size_t>(kStages) * 2 * kOperandFloats * sizeof(float);
 constexpr int kMinSplitTiles = 8;  // k-tiles a split part keeps at least
-
-struct Tf32Args {
-    GemmOperands<float> g;
-    int64_t k_per_split;
-    float *partials;  // [split][m][n] when k is split, else nullptr
-};
-
-// Where element (outer, l) of a tile lies: [128][32] rows of outer index with chunk c of each row at
-// c ^ 2 (outer mod 4), or [32][128] rows of k with chunk c at c ^ 2 ((l / 2) mod 4). The 16 lanes of one
-// 8-byte load then cover the 32 banks once.
-template <bool KContiguous>
-__device__ __forceinline__ int tile_index(int outer, int l) {
-    if constexpr (KContiguous) {
-        return outer * kTileK + ((((l >> 2) ^ ((outer & 3) << 1))) << 2) + (l & 3);
-    } else {
-        return l * kTileM + ((((outer >> 2) ^ (((l >> 1) & 3) << 1))) << 2) + (outer & 3);
-    }
-}
-
-// One thread's share of one operand's tiles: four 16-byte chunks of each, at fixed places in the tile (chunk
-// i 1024 floats after chunk 0), read from a source that steps along k from tile to tile. The operand's element
-// (outer, l) lies at p[outer * outer_stride + l * k_stride], one of the strides 1 (A's outer index is m, B's n).
-template <bool KContiguous>
-struct TileLoader {
-    const float *base, *source;  // the operand; chunk 0 of the next tile
-    int64_t chunk_step, tile_step;
-    int place;       // chunk 0's place in the tile
-    int outer_left;  // outer indices from chunk 0's first to the operand's end (at most 2^30)
-    int l_first;     // chunk 0's first k within a tile
-
-    __device__ __forceinline__ void init(const float *p, int64_t outer_stride, int64_t k_stride, int64_t outer_count,
-                                         int64_t outer0, int64_t k_begin, int tid) {
-        base = p;
-        int outer;
-        if constexpr (KContiguous) {  // [128 outer][32 k]: eight chunks a row, rows 32 apart from chunk to chunk
-            outer = tid >> 3, l_first = (tid & 7) * 4;
-            chunk_step = 32 * outer_stride, tile_step = kTileK;
-        } else {  // [32 k][128 outer]: 32 chunks a row, rows 8 apart
-            outer = (tid & 31) * 4, l_first = tid >> 5;
-            chunk_step = 8 * k_stride, tile_step = kTileK * k_stride;
-        }
-        place = tile_index<KContiguous>(outer, l_first);
-        outer_left = static_cast<int>(min(max(outer_count - (outer0 + outer), int64_t{-1}), int64_t{1} << 30));
-        source = p + (outer0 + outer) * outer_stride + (k_begin + l_first) * k_stride;
-    }
-
-    // Queues the next tile's copies into `tile`; `k_left` terms of the sum remain from its first k. Zeros past
-    // the operand's end and past k_left.
-    __device__ __forceinline__ void load(float *tile, int k_left) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            int bytes;
-            if constexpr (KContiguous) {
-                bytes = 32 * i < outer_left ? min(max(k_left - l_first, 0), 4) * 4 : 0;
-            } else {
-                bytes = l_first + 8 * i < k_left ? min(max(outer_left, 0), 4) * 4 : 0;
-            }
-            async_copy16_or_zeros(tile + place + 1024 * i, bytes > 0 ? source + i * chunk_step : base, bytes);
-        }
-        source += tile_step;
-    }
-
-    // Rounds this thread's chunks of a landed tile to TF32 in place, once for every warp that reads them.
-    __device__ __forceinline__ void round(float *tile) const {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            float4 *chunk = reinterpret_cast<float4 *>(tile + place + 1024 * i);
-            float4 v = *chunk;
-            v.x = __uint_as_float(tf32_bits(v.x)), v.y = __uint_as_float(tf32_bits(v.y));
-            v.z = __uint_as_float(tf32_bits(v.z)), v.w = __uint_as_float(tf32_bits(v.w));
-            *chunk = v;
-        }
-    }
-};
+constexpr int kBlocksPerSm = 2;    // of the mma.sync kernel (__launch_bounds__)
 
 template <bool KContiguous>
 __device__ __forceinline__ float2 pair_at(const float *tile, int outer, int l) {
     return *reinterpret_cast<const float2 *>(tile + tile_index<KContiguous>(outer, l));
 }
 
-// The finished value of C(r, c) from its sum over k: plus the bias and (accumulating) C's old value.
-__device__ __forceinline__ void write_result(const GemmOperands<float> &g, int64_t r, int64_t c, float sum) {
-    float *at = g.c + r * g.c_row + c;
-    float value = sum;
-    if (g.bias != nullptr) value += g.bias[c];
-    if (g.accumulate) value += *at;
-    *at = value;
-}
-
 template <bool AKContiguous, bool BKContiguous>
-__global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_constant__ Tf32Args args) {
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) gemm_tf32_kernel(const __grid_constant__ Tf32Args args) {
     extern __shared__ __align__(16) float shared[];
     const GemmOperands<float> &g = args.g;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -209,14 +128,7 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_tf32_kernel(const __grid_con
                 const int row = AKContiguous ? group + (e >= 2 ? 8 : 0) : 2 * group + (e >= 2 ? 1 : 0);
                 const int column =
                     BKContiguous ? j * 8 + 2 * quad + (e & 1) : (j / 2) * 16 + 2 * (2 * quad + (e & 1)) + j % 2;
-                const int64_t r = m0 + warp_m + i * 16 + row;
-                const int64_t c = n0 + warp_n + column;
-                if (r >= g.m || c >= g.n) continue;
-                if (args.partials != nullptr) {
-                    args.partials[(static_cast<int64_t>(blockIdx.z) * g.m + r) * g.n + c] = acc[i][j][e];
-                } else {
-                    write_result(g, r, c, acc[i][j][e]);
-                }
+                write_sum(args, m0 + warp_m + i * 16 + row, n0 + warp_n + column, acc[i][j][e]);
             }
 }
 
@@ -237,12 +149,12 @@ struct SplitPlan {
     int64_t k_per_split = 0;
 };
 
-// Splits k where the tiles would fill fewer than the SMs' two resident blocks each, each part keeping at
-// least kMinSplitTiles k-tiles and the parts fitting `workspace_bytes`.
-SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes) {
-    const int64_t tiles = ((m + kTileM - 1) / kTileM) * ((n + kTileN - 1) / kTileN);
+// Splits k where the kernel's tiles (128 x tile_n) would fill fewer than the SMs' resident blocks (`blocks_per_sm`
+// each), each part keeping at least kMinSplitTiles k-tiles and the parts fitting `workspace_bytes`.
+SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes, int blocks_per_sm, int tile_n) {
+    const int64_t tiles = ((m + kTileM - 1) / kTileM) * ((n + tile_n - 1) / tile_n);
     const int64_t k_tiles = (k + kTileK - 1) / kTileK;
-    const int64_t slots = 2 * static_cast<int64_t>(current_device_limits().sm_count);
+    const int64_t slots = blocks_per_sm * static_cast<int64_t>(current_device_limits().sm_count);
     int64_t splits = 1;
     if (tiles < slots)
         splits = std::min<int64_t>({kGemmMaxSplit, (slots + tiles - 1) / tiles, k_tiles / kMinSplitTiles});
@@ -254,8 +166,6 @@ SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes) {
     plan.k_per_split = per * kTileK;
     return plan;
 }
-
-bool unit_stride_rows(int64_t unit, int64_t other) { return unit == 1 && other % 4 == 0 && other > 0; }
 
 template <bool AK, bool BK>
 Status launch(cudaStream_t stream, const Tf32Args &args, int splits) {
@@ -289,19 +199,33 @@ bool gemm_tf32_takes(const GemmOperands<float> &o, const char **reason) {
 
 size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k) {
     if (m < 1 || n < 1 || k < 1) return 0;
-    const SplitPlan plan = split_plan(m, n, k, std::numeric_limits<size_t>::max());
-    return plan.splits > 1 ? static_cast<size_t>(plan.splits) * m * n * sizeof(float) : 0;
+    // Room for either kernel's parts (the device decides which one runs).
+    constexpr size_t kAny = std::numeric_limits<size_t>::max();
+    const int splits = std::max(split_plan(m, n, k, kAny, kBlocksPerSm, kTileN).splits,
+                                split_plan(m, n, k, kAny, kGemmTf32WgmmaBlocksPerSm, kGemmTf32WgmmaTileN).splits);
+    return splits > 1 ? static_cast<size_t>(splits) * m * n * sizeof(float) : 0;
 }
 
-Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *workspace, size_t workspace_bytes) {
-    const SplitPlan plan = split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0);
+Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *workspace, size_t workspace_bytes,
+                 Tf32Kernel kernel) {
+    const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
+    if (kernel == Tf32Kernel::wgmma && !gemm_tf32_wgmma_available()) return CUDNN_STATUS_NOT_SUPPORTED;
+    // Chosen: wgmma where A has k contiguous. Measured on the H200 (bench/results/2026-12-03-h200-rnn-wgmma/,
+    // call 5), it took the RNN's W x and W^T dG 19-30% faster than mma.sync, but with A's m contiguous (the
+    // weight gradients) it ran 7% faster on one shape and the passes that hold them 6-14% slower on six of eight.
+    const bool wgmma =
+        kernel == Tf32Kernel::wgmma || (kernel == Tf32Kernel::chosen && a_k && gemm_tf32_wgmma_available());
+    const SplitPlan plan =
+        split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0,
+                   wgmma ? kGemmTf32WgmmaBlocksPerSm : kBlocksPerSm, wgmma ? kGemmTf32WgmmaTileN : kTileN);
     Tf32Args args;
     args.g = o;
     args.k_per_split = plan.k_per_split;
     args.partials = plan.splits > 1 ? static_cast<float *>(workspace) : nullptr;
-    const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
     Status status;
-    if (a_k) {
+    if (wgmma) {
+        status = gemm_tf32_wgmma(stream, o, plan.k_per_split, plan.splits, args.partials);
+    } else if (a_k) {
         status = b_k ? launch<true, true>(stream, args, plan.splits) : launch<true, false>(stream, args, plan.splits);
     } else {
         status = b_k ? launch<false, true>(stream, args, plan.splits) : launch<false, false>(stream, args, plan.splits);

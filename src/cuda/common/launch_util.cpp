@@ -31,6 +31,8 @@ DeviceLimits query_limits(int device) {
         limits.max_dynamic_shared_bytes = value;
     if (cudaDeviceGetAttribute(&value, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && value > 0)
         limits.compute_major = value;
+    if (cudaDeviceGetAttribute(&value, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess && value >= 0)
+        limits.compute_minor = value;
     if (cudaDeviceGetAttribute(&value, cudaDevAttrCooperativeLaunch, device) == cudaSuccess)
         limits.cooperative_launch = value != 0;
     cudaGetLastError();  // a failed query leaves the defaults, not a sticky error

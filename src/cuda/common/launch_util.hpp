@@ -23,6 +23,7 @@ struct DeviceLimits {
     int max_threads_per_sm = 2048;
     int max_dynamic_shared_bytes = 48 * 1024;  // opt-in limit per block
     int compute_major = 0;                     // compute capability (9: clusters); 0 when unknown
+    int compute_minor = 0;                     // (9.0: the sm_90a kernels, wgmma)
     bool cooperative_launch = false;           // cudaLaunchCooperativeKernel supported
 };
 DeviceLimits current_device_limits();

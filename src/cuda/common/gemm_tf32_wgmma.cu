@@ -1,0 +1,307 @@
+// The TF32 product on Hopper's warpgroup MMA (gemm_tf32_wgmma.hpp). A block of two warpgroups computes a 128 x 128
+// tile of C, each warpgroup 64 rows of it in wgmma m64n128k8 steps, the accumulators in registers; two blocks an
+// SM. A and B stream 32 k at a time through registers into shared memory, where each factor lands rounded to TF32
+// in the layout wgmma reads: [128 rows][32 k], 128-byte rows whose 16-byte chunks are swizzled (wgmma's 128-byte
+// mode). wgmma takes tf32 operands only K-major from shared memory, so an operand with m (n) contiguous turns
+// K-major on the way (each thread transposes 4 x 4 blocks in registers). Three such stages of A and B: while the
+// tensor cores multiply one slice, the threads store the next (loaded during the slice before) and load the one
+// after. With k split, each block writes its part and gemm_tf32 adds the parts in order.
+#include "cuda/common/gemm_tf32_wgmma.hpp"
+
+#include "cuda/common/launch_util.hpp"
+
+#if LIBREDNN_GEMM_WGMMA
+#include "cuda/common/gemm_tf32_tiles.cuh"
+#endif
+
+#include <atomic>
+
+namespace librednn::cuda {
+
+#if LIBREDNN_GEMM_WGMMA
+
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "gemm_tf32_wgmma.cu compiles for sm_90a only (src/CMakeLists.txt)"
+#endif
+
+namespace {
+
+using namespace tf32_tiles;
+
+constexpr int kThreads = kTileThreads;  // two warpgroups
+constexpr int kBlocksPerSm = kGemmTf32WgmmaBlocksPerSm;
+constexpr int kWideN = kGemmTf32WgmmaTileN;  // the block's columns of C (its rows: kTileM)
+constexpr int kStages = 3;
+constexpr int kAFloats = kTileM * kTileK, kBFloats = kWideN * kTileK;
+constexpr int kStageFloats = kAFloats + kBFloats;
+// The stages, 1024-byte aligned (the swizzle's period) by up to 1 KB of slack.
+constexpr size_t kSharedBytes = static_cast<size_t>(kStages) * kStageFloats * sizeof(float) + 1024;
+
+// Where chunk c (k 4c to 4c + 3) of row r of a wgmma tile starts: rows of 128 bytes, chunk c at c ^ (r mod 8).
+__device__ __forceinline__ int wgmma_chunk(int r, int c) { return r * kTileK + ((c ^ (r & 7)) << 2); }
+
+// The shared-memory matrix descriptor of a K-major, 128-byte-swizzled operand from `p` on: 8-row groups 1024
+// bytes apart (the stride offset); the leading offset is unused in this mode (1).
+__device__ __forceinline__ uint64_t wgmma_descriptor(const float *p) {
+    const uint32_t address = shared_address(p);
+    return static_cast<uint64_t>((address & 0x3FFFF) >> 4) | (uint64_t{1} << 16) | (uint64_t{1024 >> 4} << 32) |
+           (uint64_t{1} << 62);
+}
+
+// d = A B (+ d where keep_d is not 0) for a warpgroup's 64 x 128 tile over 8 k: A's 64 rows and B's 128 columns
+// both K-major in shared memory (the descriptors), d in wgmma's accumulator layout (register 4 j + e: row
+// 16 w + g + 8 (e / 2), column 8 j + 2 t + e mod 2, for lane 4 g + t of the warpgroup's warp w).
+__device__ __forceinline__ void wgmma_m64n128k8(float (&d)[64], uint64_t a, uint64_t b, int keep_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+        "}, %64, %65, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+          "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+          "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+          "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+          "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
+          "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
+          "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(a), "l"(b), "r"(keep_d)
+        : "memory");
+}
+
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int Pending>
+__device__ __forceinline__ void wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(Pending) : "memory");
+}
+// Keeps the compiler from reading an accumulator before the wgmma that writes it has been waited for.
+__device__ __forceinline__ void wgmma_settle(float &value) { asm volatile("" : "+f"(value)::"memory"); }
+// Orders this thread's ordinary shared-memory stores before the tensor cores' reads (after the next barrier).
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
+// One thread's share of one operand's Rows x 32 slices (Rows 128 or 256): Rows / 32 chunks of four neighbours in
+// memory, loaded into registers one slice ahead and stored into the wgmma tile rounded to TF32. The operand's
+// element (outer, l) lies at p[outer * outer_stride + l * k_stride], one of the strides 1. Every warp load covers
+// four whole 128-byte lines, and every 16-byte store phase (8 lanes) eight different chunks of the swizzle:
+//   k contiguous: chunk s is row outer_first + 32 s at k l_first..+3 (a warp: 4 rows x 8 chunks); it stores as is.
+//   m (n) contiguous: chunk s is rows outer_first..+3 at k l_first + (s mod 4) + 16 (s / 4); each group of four
+//   chunks is a 4 x 4 block the thread stores transposed, as four chunks of k (a warp: 32 rows x 16 k, lane
+//   8 a + 2 b + c taking rows 4 (2 a + c)..+3 and k 4 b..+3; with 256 rows, a warp's 32 rows x 32 k).
+template <bool KContiguous, int Rows>
+struct SliceLoader {
+    static constexpr int kChunks = Rows / 32;
+    const float *source;  // chunk 0 of the next slice
+    int64_t k_stride, chunk_step;
+    int outer_left;  // outer indices from the thread's first to the operand's end (at most 2^30)
+    int outer_first, l_first;
+    float4 v[kChunks];
+
+    __device__ __forceinline__ void init(const float *p, int64_t outer_stride, int64_t k_step, int64_t outer_count,
+                                         int64_t outer0, int64_t k_begin, int tid) {
+        const int warp = tid >> 5, lane = tid & 31;
+        if constexpr (KContiguous) {
+            outer_first = 4 * warp + (lane >> 3), l_first = 4 * (lane & 7);
+            chunk_step = 32 * outer_stride;
+        } else {
+            constexpr int kOuterBlocks = Rows / 32;  // of 32 rows; the 8 warps cover them, then k blocks of 16
+            const int kc = (lane >> 1) & 3, oc = (lane & 1) + 2 * (lane >> 3);
+            outer_first = 32 * (warp % kOuterBlocks) + 4 * oc, l_first = 16 * (warp / kOuterBlocks) + 4 * kc;
+            chunk_step = k_step;
+        }
+        k_stride = k_step;
+        outer_left = static_cast<int>(min(max(outer_count - (outer0 + outer_first), int64_t{-1}), int64_t{1} << 30));
+        source = p + (outer0 + outer_first) * outer_stride + (k_begin + l_first) * k_step;
+    }
+
+    // The k offset of chunk s from l_first (m or n contiguous).
+    static __device__ __forceinline__ int k_offset(int s) { return (s & 3) + 16 * (s >> 2); }
+
+    // Loads the next slice's chunks; `k_left` terms of the sum remain from its first k. Zeros past the operand's
+    // end and past k_left.
+    __device__ __forceinline__ void load(int k_left) {
+#pragma unroll
+        for (int s = 0; s < kChunks; ++s) {
+            int count;
+            const float *chunk;
+            if constexpr (KContiguous) {
+                count = 32 * s < outer_left ? min(max(k_left - l_first, 0), 4) : 0;
+                chunk = source + s * chunk_step;
+            } else {
+                count = l_first + k_offset(s) < k_left ? min(max(outer_left, 0), 4) : 0;
+                chunk = source + k_offset(s) * chunk_step;
+            }
+            if (count == 4) {
+                v[s] = __ldg(reinterpret_cast<const float4 *>(chunk));
+            } else {
+                v[s] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                if (count > 0) v[s].x = __ldg(chunk);
+                if (count > 1) v[s].y = __ldg(chunk + 1);
+                if (count > 2) v[s].z = __ldg(chunk + 2);
+            }
+        }
+        source += kTileK * k_stride;
+    }
+
+    // Stores the loaded slice into `tile`, each factor rounded to TF32.
+    __device__ __forceinline__ void store(float *tile) const {
+        const auto tf32 = [](float x) { return __uint_as_float(tf32_bits(x)); };
+        if constexpr (KContiguous) {
+#pragma unroll
+            for (int s = 0; s < kChunks; ++s) {
+                const float4 r = make_float4(tf32(v[s].x), tf32(v[s].y), tf32(v[s].z), tf32(v[s].w));
+                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 32 * s, l_first >> 2)) = r;
+            }
+        } else {
+#pragma unroll
+            for (int h = 0; h < kChunks / 4; ++h) {
+                const float4 *b = v + 4 * h;  // rows outer_first..+3 (x..w) at k l_first + k_offset(4 h) + 0..3
+                const int c = (l_first + k_offset(4 * h)) >> 2;
+                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first, c)) =
+                    make_float4(tf32(b[0].x), tf32(b[1].x), tf32(b[2].x), tf32(b[3].x));
+                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 1, c)) =
+                    make_float4(tf32(b[0].y), tf32(b[1].y), tf32(b[2].y), tf32(b[3].y));
+                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 2, c)) =
+                    make_float4(tf32(b[0].z), tf32(b[1].z), tf32(b[2].z), tf32(b[3].z));
+                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 3, c)) =
+                    make_float4(tf32(b[0].w), tf32(b[1].w), tf32(b[2].w), tf32(b[3].w));
+            }
+        }
+    }
+};
+
+template <bool AKContiguous, bool BKContiguous>
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+    gemm_tf32_wgmma_kernel(const __grid_constant__ Tf32Args args) {
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    float *const tiles = reinterpret_cast<float *>((reinterpret_cast<uintptr_t>(shared_bytes) + 1023) &
+                                                   ~static_cast<uintptr_t>(1023));  // [kStages][A, B]
+    const GemmOperands<float> &g = args.g;
+    const int tid = threadIdx.x, warpgroup = tid >> 7;
+    const int64_t m0 = static_cast<int64_t>(blockIdx.x) * kTileM, n0 = static_cast<int64_t>(blockIdx.y) * kWideN;
+    const int64_t k_begin = static_cast<int64_t>(blockIdx.z) * args.k_per_split;
+    const int64_t k_end = min(g.k, k_begin + args.k_per_split);
+    const int k_tiles = static_cast<int>((k_end - k_begin + kTileK - 1) / kTileK);
+    const int k_count = static_cast<int>(k_end - k_begin);
+    SliceLoader<AKContiguous, kTileM> a_slices;
+    SliceLoader<BKContiguous, kWideN> b_slices;
+    a_slices.init(g.a, g.a_row, g.a_col, g.m, m0, k_begin, tid);
+    b_slices.init(g.b, g.b_col, g.b_row, g.n, n0, k_begin, tid);
+    const auto load = [&](int tile) {  // slices load in order, each once
+        a_slices.load(k_count - tile * kTileK);
+        b_slices.load(k_count - tile * kTileK);
+    };
+    const auto store = [&](int tile) {
+        float *const stage = tiles + (tile % kStages) * kStageFloats;
+        a_slices.store(stage);
+        b_slices.store(stage + kAFloats);
+    };
+
+    // The first step of the sum writes the accumulators (keep_d 0): no other instruction defines them before
+    // the products, which would make the compiler serialise the wgmma pipeline. Every block has a slice.
+    float acc[64];
+
+    load(0);
+    store(0);
+    if (k_tiles > 1) load(1);
+    fence_proxy_async();
+    __syncthreads();
+    for (int tile = 0; tile < k_tiles; ++tile) {
+        const float *const ta = tiles + (tile % kStages) * kStageFloats, *const tb = ta + kAFloats;
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kTileK; kk += 8)  // a step of 8 k is 32 bytes further along the swizzled rows
+            wgmma_m64n128k8(acc, wgmma_descriptor(ta + warpgroup * 64 * kTileK + kk), wgmma_descriptor(tb + kk),
+                            tile > 0 || kk > 0);
+        wgmma_commit();
+        // The stage stored next was last read two slices back, waited for by every warpgroup before the barrier
+        // that ended the last slice.
+        if (tile + 1 < k_tiles) store(tile + 1);
+        if (tile + 2 < k_tiles) load(tile + 2);
+        wgmma_wait<1>();
+        fence_proxy_async();
+        __syncthreads();
+    }
+    wgmma_wait<0>();
+#pragma unroll
+    for (int i = 0; i < 64; ++i) wgmma_settle(acc[i]);
+
+    const int lane = tid & 31, group = lane >> 2, quad = lane & 3;
+    const int64_t row0 = m0 + warpgroup * 64 + ((tid >> 5) & 3) * 16 + group;
+#pragma unroll
+    for (int i = 0; i < 64; ++i) {
+        const int64_t r = row0 + ((i & 2) ? 8 : 0), c = n0 + (i >> 2) * 8 + 2 * quad + (i & 1);
+        write_sum(args, r, c, acc[i]);
+    }
+}
+
+template <bool AK, bool BK>
+Status launch(cudaStream_t stream, const Tf32Args &args, int splits) {
+    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(&gemm_tf32_wgmma_kernel<AK, BK>));
+    if (!opt_in.allow(kSharedBytes)) return CUDNN_STATUS_NOT_SUPPORTED;
+    const GemmOperands<float> &g = args.g;
+    const dim3 grid(static_cast<unsigned>((g.m + kTileM - 1) / kTileM),
+                    static_cast<unsigned>((g.n + kWideN - 1) / kWideN), static_cast<unsigned>(splits));
+    gemm_tf32_wgmma_kernel<AK, BK><<<grid, kThreads, kSharedBytes, stream>>>(args);
+    return check_launch("gemm_tf32_wgmma_kernel");
+}
+
+std::atomic<int> g_available[kCachedDevices];  // 0 unknown, 1 yes, 2 no
+
+bool query_available() {
+    const DeviceLimits limits = current_device_limits();
+    if (limits.compute_major != 9 || limits.compute_minor != 0) return false;
+    if (static_cast<size_t>(limits.max_dynamic_shared_bytes) < kSharedBytes) return false;
+    cudaFuncAttributes attributes;  // the sm_90a image loads on this device
+    if (cudaFuncGetAttributes(&attributes, reinterpret_cast<const void *>(&gemm_tf32_wgmma_kernel<true, true>)) !=
+        cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool gemm_tf32_wgmma_available() {
+    static const bool off = switched_off("LIBREDNN_GEMM_TF32_WGMMA");
+    if (off) return false;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    if (device < 0 || device >= kCachedDevices) return query_available();
+    int known = g_available[device].load(std::memory_order_relaxed);
+    if (known == 0) {
+        known = query_available() ? 1 : 2;
+        g_available[device].store(known, std::memory_order_relaxed);
+    }
+    return known == 1;
+}
+
+Status gemm_tf32_wgmma(cudaStream_t stream, const GemmOperands<float> &o, int64_t k_per_split, int splits,
+                       float *partials) {
+    Tf32Args args;
+    args.g = o;
+    args.k_per_split = k_per_split;
+    args.partials = splits > 1 ? partials : nullptr;
+    const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
+    if (a_k) return b_k ? launch<true, true>(stream, args, splits) : launch<true, false>(stream, args, splits);
+    return b_k ? launch<false, true>(stream, args, splits) : launch<false, false>(stream, args, splits);
+}
+
+#else  // built without sm_90a
+
+bool gemm_tf32_wgmma_available() { return false; }
+
+Status gemm_tf32_wgmma(cudaStream_t, const GemmOperands<float> &, int64_t, int, float *) {
+    return CUDNN_STATUS_NOT_SUPPORTED;
+}
+
+#endif
+
+}  // namespace librednn::cuda
