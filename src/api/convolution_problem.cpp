@@ -37,11 +37,36 @@ cudnnMathType_t reported_math(const ConvSolver &solver, const ConvProblem &probl
     return problem.math_type;
 }
 
-ConvAlgorithmResult result_of(const ConvSolver &solver, const ConvProblem &problem) {
+// `problem` (forward, no epilogue) as cudnnConvolutionBiasActivationForward would take it with a ReLU and a bias of
+// y's channels: false where the fused call takes no such problem.
+bool with_fused_epilogue(const ConvProblem &problem, ConvProblem *fused) {
+    if (problem.direction != ConvDirection::forward || problem.epilogue.fused) return false;
+    ConvProblem f = problem;
+    ConvEpilogue &e = f.epilogue;
+    e.fused = true;
+    e.z = problem.y;
+    const int nb_dims = problem.y.nb_dims;
+    int64_t bias_dims[kMaxDims];
+    for (int i = 0; i < nb_dims; ++i) bias_dims[i] = i == 1 ? problem.y.dims[1] : 1;
+    const cudnnDataType_t y_type = problem.y.dtype;
+    const bool integer_y = y_type == CUDNN_DATA_INT8 || y_type == CUDNN_DATA_INT8x4 || y_type == CUDNN_DATA_INT8x32 ||
+                           y_type == CUDNN_DATA_UINT8 || y_type == CUDNN_DATA_UINT8x4;
+    e.bias = packed_geometry(integer_y ? CUDNN_DATA_FLOAT : y_type, nb_dims, bias_dims, PackedLayout::nchw);
+    e.activation = CUDNN_ACTIVATION_RELU;
+    f.beta = 0.0;
+    if (validate_convolution(f) != CUDNN_STATUS_SUCCESS) {
+        clear_failure_reason();
+        return false;
+    }
+    *fused = f;
+    return true;
+}
+
+ConvAlgorithmResult result_of(const cudnnContext &handle, const ConvSolver &solver, const ConvProblem &problem) {
     ConvAlgorithmResult r;
     r.algorithm = solver.algorithm();
     r.status = CUDNN_STATUS_SUCCESS;
-    r.memory = solver.workspace_bytes(problem);
+    r.memory = conv_workspace_bytes(handle, problem, solver);
     r.determinism = solver.deterministic() ? CUDNN_DETERMINISTIC : CUDNN_NON_DETERMINISTIC;
     r.math_type = reported_math(solver, problem);
     return r;
@@ -162,6 +187,23 @@ Status conv_solver_for(const cudnnContext &handle, const ConvProblem &problem, i
                                        solver);
 }
 
+size_t conv_workspace_bytes(const cudnnContext &handle, const ConvProblem &problem, const ConvSolver &solver) {
+    size_t bytes = solver.workspace_bytes(problem);
+    // cuDNN has one forward workspace query for cudnnConvolutionForward and the fused
+    // cudnnConvolutionBiasActivationForward, and the epilogue alone can move a problem to another solver of the same
+    // algorithm (oneDNN's take none): the query answers for both.
+    ConvProblem fused;
+    const ConvSolver *fused_solver = nullptr;
+    if (with_fused_epilogue(problem, &fused)) {
+        if (conv_solver_for(handle, fused, solver.algorithm(), &fused_solver) == CUDNN_STATUS_SUCCESS) {
+            bytes = std::max(bytes, fused_solver->workspace_bytes(fused));
+        } else {
+            clear_failure_reason();  // the fused call would fail with its own reason; this query does not
+        }
+    }
+    return bytes;
+}
+
 Status run_convolution(const cudnnContext &handle, const ConvProblem &problem, int algorithm,
                        const ConvBuffers &buffers, void *workspace, size_t workspace_bytes) {
     const ConvSolver *solver = nullptr;
@@ -211,7 +253,7 @@ std::vector<ConvAlgorithmResult> rank_conv_algorithms(const cudnnContext &handle
         if (!ranked.answer.ok() || algorithm < 0 || algorithm >= count || listed[static_cast<size_t>(algorithm)])
             continue;
         listed[static_cast<size_t>(algorithm)] = true;
-        results.push_back(result_of(*ranked.solver, problem));
+        results.push_back(result_of(handle, *ranked.solver, problem));
     }
     for (int algorithm = 0; algorithm < count; ++algorithm) {
         if (listed[static_cast<size_t>(algorithm)]) continue;

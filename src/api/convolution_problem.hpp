@@ -44,6 +44,10 @@ Status check_conv_algorithm(ConvDirection direction, int algorithm);
 Status conv_solver_for(const cudnnContext &handle, const ConvProblem &problem, int algorithm,
                        const ConvSolver **solver);
 
+// The workspace `solver` (conv_solver_for's answer) reports for `problem` to the Get...WorkspaceSize and
+// Get/Find...Algorithm calls: for a forward problem, also enough for cudnnConvolutionBiasActivationForward on it.
+size_t conv_workspace_bytes(const cudnnContext &handle, const ConvProblem &problem, const ConvSolver &solver);
+
 // Runs `problem` with `algorithm`: checks the workspace (BAD_PARAM when smaller than the solver needs,
 // or NULL while needed) and dispatches.
 Status run_convolution(const cudnnContext &handle, const ConvProblem &problem, int algorithm,

@@ -128,7 +128,7 @@ cudnnStatus_t CUDNNWINAPI cudnnGetConvolutionForwardWorkspaceSize(cudnnHandle_t 
         LIBREDNN_CHECK(librednn::api::convolution_problem_of(kDirection, xDesc, wDesc, convDesc, yDesc, &problem));
         const librednn::ConvSolver *solver = nullptr;
         LIBREDNN_CHECK(librednn::api::conv_solver_for(*handle, problem, static_cast<int>(algo), &solver));
-        *sizeInBytes = solver->workspace_bytes(problem);
+        *sizeInBytes = librednn::api::conv_workspace_bytes(*handle, problem, *solver);
         return CUDNN_STATUS_SUCCESS;
     });
 }
