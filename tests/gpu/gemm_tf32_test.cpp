@@ -1,9 +1,10 @@
 // The TF32 tensor-core matrix product (src/cuda/common/gemm_tf32) against a double product on the host: A
 // and B in each of their four orientations, rows wider than the matrix (the RNN's operands share rows), ragged
 // tiles and k not a multiple of the slice, a bias, accumulation, and k split over blocks (with and without room
-// for every part). Each factor rounds to TF32, so each element may be off by 2^-10 of the sum of its terms'
-// magnitudes on top of float's k + 2 roundings; every run twice, bit for bit; C's gap past each row untouched.
-// Both kernels: mma.sync everywhere, and on a GPU of compute capability 9.0 the wgmma kernel, which must run there.
+// for every part). The double product takes the factors rounded to TF32 as the kernels round them, so each element
+// may be off only by its additions' roundings (k of them and a few more): a single dropped or doubled term, or a
+// factor rounded otherwise, fails. Every run twice, bit for bit; C's gap past each row untouched. Both kernels:
+// mma.sync everywhere, and on a GPU of compute capability 9.0 the wgmma kernel, which must run there.
 #include "cuda/common/gemm_tf32.hpp"
 #include "cuda/common/gemm_tf32_wgmma.hpp"
 #include "gpu_test_util.hpp"
@@ -36,11 +37,17 @@ struct Shape {
     bool split_expected;  // the shape leaves SMs idle without a split (the test checks the workspace asked)
 };
 
-void check(const Shape &s, Tf32Kernel kernel, std::mt19937_64 &rng) {
-    SCOPED_TRACE(testing::Message() << (kernel == Tf32Kernel::wgmma ? "wgmma" : "mma.sync") << " m " << s.m << " n "
-                                    << s.n << " k " << s.k << " a_k_contiguous " << s.a_k_contiguous
-                                    << " b_k_contiguous " << s.b_k_contiguous << " bias " << s.bias << " accumulate "
-                                    << s.accumulate << " row_gap " << s.row_gap << " workspace " << s.workspace);
+// Data: uniform reals in [-1, 1], held to the TF32 bound; or integers in [-3, 3], whose products and sums (below
+// 2^24) every kernel computes exactly, in any order and under any rounding of its additions, so that C must equal
+// the double product: one dropped, doubled or misplaced term at any k fails.
+enum class Data { reals, integers };
+
+void check(const Shape &s, Tf32Kernel kernel, Data data, std::mt19937_64 &rng) {
+    SCOPED_TRACE(testing::Message() << (kernel == Tf32Kernel::wgmma ? "wgmma" : "mma.sync")
+                                    << (data == Data::integers ? " integers" : " reals") << " m " << s.m << " n " << s.n
+                                    << " k " << s.k << " a_k_contiguous " << s.a_k_contiguous << " b_k_contiguous "
+                                    << s.b_k_contiguous << " bias " << s.bias << " accumulate " << s.accumulate
+                                    << " row_gap " << s.row_gap << " workspace " << s.workspace);
     GemmOperands<float> g;
     g.m = s.m, g.n = s.n, g.k = s.k;
     // Rows (or columns) of whole 16-byte vectors, as gemm_tf32 takes them, then the gap.
@@ -51,9 +58,11 @@ void check(const Shape &s, Tf32Kernel kernel, std::mt19937_64 &rng) {
     const int64_t a_span = (s.a_k_contiguous ? s.m : s.k) * (s.a_k_contiguous ? g.a_row : g.a_col);
     const int64_t b_span = (s.b_k_contiguous ? s.n : s.k) * (s.b_k_contiguous ? g.b_col : g.b_row);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::uniform_int_distribution<int> integer(-3, 3);
     auto random = [&](int64_t count) {
         std::vector<float> v(static_cast<size_t>(count));
-        for (float &x : v) x = static_cast<float>(uniform(rng));
+        for (float &x : v)
+            x = data == Data::integers ? static_cast<float>(integer(rng)) : static_cast<float>(uniform(rng));
         return v;
     };
     const std::vector<float> a = random(a_span), b = random(b_span), bias = random(s.n), c0 = random(s.m * g.c_row);
@@ -79,8 +88,12 @@ void check(const Shape &s, Tf32Kernel kernel, std::mt19937_64 &rng) {
             break;
         }
         first = got;
-        // Any order of k + 2 rounded additions, and TF32's rounding of each product's factors.
-        librednn::gpu_test::expect_product_within_bound(g, a, b, bias, c0, got, 0x1p-10);
+        if (data == Data::integers) {
+            librednn::gpu_test::expect_product_within_bound(g, a, b, bias, c0, got, 0.0, 0.0);  // exactly
+        } else {
+            // The factors rounded to TF32 (to nearest) as the kernels round them, then only the additions err.
+            librednn::gpu_test::expect_tf32_product_within_bound(g, a, b, bias, c0, got);
+        }
         if (::testing::Test::HasFatalFailure()) break;
     }
     cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(workspace);
@@ -103,13 +116,16 @@ TEST(GemmTf32, EveryOrientationMatchesDoubleProduct) {
         {256, 128, 3200, false, false, true, true, 0, false, true},
         {64, 1024, 4096, true, true, false, true, 12, true, true},  // a recurrence step's R^T dG at batch 64
     };
-    for (const Shape &s : shapes) check(s, Tf32Kernel::mma_sync, rng);
-    if (!librednn::cuda::gemm_tf32_wgmma_available()) return;  // WgmmaRunsWhereBuilt says whether it must
-    for (const Shape &s : shapes) check(s, Tf32Kernel::wgmma, rng);
+    for (Data data : {Data::reals, Data::integers}) {
+        for (const Shape &s : shapes) check(s, Tf32Kernel::mma_sync, data, rng);
+        if (!librednn::cuda::gemm_tf32_wgmma_available()) continue;  // WgmmaRunsWhereBuilt says whether it must
+        for (const Shape &s : shapes) check(s, Tf32Kernel::wgmma, data, rng);
+    }
 }
 
 // Where the library was built for sm_90a and the GPU is of compute capability 9.0 (the H200 the gpu lane runs
-// on), the wgmma kernel is the one that runs: the orientations above then test it, not only mma.sync.
+// on), the wgmma kernel runs, and it is the one chosen where A has k contiguous (mma.sync where m is): the
+// orientations above then test what runs.
 TEST(GemmTf32, WgmmaRunsWhereBuilt) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     int device = 0, major = 0, minor = 0;
@@ -119,7 +135,14 @@ TEST(GemmTf32, WgmmaRunsWhereBuilt) {
     if (major != 9 || minor != 0 || !LIBREDNN_TEST_BUILT_FOR_SM90) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
     const char *off = std::getenv("LIBREDNN_GEMM_TF32_WGMMA");
     if (off != nullptr && std::strcmp(off, "0") == 0) GTEST_SKIP() << "LIBREDNN_GEMM_TF32_WGMMA=0";
-    EXPECT_TRUE(librednn::cuda::gemm_tf32_wgmma_available());
+    const char *reason = "";
+    EXPECT_TRUE(librednn::cuda::gemm_tf32_wgmma_available(&reason)) << reason;
+    GemmOperands<float> g;
+    g.m = 256, g.n = 256, g.k = 64, g.c_row = 256;
+    g.a_row = 64, g.a_col = 1, g.b_row = 1, g.b_col = 64;  // A with k contiguous
+    EXPECT_EQ(librednn::cuda::gemm_tf32_chosen_kernel(g), Tf32Kernel::wgmma);
+    g.a_row = 1, g.a_col = 256;  // A with m contiguous (the weight gradients)
+    EXPECT_EQ(librednn::cuda::gemm_tf32_chosen_kernel(g), Tf32Kernel::mma_sync);
 }
 
 TEST(GemmTf32, TurnsDownOperandsWithoutSixteenByteRows) {

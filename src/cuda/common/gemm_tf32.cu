@@ -10,9 +10,11 @@
 // parts in split order.
 #include "cuda/common/gemm_tf32.hpp"
 
+#include "cuda/common/async_copy.cuh"
 #include "cuda/common/gemm_tf32_tiles.cuh"
 #include "cuda/common/gemm_tf32_wgmma.hpp"
 #include "cuda/common/launch_util.hpp"
+#include "cuda/common/mma_tf32.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -24,10 +26,80 @@ namespace {
 
 using namespace tf32_tiles;
 
-constexpr int kThreads = kTileThreads, kStages = 3;
+constexpr int kThreads = kTileThreads, kTileN = 128, kStages = 3;
+constexpr int kOperandFloats = kTileM * kTileK;  // [128][32] (k contiguous) or [32][128], swizzled
+static_assert(kGemmTf32WgmmaTileN >= kTileN, "gemm_tf32_takes bounds n for grids of kTileN-wide tiles");
 constexpr size_t kSharedBytes = static_cast<size_t>(kStages) * 2 * kOperandFloats * sizeof(float);
 constexpr int kMinSplitTiles = 8;  // k-tiles a split part keeps at least
 constexpr int kBlocksPerSm = 2;    // of the mma.sync kernel (__launch_bounds__)
+
+// Where element (outer, l) of a tile lies: [128][32] rows of outer index with chunk c of each row at
+// c ^ 2 (outer mod 4), or [32][128] rows of k with chunk c at c ^ 2 ((l / 2) mod 4). The 16 lanes of one
+// 8-byte load then cover the 32 banks once.
+template <bool KContiguous>
+__device__ __forceinline__ int tile_index(int outer, int l) {
+    if constexpr (KContiguous) {
+        return outer * kTileK + ((((l >> 2) ^ ((outer & 3) << 1))) << 2) + (l & 3);
+    } else {
+        return l * kTileM + ((((outer >> 2) ^ (((l >> 1) & 3) << 1))) << 2) + (outer & 3);
+    }
+}
+
+// One thread's share of one operand's tiles: four 16-byte chunks of each, at fixed places in the tile (chunk
+// i 1024 floats after chunk 0), read from a source that steps along k from tile to tile. The operand's element
+// (outer, l) lies at p[outer * outer_stride + l * k_stride], one of the strides 1 (A's outer index is m, B's n).
+template <bool KContiguous>
+struct TileLoader {
+    const float *base, *source;  // the operand; chunk 0 of the next tile
+    int64_t chunk_step, tile_step;
+    int place;       // chunk 0's place in the tile
+    int outer_left;  // outer indices from chunk 0's first to the operand's end (at most 2^30)
+    int l_first;     // chunk 0's first k within a tile
+
+    __device__ __forceinline__ void init(const float *p, int64_t outer_stride, int64_t k_stride, int64_t outer_count,
+                                         int64_t outer0, int64_t k_begin, int tid) {
+        base = p;
+        int outer;
+        if constexpr (KContiguous) {  // [128 outer][32 k]: eight chunks a row, rows 32 apart from chunk to chunk
+            outer = tid >> 3, l_first = (tid & 7) * 4;
+            chunk_step = 32 * outer_stride, tile_step = kTileK;
+        } else {  // [32 k][128 outer]: 32 chunks a row, rows 8 apart
+            outer = (tid & 31) * 4, l_first = tid >> 5;
+            chunk_step = 8 * k_stride, tile_step = kTileK * k_stride;
+        }
+        place = tile_index<KContiguous>(outer, l_first);
+        outer_left = static_cast<int>(min(max(outer_count - (outer0 + outer), int64_t{-1}), int64_t{1} << 30));
+        source = p + (outer0 + outer) * outer_stride + (k_begin + l_first) * k_stride;
+    }
+
+    // Queues the next tile's copies into `tile`; `k_left` terms of the sum remain from its first k. Zeros past
+    // the operand's end and past k_left.
+    __device__ __forceinline__ void load(float *tile, int k_left) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            int bytes;
+            if constexpr (KContiguous) {
+                bytes = 32 * i < outer_left ? min(max(k_left - l_first, 0), 4) * 4 : 0;
+            } else {
+                bytes = l_first + 8 * i < k_left ? min(max(outer_left, 0), 4) * 4 : 0;
+            }
+            async_copy16_or_zeros(tile + place + 1024 * i, bytes > 0 ? source + i * chunk_step : base, bytes);
+        }
+        source += tile_step;
+    }
+
+    // Rounds this thread's chunks of a landed tile to TF32 in place, once for every warp that reads them.
+    __device__ __forceinline__ void round(float *tile) const {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            float4 *chunk = reinterpret_cast<float4 *>(tile + place + 1024 * i);
+            float4 v = *chunk;
+            v.x = __uint_as_float(tf32_bits(v.x)), v.y = __uint_as_float(tf32_bits(v.y));
+            v.z = __uint_as_float(tf32_bits(v.z)), v.w = __uint_as_float(tf32_bits(v.w));
+            *chunk = v;
+        }
+    }
+};
 
 template <bool KContiguous>
 __device__ __forceinline__ float2 pair_at(const float *tile, int outer, int l) {
@@ -206,15 +278,20 @@ size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k) {
     return splits > 1 ? static_cast<size_t>(splits) * m * n * sizeof(float) : 0;
 }
 
+Tf32Kernel gemm_tf32_chosen_kernel(const GemmOperands<float> &o) {
+    // wgmma where A has k contiguous. Measured on the H200 (bench/results/2026-12-03-h200-rnn-wgmma/, call 5), it
+    // took the RNN's W x and W^T dG 19-30% faster than mma.sync, but with A's m contiguous (the weight gradients)
+    // it ran 7% faster on one shape and the passes that hold them 6-14% slower on six of eight.
+    return unit_stride_rows(o.a_col, o.a_row) && gemm_tf32_wgmma_available() ? Tf32Kernel::wgmma : Tf32Kernel::mma_sync;
+}
+
 Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *workspace, size_t workspace_bytes,
                  Tf32Kernel kernel) {
-    const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
-    if (kernel == Tf32Kernel::wgmma && !gemm_tf32_wgmma_available()) return CUDNN_STATUS_NOT_SUPPORTED;
-    // Chosen: wgmma where A has k contiguous. Measured on the H200 (bench/results/2026-12-03-h200-rnn-wgmma/,
-    // call 5), it took the RNN's W x and W^T dG 19-30% faster than mma.sync, but with A's m contiguous (the
-    // weight gradients) it ran 7% faster on one shape and the passes that hold them 6-14% slower on six of eight.
-    const bool wgmma =
-        kernel == Tf32Kernel::wgmma || (kernel == Tf32Kernel::chosen && a_k && gemm_tf32_wgmma_available());
+    if (kernel == Tf32Kernel::chosen) kernel = gemm_tf32_chosen_kernel(o);
+    const char *reason = nullptr;
+    if (kernel == Tf32Kernel::wgmma && !gemm_tf32_wgmma_available(&reason))
+        return fail(CUDNN_STATUS_NOT_SUPPORTED, "gemm_tf32 on wgmma: %s", reason);
+    const bool wgmma = kernel == Tf32Kernel::wgmma;
     const SplitPlan plan =
         split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0,
                    wgmma ? kGemmTf32WgmmaBlocksPerSm : kBlocksPerSm, wgmma ? kGemmTf32WgmmaTileN : kTileN);
@@ -222,9 +299,10 @@ Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *worksp
     args.g = o;
     args.k_per_split = plan.k_per_split;
     args.partials = plan.splits > 1 ? static_cast<float *>(workspace) : nullptr;
+    const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
     Status status;
     if (wgmma) {
-        status = gemm_tf32_wgmma(stream, o, plan.k_per_split, plan.splits, args.partials);
+        status = gemm_tf32_wgmma(stream, args, plan.splits);
     } else if (a_k) {
         status = b_k ? launch<true, true>(stream, args, plan.splits) : launch<true, false>(stream, args, plan.splits);
     } else {

@@ -30,6 +30,9 @@ size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k);
 // asking for wgmma where it cannot run answers NOT_SUPPORTED.
 enum class Tf32Kernel { chosen, mma_sync, wgmma };
 
+// The kernel Tf32Kernel::chosen runs for these operands on the current device.
+Tf32Kernel gemm_tf32_chosen_kernel(const GemmOperands<float> &operands);
+
 // Queues the product on `stream` (the caller checked gemm_tf32_takes); the split parts go to `workspace`.
 Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &operands, void *workspace, size_t workspace_bytes,
                  Tf32Kernel kernel = Tf32Kernel::chosen);

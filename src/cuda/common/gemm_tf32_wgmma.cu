@@ -10,15 +10,17 @@
 
 #include "cuda/common/launch_util.hpp"
 
-#if LIBREDNN_GEMM_WGMMA
+#if LIBREDNN_BUILD_SM90A
+#include "cuda/common/async_copy.cuh"
 #include "cuda/common/gemm_tf32_tiles.cuh"
+#include "cuda/common/mma_tf32.cuh"
 #endif
 
 #include <atomic>
 
 namespace librednn::cuda {
 
-#if LIBREDNN_GEMM_WGMMA
+#if LIBREDNN_BUILD_SM90A
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #error "gemm_tf32_wgmma.cu compiles for sm_90a only (src/CMakeLists.txt)"
@@ -30,9 +32,10 @@ using namespace tf32_tiles;
 
 constexpr int kThreads = kTileThreads;  // two warpgroups
 constexpr int kBlocksPerSm = kGemmTf32WgmmaBlocksPerSm;
-constexpr int kWideN = kGemmTf32WgmmaTileN;  // the block's columns of C (its rows: kTileM)
+constexpr int kBlockN = kGemmTf32WgmmaTileN;  // the block's columns of C (its rows: kTileM)
+static_assert(kTileM == 128 && kBlockN == 128 && kTileK == 32, "the loaders' and the wgmma's shapes");
 constexpr int kStages = 3;
-constexpr int kAFloats = kTileM * kTileK, kBFloats = kWideN * kTileK;
+constexpr int kAFloats = kTileM * kTileK, kBFloats = kBlockN * kTileK;
 constexpr int kStageFloats = kAFloats + kBFloats;
 // The stages, 1024-byte aligned (the swizzle's period) by up to 1 KB of slack.
 constexpr size_t kSharedBytes = static_cast<size_t>(kStages) * kStageFloats * sizeof(float) + 1024;
@@ -83,17 +86,17 @@ __device__ __forceinline__ void wgmma_settle(float &value) { asm volatile("" : "
 // Orders this thread's ordinary shared-memory stores before the tensor cores' reads (after the next barrier).
 __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
-// One thread's share of one operand's Rows x 32 slices (Rows 128 or 256): Rows / 32 chunks of four neighbours in
-// memory, loaded into registers one slice ahead and stored into the wgmma tile rounded to TF32. The operand's
-// element (outer, l) lies at p[outer * outer_stride + l * k_stride], one of the strides 1. Every warp load covers
-// four whole 128-byte lines, and every 16-byte store phase (8 lanes) eight different chunks of the swizzle:
+// One thread's share of one operand's 128 x 32 slices: four chunks of four neighbours in memory, loaded into
+// registers one slice ahead and stored into the wgmma tile rounded to TF32. The operand's element (outer, l) lies
+// at p[outer * outer_stride + l * k_stride], one of the strides 1. Every warp load covers four whole 128-byte
+// lines, and every 16-byte store phase (8 lanes) eight different chunks of the swizzle:
 //   k contiguous: chunk s is row outer_first + 32 s at k l_first..+3 (a warp: 4 rows x 8 chunks); it stores as is.
-//   m (n) contiguous: chunk s is rows outer_first..+3 at k l_first + (s mod 4) + 16 (s / 4); each group of four
-//   chunks is a 4 x 4 block the thread stores transposed, as four chunks of k (a warp: 32 rows x 16 k, lane
-//   8 a + 2 b + c taking rows 4 (2 a + c)..+3 and k 4 b..+3; with 256 rows, a warp's 32 rows x 32 k).
-template <bool KContiguous, int Rows>
+//   m (n) contiguous: chunk s is rows outer_first..+3 at k l_first + s, a 4 x 4 block the thread stores
+//   transposed, as four chunks of k (a warp: 32 rows x 16 k, lane 8 a + 2 b + c taking rows 4 (2 a + c)..+3 and
+//   k 4 b..+3).
+template <bool KContiguous>
 struct SliceLoader {
-    static constexpr int kChunks = Rows / 32;
+    static constexpr int kChunks = 4;
     const float *source;  // chunk 0 of the next slice
     int64_t k_stride, chunk_step;
     int outer_left;  // outer indices from the thread's first to the operand's end (at most 2^30)
@@ -106,10 +109,9 @@ struct SliceLoader {
         if constexpr (KContiguous) {
             outer_first = 4 * warp + (lane >> 3), l_first = 4 * (lane & 7);
             chunk_step = 32 * outer_stride;
-        } else {
-            constexpr int kOuterBlocks = Rows / 32;  // of 32 rows; the 8 warps cover them, then k blocks of 16
+        } else {  // warps 0-3 take k 0-15 of four 32-row blocks, warps 4-7 k 16-31
             const int kc = (lane >> 1) & 3, oc = (lane & 1) + 2 * (lane >> 3);
-            outer_first = 32 * (warp % kOuterBlocks) + 4 * oc, l_first = 16 * (warp / kOuterBlocks) + 4 * kc;
+            outer_first = 32 * (warp % 4) + 4 * oc, l_first = 16 * (warp / 4) + 4 * kc;
             chunk_step = k_step;
         }
         k_stride = k_step;
@@ -117,23 +119,18 @@ struct SliceLoader {
         source = p + (outer0 + outer_first) * outer_stride + (k_begin + l_first) * k_step;
     }
 
-    // The k offset of chunk s from l_first (m or n contiguous).
-    static __device__ __forceinline__ int k_offset(int s) { return (s & 3) + 16 * (s >> 2); }
-
     // Loads the next slice's chunks; `k_left` terms of the sum remain from its first k. Zeros past the operand's
     // end and past k_left.
     __device__ __forceinline__ void load(int k_left) {
 #pragma unroll
         for (int s = 0; s < kChunks; ++s) {
             int count;
-            const float *chunk;
             if constexpr (KContiguous) {
                 count = 32 * s < outer_left ? min(max(k_left - l_first, 0), 4) : 0;
-                chunk = source + s * chunk_step;
             } else {
-                count = l_first + k_offset(s) < k_left ? min(max(outer_left, 0), 4) : 0;
-                chunk = source + k_offset(s) * chunk_step;
+                count = l_first + s < k_left ? min(max(outer_left, 0), 4) : 0;
             }
+            const float *chunk = source + s * chunk_step;
             if (count == 4) {
                 v[s] = __ldg(reinterpret_cast<const float4 *>(chunk));
             } else {
@@ -155,20 +152,16 @@ struct SliceLoader {
                 const float4 r = make_float4(tf32(v[s].x), tf32(v[s].y), tf32(v[s].z), tf32(v[s].w));
                 *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 32 * s, l_first >> 2)) = r;
             }
-        } else {
-#pragma unroll
-            for (int h = 0; h < kChunks / 4; ++h) {
-                const float4 *b = v + 4 * h;  // rows outer_first..+3 (x..w) at k l_first + k_offset(4 h) + 0..3
-                const int c = (l_first + k_offset(4 * h)) >> 2;
-                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first, c)) =
-                    make_float4(tf32(b[0].x), tf32(b[1].x), tf32(b[2].x), tf32(b[3].x));
-                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 1, c)) =
-                    make_float4(tf32(b[0].y), tf32(b[1].y), tf32(b[2].y), tf32(b[3].y));
-                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 2, c)) =
-                    make_float4(tf32(b[0].z), tf32(b[1].z), tf32(b[2].z), tf32(b[3].z));
-                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 3, c)) =
-                    make_float4(tf32(b[0].w), tf32(b[1].w), tf32(b[2].w), tf32(b[3].w));
-            }
+        } else {  // v[s] holds rows outer_first..+3 (x..w) at k l_first + s
+            const int c = l_first >> 2;
+            *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first, c)) =
+                make_float4(tf32(v[0].x), tf32(v[1].x), tf32(v[2].x), tf32(v[3].x));
+            *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 1, c)) =
+                make_float4(tf32(v[0].y), tf32(v[1].y), tf32(v[2].y), tf32(v[3].y));
+            *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 2, c)) =
+                make_float4(tf32(v[0].z), tf32(v[1].z), tf32(v[2].z), tf32(v[3].z));
+            *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 3, c)) =
+                make_float4(tf32(v[0].w), tf32(v[1].w), tf32(v[2].w), tf32(v[3].w));
         }
     }
 };
@@ -181,13 +174,13 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
                                                    ~static_cast<uintptr_t>(1023));  // [kStages][A, B]
     const GemmOperands<float> &g = args.g;
     const int tid = threadIdx.x, warpgroup = tid >> 7;
-    const int64_t m0 = static_cast<int64_t>(blockIdx.x) * kTileM, n0 = static_cast<int64_t>(blockIdx.y) * kWideN;
+    const int64_t m0 = static_cast<int64_t>(blockIdx.x) * kTileM, n0 = static_cast<int64_t>(blockIdx.y) * kBlockN;
     const int64_t k_begin = static_cast<int64_t>(blockIdx.z) * args.k_per_split;
     const int64_t k_end = min(g.k, k_begin + args.k_per_split);
     const int k_tiles = static_cast<int>((k_end - k_begin + kTileK - 1) / kTileK);
     const int k_count = static_cast<int>(k_end - k_begin);
-    SliceLoader<AKContiguous, kTileM> a_slices;
-    SliceLoader<BKContiguous, kWideN> b_slices;
+    SliceLoader<AKContiguous> a_slices;
+    SliceLoader<BKContiguous> b_slices;
     a_slices.init(g.a, g.a_row, g.a_col, g.m, m0, k_begin, tid);
     b_slices.init(g.b, g.b_col, g.b_row, g.n, n0, k_begin, tid);
     const auto load = [&](int tile) {  // slices load in order, each once
@@ -244,51 +237,62 @@ Status launch(cudaStream_t stream, const Tf32Args &args, int splits) {
     if (!opt_in.allow(kSharedBytes)) return CUDNN_STATUS_NOT_SUPPORTED;
     const GemmOperands<float> &g = args.g;
     const dim3 grid(static_cast<unsigned>((g.m + kTileM - 1) / kTileM),
-                    static_cast<unsigned>((g.n + kWideN - 1) / kWideN), static_cast<unsigned>(splits));
+                    static_cast<unsigned>((g.n + kBlockN - 1) / kBlockN), static_cast<unsigned>(splits));
     gemm_tf32_wgmma_kernel<AK, BK><<<grid, kThreads, kSharedBytes, stream>>>(args);
     return check_launch("gemm_tf32_wgmma_kernel");
 }
 
-std::atomic<int> g_available[kCachedDevices];  // 0 unknown, 1 yes, 2 no
+// Why the kernel cannot run, per device (kAnswers[0] when it can); 0 in g_answer: not asked yet.
+constexpr const char *kAnswers[] = {
+    nullptr,
+    "wgmma is an sm_90a instruction: it runs on GPUs of compute capability 9.0 only",
+    "the device gives a block less shared memory than the wgmma kernel's stages take",
+    "no sm_90a image of the wgmma kernel loads on this device",
+};
+std::atomic<int> g_answer[kCachedDevices];  // 1 + the index into kAnswers
 
-bool query_available() {
+int query_answer() {
     const DeviceLimits limits = current_device_limits();
-    if (limits.compute_major != 9 || limits.compute_minor != 0) return false;
-    if (static_cast<size_t>(limits.max_dynamic_shared_bytes) < kSharedBytes) return false;
-    cudaFuncAttributes attributes;  // the sm_90a image loads on this device
+    if (limits.compute_major != 9 || limits.compute_minor != 0) return 1;
+    if (static_cast<size_t>(limits.max_dynamic_shared_bytes) < kSharedBytes) return 2;
+    cudaFuncAttributes attributes;
     if (cudaFuncGetAttributes(&attributes, reinterpret_cast<const void *>(&gemm_tf32_wgmma_kernel<true, true>)) !=
         cudaSuccess) {
         cudaGetLastError();
-        return false;
+        return 3;
     }
-    return true;
+    return 0;
 }
 
 }  // namespace
 
-bool gemm_tf32_wgmma_available() {
+bool gemm_tf32_wgmma_available(const char **reason) {
+    const auto no = [&](const char *why) {
+        if (reason != nullptr) *reason = why;
+        return false;
+    };
     static const bool off = switched_off("LIBREDNN_GEMM_TF32_WGMMA");
-    if (off) return false;
+    if (off) return no("switched off by LIBREDNN_GEMM_TF32_WGMMA=0");
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess) {
         cudaGetLastError();
-        return false;
+        return no("no current CUDA device");
     }
-    if (device < 0 || device >= kCachedDevices) return query_available();
-    int known = g_available[device].load(std::memory_order_relaxed);
-    if (known == 0) {
-        known = query_available() ? 1 : 2;
-        g_available[device].store(known, std::memory_order_relaxed);
+    int answer = 0;
+    if (device < 0 || device >= kCachedDevices) {
+        answer = query_answer();
+    } else {
+        answer = g_answer[device].load(std::memory_order_relaxed) - 1;
+        if (answer < 0) {
+            answer = query_answer();
+            g_answer[device].store(answer + 1, std::memory_order_relaxed);
+        }
     }
-    return known == 1;
+    return answer == 0 ? true : no(kAnswers[answer]);
 }
 
-Status gemm_tf32_wgmma(cudaStream_t stream, const GemmOperands<float> &o, int64_t k_per_split, int splits,
-                       float *partials) {
-    Tf32Args args;
-    args.g = o;
-    args.k_per_split = k_per_split;
-    args.partials = splits > 1 ? partials : nullptr;
+Status gemm_tf32_wgmma(cudaStream_t stream, const tf32_tiles::Tf32Args &args, int splits) {
+    const GemmOperands<float> &o = args.g;
     const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
     if (a_k) return b_k ? launch<true, true>(stream, args, splits) : launch<true, false>(stream, args, splits);
     return b_k ? launch<false, true>(stream, args, splits) : launch<false, false>(stream, args, splits);
@@ -296,11 +300,12 @@ Status gemm_tf32_wgmma(cudaStream_t stream, const GemmOperands<float> &o, int64_
 
 #else  // built without sm_90a
 
-bool gemm_tf32_wgmma_available() { return false; }
-
-Status gemm_tf32_wgmma(cudaStream_t, const GemmOperands<float> &, int64_t, int, float *) {
-    return CUDNN_STATUS_NOT_SUPPORTED;
+bool gemm_tf32_wgmma_available(const char **reason) {
+    if (reason != nullptr) *reason = "this build has no sm_90a kernels (its CUDA architectures do not include 90)";
+    return false;
 }
+
+Status gemm_tf32_wgmma(cudaStream_t, const tf32_tiles::Tf32Args &, int) { return CUDNN_STATUS_NOT_SUPPORTED; }
 
 #endif
 
