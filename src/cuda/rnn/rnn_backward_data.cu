@@ -206,9 +206,11 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
     // must also be aligned), or the unfused steps.
     bool persistent = false, split_planned = false;
     RnnSplitProduct plan;
+    // The log's reasons (rnn_log_steps).
+    const char *persistent_declined = "it computes in float only", *split_declined = "it computes in float only";
     if constexpr (std::is_same_v<C, float>) {
-        persistent = rnn_persistent_backward_data_applies(p, at.split_elements);
-        split_planned = !persistent && rnn_split_product_plan(p, at.split_elements, &plan);
+        persistent = rnn_persistent_backward_data_applies(p, at.split_elements, &persistent_declined);
+        split_planned = !persistent && rnn_split_product_plan(p, at.split_elements, &plan, &split_declined);
     }
     const T *dhy = static_cast<const T *>(b.dhy), *dcy = static_cast<const T *>(b.dcy);
     T *dhx = static_cast<T *>(b.dhx), *dcx = static_cast<T *>(b.dcx);
@@ -266,6 +268,7 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             if constexpr (std::is_same_v<C, float>) {
                 const C *recurrent = at.weights + places.recurrent_matrices;
                 split = split_planned && rnn_split_product_aligned(at.state + state.gate_grads, spn, recurrent);
+                if (split_planned && !split) split_declined = "the gate gradients or R are not 16-byte aligned";
                 C *previous_h = nullptr, *pre_h = nullptr;
                 if ((persistent || split) && net.cell == CUDNN_GRU) {
                     previous_h = at.gates;
@@ -286,6 +289,10 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                     LIBREDNN_CHECK(backward_split_steps(stream, cell, plan, recurrent, previous_h, pre_h, at.split,
                                                         max_length, dhx != nullptr));
             }
+            rnn_log_steps(p, "RNN backward-data steps", pl,
+                          {{"persistent kernel", persistent ? nullptr : persistent_declined},
+                           {"split product, two launches a step", split ? nullptr : split_declined},
+                           {"a cell kernel and products a step", nullptr}});
             for (int s = max_length - 1; s >= 0 && !persistent && !split; --s) {
                 cell.s = s;
                 take_output_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);

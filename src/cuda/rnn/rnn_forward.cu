@@ -129,7 +129,9 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
     C *out = nullptr;
     // All the steps of each pseudo-layer in one persistent launch (batches up to 16; the same for every layer).
     bool persistent_forward = false;
-    if constexpr (std::is_same_v<C, float>) persistent_forward = rnn_persistent_forward_applies(p);
+    const char *persistent_declined = "it computes in float only";  // the log's reasons (rnn_log_steps)
+    if constexpr (std::is_same_v<C, float>)
+        persistent_forward = rnn_persistent_forward_applies(p, &persistent_declined);
     for (int layer = 0; layer < net.layers; ++layer) {
         out = p.training ? reserve + outputs_start + steps * Y * layer
                          : (in == at.sequence_a ? at.sequence_b : at.sequence_a);
@@ -185,8 +187,11 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             // The persistent kernel (all steps in one launch) or the fused step (one a step): h alternates between
             // the state's h and h_new.
             bool persistent = persistent_forward, fused = false;
+            const char *fused_declined = "it computes in float only";
             if constexpr (std::is_same_v<C, float>) {
-                fused = !persistent && places.projection < 0 && rnn_fused_step_applies(p, recurrent.b, at.state, spn);
+                if (places.projection >= 0) fused_declined = "it takes no projection";
+                fused = !persistent && places.projection < 0 &&
+                        rnn_fused_step_applies(p, recurrent.b, at.state, spn, &fused_declined);
                 if (persistent)
                     LIBREDNN_CHECK(rnn_persistent_forward(stream, cell, recurrent.b, recurrent.bias, max_length));
                 if (fused)  // all the steps in one launch where the device holds the whole grid
@@ -194,6 +199,12 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                                                                       max_length, p.net.math_type != CUDNN_FMA_MATH,
                                                                       &persistent));
             }
+            rnn_log_steps(
+                p, p.training ? "RNN training forward steps" : "RNN inference steps", pl,
+                {{"persistent kernel", persistent_forward ? nullptr : persistent_declined},
+                 {persistent ? "fused step, all steps in one cooperative launch" : "fused step, a launch a step",
+                  fused ? nullptr : fused_declined},
+                 {"a product and a cell kernel a step", nullptr}});
             for (int s = 0; s < max_length && !persistent; ++s) {
                 cell.s = s;
                 if constexpr (std::is_same_v<C, float>) {

@@ -408,13 +408,28 @@ bool aligned32(const void *pointer) { return reinterpret_cast<uintptr_t>(pointer
 
 }  // namespace
 
-bool rnn_fused_step_applies(const RnnProblem &p, const float *recurrent, const float *state,
-                            int64_t state_per_sequence) {
+bool rnn_fused_step_applies(const RnnProblem &p, const float *recurrent, const float *state, int64_t state_per_sequence,
+                            const char **reason) {
+    static_assert(kRnnFusedStepBatch == 17, "the sentence below");
     const RnnNetwork &net = p.net;
-    return fused_switch() != FusedSwitch::off && p.batch_size >= kRnnFusedStepBatch &&
-           rnn_compute_type(net) == CUDNN_DATA_FLOAT && !net.projection() && net.hidden_size % 8 == 0 &&
-           staged_bytes(net.gates(), 4, net.hidden_size) <= kStagedLimit && state_per_sequence % 8 == 0 &&
-           aligned32(recurrent) && aligned32(state);
+    const char *why = nullptr;
+    if (fused_switch() == FusedSwitch::off) {
+        why = "switched off by LIBREDNN_RNN_FUSED_STEP=0";
+    } else if (p.batch_size < kRnnFusedStepBatch) {
+        why = "it takes batches from 17 sequences";
+    } else if (rnn_compute_type(net) != CUDNN_DATA_FLOAT) {
+        why = "it computes in float only";
+    } else if (net.projection()) {
+        why = "it takes no projection";
+    } else if (net.hidden_size % 8 != 0) {
+        why = "it takes hidden sizes that are multiples of 8";
+    } else if (staged_bytes(net.gates(), 4, net.hidden_size) > kStagedLimit) {
+        why = "a block's rows of R do not fit its shared memory";
+    } else if (state_per_sequence % 8 != 0 || !aligned32(recurrent) || !aligned32(state)) {
+        why = "R or the state is not 32-byte aligned";
+    }
+    if (why != nullptr && reason != nullptr) *reason = why;
+    return why == nullptr;
 }
 
 Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,

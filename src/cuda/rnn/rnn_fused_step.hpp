@@ -34,9 +34,9 @@ constexpr int kRnnFusedWideTileHidden = 768;
 // Whether the fused step runs this problem's forward steps: batches from kRnnFusedStepBatch, float compute, no
 // projection, K = hidden a multiple of 8 and R and the state 32-byte aligned with a state row of a multiple of 8
 // elements (the kernel reads eight floats at a time). LIBREDNN_RNN_FUSED_STEP=0 turns it off, =fp32 keeps it off
-// the tensor cores (measurement switches, read once).
+// the tensor cores (measurement switches, read once). False with a sentence in `reason` otherwise.
 bool rnn_fused_step_applies(const RnnProblem &problem, const float *recurrent, const float *state,
-                            int64_t state_per_sequence);
+                            int64_t state_per_sequence, const char **reason = nullptr);
 
 // Step cell.s: h from offset h_in of each sequence's state, the new h to h_out and the layer output; R [gates *
 // hidden][hidden] row-major, bias [gates * hidden] or NULL. A sequence without step s copies h_in to h_out.

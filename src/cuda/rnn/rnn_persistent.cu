@@ -116,14 +116,16 @@ bool rnn_persistent_switched_on() {
     return on;
 }
 
-bool rnn_persistent_forward_applies(const RnnProblem &p) {
+bool rnn_persistent_forward_applies(const RnnProblem &p, const char **reason) {
     const RnnNetwork &net = p.net;
-    if (!rnn_persistent_switched_on() || rnn_compute_type(net) != CUDNN_DATA_FLOAT || net.projection() ||
-        p.batch_size > kRnnPersistentMaxBatch || net.hidden_size > kMaxHidden)
-        return false;
-    const PersistentGeometry g = persistent_geometry(net.gates(), net.hidden_size, net.hidden_size, p.batch_size,
-                                                     current_device_limits().sm_count);
-    return persistent_geometry_fits(g, p.batch_size, kernel_for(g.tile), opt_in_for(g.tile));
+    const char *why = persistent_declines(p, net.hidden_size > kMaxHidden, "the hidden size is above 2048");
+    if (why == nullptr) {
+        const PersistentGeometry g = persistent_geometry(net.gates(), net.hidden_size, net.hidden_size, p.batch_size,
+                                                         current_device_limits().sm_count);
+        if (!persistent_geometry_fits(g, p.batch_size, kernel_for(g.tile), opt_in_for(g.tile))) why = kDoesNotFit;
+    }
+    if (why != nullptr && reason != nullptr) *reason = why;
+    return why == nullptr;
 }
 
 Status rnn_persistent_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,

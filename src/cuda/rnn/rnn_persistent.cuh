@@ -7,6 +7,8 @@
 #include "cuda/common/async_copy.cuh"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
+#include "cuda/rnn/rnn_persistent.hpp"
+#include "ops/rnn/problem.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +40,19 @@ inline PersistentGeometry persistent_geometry(int rows_per_unit, int k, int hidd
               static_cast<size_t>(g.rows_pad) * g.columns_pad * kPersistentWarps * sizeof(float);
     return g;
 }
+
+// Why the persistent kernels decline a problem before its geometry is looked at (nullptr where they do not): the
+// switch, the compute type, the projection, the batch, and `too_wide` with its sentence.
+inline const char *persistent_declines(const RnnProblem &p, bool too_wide, const char *too_wide_reason) {
+    static_assert(kRnnPersistentMaxBatch == 16, "the sentence below");
+    if (!rnn_persistent_switched_on()) return "switched off by LIBREDNN_RNN_PERSISTENT=0";
+    if (rnn_compute_type(p.net) != CUDNN_DATA_FLOAT) return "it computes in float only";
+    if (p.net.projection()) return "it takes no projection";
+    if (p.batch_size > kRnnPersistentMaxBatch) return "it takes batches of up to 16 sequences";
+    return too_wide ? too_wide_reason : nullptr;
+}
+constexpr const char *kDoesNotFit =
+    "a block's rows of R do not fit its shared memory or threads, or the device cannot hold every block at once";
 
 // Whether `kernel` (kPersistentThreads threads a block) runs at geometry g for `batch` sequences: the block's rows
 // and cell threads (units x batch) within its limits, its shared memory opted in, every block resident at once.

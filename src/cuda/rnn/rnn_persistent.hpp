@@ -32,8 +32,8 @@ bool rnn_persistent_switched_on();
 // Whether the persistent kernel runs this problem's forward steps: float compute, no projection, batches up to
 // kRnnPersistentMaxBatch, hidden sizes up to 2048, a block's gates x units rows of R (units = hidden / SMs,
 // rounded up) at most 32 and within its shared memory, and the device able to hold every block at once under a
-// cooperative launch.
-bool rnn_persistent_forward_applies(const RnnProblem &problem);
+// cooperative launch. False with a sentence in `reason` otherwise.
+bool rnn_persistent_forward_applies(const RnnProblem &problem, const char **reason = nullptr);
 
 // Steps 0 .. steps - 1 of cell's pseudo-layer (cell.s is not read). h alternates between two buffers of each
 // sequence's state, as in the fused step: step s reads cell.at.h and writes cell.at.h_new where s is even, the
@@ -45,8 +45,10 @@ Status rnn_persistent_forward(cudaStream_t stream, const CellForward<float> &cel
 
 // Whether the persistent backward-data kernel runs this problem's steps: as the forward's conditions, with R^T's
 // rows (a block's units' columns of R, gates x hidden long) in shared memory: gates x hidden up to 4096, and
-// `exchange_elements` (the workspace's split scratch) holding two steps' gate gradients of every sequence.
-bool rnn_persistent_backward_data_applies(const RnnProblem &problem, int64_t exchange_elements);
+// `exchange_elements` (the workspace's split scratch) holding two steps' gate gradients of every sequence. False with
+// a sentence in `reason` otherwise.
+bool rnn_persistent_backward_data_applies(const RnnProblem &problem, int64_t exchange_elements,
+                                          const char **reason = nullptr);
 
 // Steps steps - 1 .. 0 of cell's pseudo-layer in one cooperative launch (cell.s is not read): each step adds the
 // layer output's gradient to dh, runs the backward cell, and makes dh for the step before from R^T times the

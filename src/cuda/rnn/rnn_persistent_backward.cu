@@ -99,16 +99,17 @@ const SharedMemoryOptIn &opt_in_for(int tile) {
 }
 
 template <class T>
-bool applies(const RnnProblem &p, int64_t exchange_elements) {
+const char *declines(const RnnProblem &p, int64_t exchange_elements) {
     const RnnNetwork &net = p.net;
     const int gH = net.gates() * net.hidden_size;
-    if (!rnn_persistent_switched_on() || rnn_compute_type(net) != CUDNN_DATA_FLOAT || net.projection() ||
-        p.batch_size > kRnnPersistentMaxBatch || gH > kMaxGateRows ||
-        exchange_elements < 2 * static_cast<int64_t>(p.batch_size) * gH)
-        return false;
+    const char *why = persistent_declines(p, gH > kMaxGateRows, "gates x hidden is above 4096");
+    if (why != nullptr) return why;
+    if (exchange_elements < 2 * static_cast<int64_t>(p.batch_size) * gH)
+        return "the workspace's split piece holds fewer than two steps' gate gradients";
     const PersistentGeometry g =
         persistent_geometry(1, gH, net.hidden_size, p.batch_size, current_device_limits().sm_count);
-    return persistent_geometry_fits(g, p.batch_size, kernel_for<T>(g.tile), opt_in_for<T>(g.tile));
+    return persistent_geometry_fits(g, p.batch_size, kernel_for<T>(g.tile), opt_in_for<T>(g.tile)) ? nullptr
+                                                                                                   : kDoesNotFit;
 }
 
 template <class T>
@@ -129,9 +130,11 @@ Status launch(cudaStream_t stream, const CellBackward<T, float> &cell, const flo
 
 }  // namespace
 
-bool rnn_persistent_backward_data_applies(const RnnProblem &p, int64_t exchange_elements) {
-    return p.net.data_type == CUDNN_DATA_HALF ? applies<__half>(p, exchange_elements)
-                                              : applies<float>(p, exchange_elements);
+bool rnn_persistent_backward_data_applies(const RnnProblem &p, int64_t exchange_elements, const char **reason) {
+    const char *why = p.net.data_type == CUDNN_DATA_HALF ? declines<__half>(p, exchange_elements)
+                                                         : declines<float>(p, exchange_elements);
+    if (why != nullptr && reason != nullptr) *reason = why;
+    return why == nullptr;
 }
 
 Status rnn_persistent_backward_data(cudaStream_t stream, const CellBackward<__half, float> &cell,

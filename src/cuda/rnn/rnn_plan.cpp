@@ -3,8 +3,10 @@
 
 #include "cuda/common/gemm_simt.hpp"
 #include "cuda/rnn/rnn_products.hpp"
+#include "ops/common/dispatch.hpp"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace librednn::cuda {
@@ -85,6 +87,20 @@ RnnLayerPlaces rnn_layer_places(const RnnNetwork &net, int pseudo_layer) {
     if (br.present) places.recurrent_biases = br.offset;
     places.width = net.layer_input_size(pseudo_layer);
     return places;
+}
+
+void rnn_log_steps(const RnnProblem &p, const char *what, int pseudo_layer, std::initializer_list<RnnStepsWay> ways) {
+    const std::string family = std::string(what) + " of pseudo-layer " + std::to_string(pseudo_layer);
+    DispatchLog log(family.c_str());
+    if (!log.enabled()) return;
+    for (const RnnStepsWay &way : ways) {
+        if (way.declined == nullptr) {
+            log.chose(way.name);
+            break;
+        }
+        log.skipped(way.name, way.declined);
+    }
+    log.finish(Backend::cuda, true, to_problem_string(p).to_string());
 }
 
 }  // namespace librednn::cuda

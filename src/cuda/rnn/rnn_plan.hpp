@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <initializer_list>
 
 namespace librednn::cuda {
 
@@ -74,6 +75,17 @@ struct RnnLayerPlaces {
     int width = 0;                                     // the layer input's width
 };
 RnnLayerPlaces rnn_layer_places(const RnnNetwork &net, int pseudo_layer);
+
+// One way a pass can run a pseudo-layer's recurrence steps, and why it declined (nullptr: it runs them).
+struct RnnStepsWay {
+    const char *name;
+    const char *declined;
+};
+
+// With dispatch logging on (CUDNN_LOGINFO_DBG, or LIBREDNN_LOG_DISPATCH=1), one record of how `what` (a pass's
+// steps of one pseudo-layer) runs: the ways in order of preference, each declined with its reason up to the one
+// that runs. The solver's dispatch record says that the CUDA RNN runs the call; this says how, one level down.
+void rnn_log_steps(const RnnProblem &p, const char *what, int pseudo_layer, std::initializer_list<RnnStepsWay> ways);
 
 // The three passes (rnn_forward.cu, rnn_backward_data.cu, rnn_backward_weights.cu).
 Status rnn_forward_pass(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace);

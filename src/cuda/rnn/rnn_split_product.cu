@@ -117,12 +117,21 @@ int blocks_per_sm() {
 
 }  // namespace
 
-bool rnn_split_product_plan(const RnnProblem &p, int64_t scratch_elements, RnnSplitProduct *plan) {
+bool rnn_split_product_plan(const RnnProblem &p, int64_t scratch_elements, RnnSplitProduct *plan, const char **reason) {
+    static_assert(kRnnPersistentMaxBatch == 16 && kMaxRows == 64, "the sentences below");
     const RnnNetwork &net = p.net;
     const int N = p.batch_size, H = net.hidden_size, gH = net.gates() * H;
-    if (!switched_on() || rnn_compute_type(net) != CUDNN_DATA_FLOAT || net.math_type == CUDNN_FMA_MATH ||
-        net.projection() || H % 4 != 0 || N <= kRnnPersistentMaxBatch || N > kMaxRows)
+    const auto no = [&](const char *why) {
+        if (reason != nullptr) *reason = why;
         return false;
+    };
+    if (!switched_on()) return no("switched off by LIBREDNN_RNN_SPLIT_STEP=0");
+    if (rnn_compute_type(net) != CUDNN_DATA_FLOAT) return no("it computes in float only");
+    if (net.math_type == CUDNN_FMA_MATH)
+        return no("it multiplies on TF32 tensor cores, which CUDNN_FMA_MATH rules out");
+    if (net.projection()) return no("it takes no projection");
+    if (H % 4 != 0) return no("it takes hidden sizes that are multiples of 4");
+    if (N <= kRnnPersistentMaxBatch || N > kMaxRows) return no("it takes batches of 17 to 64 sequences");
     RnnSplitProduct s;
     s.column_tiles = (H + kTile - 1) / kTile;
     s.row_tiles = 1;
@@ -137,7 +146,7 @@ bool rnn_split_product_plan(const RnnProblem &p, int64_t scratch_elements, RnnSp
     for (;; ++s.slices) {
         s.splits = (total_slices + s.slices - 1) / s.slices;
         if (static_cast<int64_t>(s.splits) * N * H <= scratch_elements) break;
-        if (s.splits == 1) return false;
+        if (s.splits == 1) return no("the workspace's split piece cannot hold the parts");
     }
     *plan = s;
     return true;

@@ -26,8 +26,10 @@ struct RnnSplitProduct {
 // Whether the split product runs this problem's backward-data steps, and how (into *plan): float compute under a
 // math type that allows TF32 (not CUDNN_FMA_MATH), no projection, hidden a multiple of 4, 17 to 64 sequences,
 // the parts fitting `scratch_elements`, and LIBREDNN_RNN_SPLIT_STEP not "0" (a measurement switch, read once).
-// The caller checks the operands' 16-byte alignment (rnn_split_product_aligned).
-bool rnn_split_product_plan(const RnnProblem &problem, int64_t scratch_elements, RnnSplitProduct *plan);
+// The caller checks the operands' 16-byte alignment (rnn_split_product_aligned). False with a sentence in `reason`
+// otherwise.
+bool rnn_split_product_plan(const RnnProblem &problem, int64_t scratch_elements, RnnSplitProduct *plan,
+                            const char **reason = nullptr);
 
 // Whether the operands lie where the kernel's 16-byte copies need them.
 bool rnn_split_product_aligned(const float *grads, int64_t grads_row, const float *recurrent);
