@@ -15,13 +15,27 @@
 
 namespace librednn::gpu_test {
 
+// x rounded to TF32 as the kernels round it (cvt.rna: to nearest, ties away from zero, 10 fraction bits kept).
+inline float tf32_rounded(float x) {
+    uint32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    bits = (bits + 0x1000u) & 0xFFFFE000u;  // half of TF32's last place added to the magnitude, then truncated
+    float rounded;
+    std::memcpy(&rounded, &bits, sizeof rounded);
+    return rounded;
+}
+
 // `g` gives the sizes, strides and which of bias and accumulation the product had (its pointers are not read);
-// a, b, bias and c0 are the operands as the host filled them, got C as the product left it. `u`: a float
-// addition's unit roundoff (0 where the data make every sum exact).
+// a, b, bias and c0 are the operands as the host filled them, got C as the product left it. Each element may be
+// off by k + `extra_additions` additions of `u` each (0 where the data make every sum exact) of the sum of its
+// terms' magnitudes, plus `product_error` of its products' magnitudes; with `tf32_factors` the double product
+// takes the factors rounded to TF32 as the kernels round them.
 inline void expect_product_within_bound(const cuda::GemmOperands<float> &g, const std::vector<float> &a,
                                         const std::vector<float> &b, const std::vector<float> &bias,
                                         const std::vector<float> &c0, const std::vector<float> &got,
-                                        double product_error, double u = 0x1p-24) {
+                                        double product_error, double u = 0x1p-24, bool tf32_factors = false,
+                                        int64_t extra_additions = 2) {
+    const auto factor = [&](float x) { return static_cast<double>(tf32_factors ? tf32_rounded(x) : x); };
     for (int64_t i = 0; i < g.m; ++i)
         for (int64_t j = 0; j < g.c_row; ++j) {
             const int64_t at = i * g.c_row + j;
@@ -31,26 +45,17 @@ inline void expect_product_within_bound(const cuda::GemmOperands<float> &g, cons
             }
             double want = 0, magnitude = 0;
             for (int64_t l = 0; l < g.k; ++l) {
-                const double product = static_cast<double>(a[i * g.a_row + l * g.a_col]) * b[l * g.b_row + j * g.b_col];
+                const double product = factor(a[i * g.a_row + l * g.a_col]) * factor(b[l * g.b_row + j * g.b_col]);
                 want += product;
                 magnitude += std::fabs(product);
             }
             double others = 0;
             if (g.bias != nullptr) want += bias[j], others += std::fabs(bias[j]);
             if (g.accumulate) want += c0[at], others += std::fabs(c0[at]);
-            const double allowed = static_cast<double>(g.k + 2) * u * (magnitude + others) + product_error * magnitude;
+            const double allowed =
+                static_cast<double>(g.k + extra_additions) * u * (magnitude + others) + product_error * magnitude;
             ASSERT_LE(std::fabs(got[at] - want), allowed) << "C(" << i << ", " << j << ")";
         }
-}
-
-// x rounded to TF32 as the kernels round it (cvt.rna: to nearest, ties away from zero, 10 fraction bits kept).
-inline float tf32_rounded(float x) {
-    uint32_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    bits = (bits + 0x1000u) & 0xFFFFE000u;  // half of TF32's last place added to the magnitude, then truncated
-    float rounded;
-    std::memcpy(&rounded, &bits, sizeof rounded);
-    return rounded;
 }
 
 // The bound for a product on TF32 tensor cores, against the double product of the factors rounded to TF32 as the
@@ -62,26 +67,7 @@ inline float tf32_rounded(float x) {
 inline void expect_tf32_product_within_bound(const cuda::GemmOperands<float> &g, const std::vector<float> &a,
                                              const std::vector<float> &b, const std::vector<float> &bias,
                                              const std::vector<float> &c0, const std::vector<float> &got) {
-    const double u = 0x1p-24;
-    for (int64_t i = 0; i < g.m; ++i)
-        for (int64_t j = 0; j < g.c_row; ++j) {
-            const int64_t at = i * g.c_row + j;
-            if (j >= g.n) {  // the gap past each row is never written
-                ASSERT_EQ(got[at], c0[at]) << "C(" << i << ", " << j << ") past the row";
-                continue;
-            }
-            double want = 0, magnitude = 0;
-            for (int64_t l = 0; l < g.k; ++l) {
-                const double product = static_cast<double>(tf32_rounded(a[i * g.a_row + l * g.a_col])) *
-                                       tf32_rounded(b[l * g.b_row + j * g.b_col]);
-                want += product;
-                magnitude += std::fabs(product);
-            }
-            if (g.bias != nullptr) want += bias[j], magnitude += std::fabs(bias[j]);
-            if (g.accumulate) want += c0[at], magnitude += std::fabs(c0[at]);
-            const double allowed = static_cast<double>(g.k + cuda::kGemmMaxSplit + 2) * 4 * u * magnitude;
-            ASSERT_LE(std::fabs(got[at] - want), allowed) << "C(" << i << ", " << j << ")";
-        }
+    expect_product_within_bound(g, a, b, bias, c0, got, 0.0, 4 * 0x1p-24, true, cuda::kGemmMaxSplit + 2);
 }
 
 }  // namespace librednn::gpu_test
