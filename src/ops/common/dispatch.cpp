@@ -33,8 +33,9 @@ bool solver_disabled_by_environment(const char *solver) {
     return false;
 }
 
-DispatchLog::DispatchLog(const char *family)
-    : enabled_(log_enabled(CUDNN_SEV_INFO) || environment_flag("LIBREDNN_LOG_DISPATCH")), family_(family) {}
+bool DispatchLog::wanted() { return log_enabled(CUDNN_SEV_INFO) || environment_flag("LIBREDNN_LOG_DISPATCH"); }
+
+DispatchLog::DispatchLog(const char *family) : enabled_(wanted()), family_(family) {}
 
 void DispatchLog::skipped(const char *solver, const std::string &reason) {
     if (!reasons_.empty()) reasons_ += "; ";

@@ -18,6 +18,9 @@ namespace librednn {
 class DispatchLog {
 public:
     explicit DispatchLog(const char *family);
+    // Whether dispatch logging is on (CUDNN_LOGINFO_DBG or LIBREDNN_LOG_DISPATCH): callers that build a record's
+    // text for themselves ask first.
+    static bool wanted();
     void skipped(const char *solver, const std::string &reason);
     void chose(const char *solver);
     // Writes the record (when logging is on) and fails with NOT_SUPPORTED when no solver was chosen.
