@@ -49,10 +49,12 @@ __device__ __forceinline__ C rnn_sigmoid(C v) {
 // Unit i of sequence n at time t (its step s): the cell from gate q's W x + b_W (gx(q)) and R h + b_R (pre(q))
 // and the unit's h before the step; keeps c and, in training, the saved values. Returns false with a
 // projection, where the unprojected h went to the state and the projection's product makes h; else true with
-// the new h in *h.
+// the new h in *h. `c_before`: the LSTM's c before the step where the caller loaded it already, else NULL (read
+// from the state here).
 template <class C, class Gx, class Pre>
 __device__ __forceinline__ bool rnn_cell_forward_unit_from(const CellForward<C> &a, int n, int i, int t, const Gx &gx,
-                                                           const Pre &pre, C h_before, C *h) {
+                                                           const Pre &pre, C h_before, C *h,
+                                                           const C *c_before = nullptr) {
     const int H = a.H;
     const int64_t row = static_cast<int64_t>(t) * a.N + n;
     C *st = a.state + n * a.spn;
@@ -72,9 +74,9 @@ __device__ __forceinline__ bool rnn_cell_forward_unit_from(const CellForward<C> 
             const C in_gate = rnn_sigmoid(gx(0) + pre(0)), forget = rnn_sigmoid(gx(1) + pre(1));
             const C cell = math_tanh(gx(2) + pre(2));
             const C out_gate = rnn_sigmoid(gx(3) + pre(3));
-            C &c = st[a.at.c + i];
-            c = forget * c + in_gate * cell;
+            C c = forget * (c_before ? *c_before : st[a.at.c + i]) + in_gate * cell;
             if (a.clip) c = c != c ? (a.clip_propagate_nan ? c : a.lclip) : fmin(fmax(c, a.lclip), a.rclip);
+            st[a.at.c + i] = c;
             const C value = out_gate * math_tanh(c);
             if (saved)
                 saved[i] = in_gate, saved[H + i] = forget, saved[2 * H + i] = cell, saved[3 * H + i] = out_gate,

@@ -71,8 +71,9 @@ __device__ __forceinline__ void finish_pass(const FusedStep &a, int unit0, int f
     }
 }
 
-// What a finish_pass_loaded thread's cells need besides R h (W x + b_W of each gate, h before the step, the time),
-// loaded before the products so that their latency (W x + b_W comes from DRAM) hides behind them. Item k of a
+// What a finish_pass_loaded thread's cells need besides R h (W x + b_W and b_R of each gate, h and the LSTM's c
+// before the step, the time), loaded before the products so that their latency (W x + b_W comes from DRAM, the
+// others from L2) hides behind them instead of following them. Item k of a
 // thread is unit e % kUnits of sequence first + e / kUnits (e = thread + k x the block's threads): neighbouring
 // threads take neighbouring units of one sequence, so that each global access of the cell (W x + b_W, h, c, the
 // reserve's saved values, the layer output) covers kUnits floats of a row in one or two sectors, where one
@@ -80,7 +81,7 @@ __device__ __forceinline__ void finish_pass(const FusedStep &a, int unit0, int f
 template <int kGates, int kUnits, int kColumns>
 struct CellInputs {
     static constexpr int kItems = (kUnits * kColumns + kWarps * 32 - 1) / (kWarps * 32);
-    float gx[kItems][kGates], h_before[kItems];
+    float gx[kItems][kGates], bias[kItems][kGates], h_before[kItems], c_before[kGates == 4 ? kItems : 1];
     int t[kItems];
 };
 
@@ -98,6 +99,9 @@ __device__ __forceinline__ void load_cell_inputs(const FusedStep &a, int unit0, 
         in.t[k] = rnn_step_time(cell.lengths, n, cell.dir, s);
         in.h_before[k] = cell.state[n * cell.spn + h_in + i];
         if (in.t[k] < 0) continue;
+        if constexpr (kGates == 4) in.c_before[k] = cell.state[n * cell.spn + cell.at.c + i];
+#pragma unroll
+        for (int q = 0; q < kGates; ++q) in.bias[k][q] = a.bias ? a.bias[q * H + i] : 0.0f;
         const float *gx = cell.gates + (static_cast<int64_t>(in.t[k]) * N + n) * kGates * H + i;
 #pragma unroll
         for (int q = 0; q < kGates; ++q) in.gx[k][q] = gx[q * H];
@@ -121,10 +125,12 @@ __device__ __forceinline__ void finish_pass_loaded(const FusedStep &a, int unit0
             st[h_out + i] = in.h_before[k];  // no step s: h carries over to the other buffer
             continue;
         }
-        const auto pre = [&](int q) { return sum(q, u, j, a.bias ? a.bias[q * H + i] : 0.0f); };
+        const auto pre = [&](int q) { return sum(q, u, j, in.bias[k][q]); };
+        const float *c_before = nullptr;
+        if constexpr (kGates == 4) c_before = &in.c_before[k];
         float value = 0.0f;
         rnn_cell_forward_unit_from(
-            cell, n, i, t, [&](int q) { return in.gx[k][q]; }, pre, in.h_before[k], &value);
+            cell, n, i, t, [&](int q) { return in.gx[k][q]; }, pre, in.h_before[k], &value, c_before);
         st[h_out + i] = value;
         cell.out[(static_cast<int64_t>(t) * N + n) * cell.out_row + static_cast<int64_t>(cell.dir) * cell.P + i] =
             value;
@@ -270,11 +276,13 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
         for (int first = 0; first < N; first += kColumns) {
             CellInputs<kGates, kUnits, kColumns> inputs;
             load_cell_inputs(a, unit0, first, s, h_in, inputs);
-            float acc[kTiles][4];
+            // Two sums a tile, of the first and the second 8-k step of each 16-k slice: twice the independent mma
+            // chains a warp keeps in flight (one chain a tile left each warp waiting on the mma before).
+            float acc[kTiles][2][4];
 #pragma unroll
             for (int j = 0; j < kTiles; ++j)
 #pragma unroll
-                for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
+                for (int e = 0; e < 8; ++e) acc[j][e / 4][e % 4] = 0.0f;
             // h of the pass's 64 sequences, kChunkK of k at a time into two buffers: chunk c + 1 lands while chunk c
             // multiplies (all of a chunk's copies in flight at once: h's latency no longer paces the sum).
             const auto load_chunk = [&](int c) {
@@ -289,21 +297,27 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
                 }
                 async_copy_commit();
             };
+            const auto multiply_slice = [&](const float4 *tile, int sl, int slice) {
+                const float4 rt = top[4 * slice], rb = bottom[4 * slice];
+#pragma unroll
+                for (int j = 0; j < kTiles; ++j) {
+                    const float4 hv = tile[((warp_n * kTiles + j) * 8 + group) * (kHPitch / 4) + 4 * sl + quad];
+                    mma_tf32_m16n8k8(acc[j][0], __float_as_uint(rt.x), __float_as_uint(rb.x), __float_as_uint(rt.y),
+                                     __float_as_uint(rb.y), tf32_bits(hv.x), tf32_bits(hv.y));
+                    mma_tf32_m16n8k8(acc[j][1], __float_as_uint(rt.z), __float_as_uint(rb.z), __float_as_uint(rt.w),
+                                     __float_as_uint(rb.w), tf32_bits(hv.z), tf32_bits(hv.w));
+                }
+            };
             const int chunks = (a.K + kChunkK - 1) / kChunkK;
             for_each_double_buffered_chunk(chunks, load_chunk, [&](int c) {
                 const float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4);
                 const int chunk_slices = min(kChunkK, a.K - c * kChunkK) / 16;
-                for (int sl = 0; sl < chunk_slices; ++sl) {
-                    const int slice = c * (kChunkK / 16) + sl;
-                    const float4 rt = top[4 * slice], rb = bottom[4 * slice];
+                if (chunk_slices == kChunkK / 16) {
+                    // A whole chunk unrolled: the compiler issues the shared-memory reads of later slices ahead.
 #pragma unroll
-                    for (int j = 0; j < kTiles; ++j) {
-                        const float4 hv = tile[((warp_n * kTiles + j) * 8 + group) * (kHPitch / 4) + 4 * sl + quad];
-                        mma_tf32_m16n8k8(acc[j], __float_as_uint(rt.x), __float_as_uint(rb.x), __float_as_uint(rt.y),
-                                         __float_as_uint(rb.y), tf32_bits(hv.x), tf32_bits(hv.y));
-                        mma_tf32_m16n8k8(acc[j], __float_as_uint(rt.z), __float_as_uint(rb.z), __float_as_uint(rt.w),
-                                         __float_as_uint(rb.w), tf32_bits(hv.z), tf32_bits(hv.w));
-                    }
+                    for (int sl = 0; sl < kChunkK / 16; ++sl) multiply_slice(tile, sl, c * (kChunkK / 16) + sl);
+                } else {
+                    for (int sl = 0; sl < chunk_slices; ++sl) multiply_slice(tile, sl, c * (kChunkK / 16) + sl);
                 }
             });
 #pragma unroll
@@ -311,7 +325,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
 #pragma unroll
                 for (int e = 0; e < 4; ++e)
                     sums[warp_m * 16 + group + (e >= 2 ? 8 : 0)][(warp_n * kTiles + j) * 8 + 2 * quad + (e & 1)] =
-                        acc[j][e];
+                        acc[j][0][e] + acc[j][1][e];
             __syncthreads();
             finish_pass_loaded(a, unit0, first, h_out, inputs,
                                [&](int q, int u, int j, float bias) { return bias + sums[q * kUnits + u][j]; });
