@@ -227,6 +227,8 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_kernel(const __grid_co
 __host__ __device__ inline int tf32_pitch(int k) { return (k + 31) / 32 * 32 + 16; }
 // h streams through two buffers of kChunkK of k for the pass's 64 sequences, rows padded as R's.
 constexpr int kChunkK = 128, kHPitch = kChunkK + 16;
+// A chunk's row of kChunkQuads float4; a block's threads copy kColumnStep rows at a time.
+constexpr int kChunkQuads = kChunkK / 4, kColumnStep = kWarps * 32 / kChunkQuads;
 constexpr size_t kHTileBytes = 2 * 64 * kHPitch * sizeof(float);
 // The TF32 kernel's dynamic shared memory at most: with its 8.5 KB of sums, within the H200's 227 KB a block.
 constexpr size_t kTf32SharedLimit = 216 * 1024;
@@ -246,6 +248,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
     constexpr int kRows = kGates * kUnits, kTiles = (kRows + 15) / 16, kColumns = 64;
     static_assert(kTiles == 1 || kTiles == 2, "one or two m16 tiles of rows");
     static_assert(kWarps / kTiles * kTiles * 8 == kColumns, "the warps' n8 tiles cover the pass");
+    static_assert(kColumns % kColumnStep == 0, "the copies of a chunk cover its rows");
     __shared__ float sums[kTiles * 16][kColumns + 4];
     extern __shared__ float4 staged[];  // [kTiles * 16][pitch / 4], then h_tiles
     const CellForward<float> &cell = a.cell;
@@ -284,16 +287,25 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
 #pragma unroll
                 for (int e = 0; e < 8; ++e) acc[j][e / 4][e % 4] = 0.0f;
             // h of the pass's 64 sequences, kChunkK of k at a time into two buffers: chunk c + 1 lands while chunk c
-            // multiplies (all of a chunk's copies in flight at once: h's latency no longer paces the sum).
+            // multiplies (all of a chunk's copies in flight at once: h's latency no longer paces the sum). The
+            // thread copies float4 `quad4` of columns column0 + i kColumnStep: their rows' addresses are worked out
+            // once a pass (a column past N reads row N - 1, unused).
+            const int quad4 = static_cast<int>(threadIdx.x) % kChunkQuads;
+            const int column0 = static_cast<int>(threadIdx.x) / kChunkQuads;
+            const float *row0 = cell.state + min(N - 1, first + column0) * cell.spn + h_in + 4 * quad4;
+            const int64_t row_step = kColumnStep * cell.spn;
+            const bool whole_pass = first + kColumns <= N;
             const auto load_chunk = [&](int c) {
-                float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4);
-                const int extent4 = min(kChunkK, a.K - c * kChunkK) / 4;
-                for (int e = static_cast<int>(threadIdx.x); e < kColumns * (kChunkK / 4); e += kWarps * 32) {
-                    const int column = e / (kChunkK / 4), q = e % (kChunkK / 4);
-                    if (q >= extent4) continue;
-                    const int n = min(N - 1, first + column);  // past N: a valid row, unused
-                    async_copy16(tile + column * (kHPitch / 4) + q,
-                                 reinterpret_cast<const float4 *>(cell.state + n * cell.spn + h_in + c * kChunkK) + q);
+                float4 *tile = h_tiles + (c % 2) * kColumns * (kHPitch / 4) + column0 * (kHPitch / 4) + quad4;
+                if (4 * quad4 < a.K - c * kChunkK) {  // within k (the last chunk may be short)
+#pragma unroll
+                    for (int i = 0; i < kColumns / kColumnStep; ++i) {
+                        const float *row = whole_pass
+                                               ? row0 + i * row_step
+                                               : cell.state + min(N - 1, first + column0 + i * kColumnStep) * cell.spn +
+                                                     h_in + 4 * quad4;
+                        async_copy16(tile + i * kColumnStep * (kHPitch / 4), row + c * kChunkK);
+                    }
                 }
                 async_copy_commit();
             };
