@@ -26,6 +26,7 @@ struct FusedStep {
     const float *recurrent;  // [gates * H][K]
     const float *bias;       // [gates * H] or NULL
     int64_t h_in, h_out;     // step cell.s's buffers; later steps of a persistent launch alternate them
+    int64_t r_in, r_out;     // a persistent TF32 launch: h rounded to TF32 beside h_in and h_out (state offsets)
     int K;
     int steps;  // steps cell.s .. cell.s + steps - 1: 1, or all of them in a persistent (cooperative) launch
 };
@@ -108,10 +109,16 @@ __device__ __forceinline__ void load_cell_inputs(const FusedStep &a, int unit0, 
     }
 }
 
-// finish_pass with the inputs load_cell_inputs loaded (the same threads and items).
+// h rounded to TF32 as the mma reads it (to nearest, ties away), its low 13 bits cleared: the value a persistent
+// TF32 launch keeps beside each h for the next step's products.
+__device__ __forceinline__ float tf32_rounded(float x) { return __uint_as_float(tf32_bits(x) & 0xffffe000u); }
+
+// finish_pass with the inputs load_cell_inputs loaded (the same threads and items). With r_out >= 0 each new h also
+// goes, rounded to TF32, to offset r_out of the state.
 template <int kGates, int kUnits, int kColumns, class Sum>
 __device__ __forceinline__ void finish_pass_loaded(const FusedStep &a, int unit0, int first, int64_t h_out,
-                                                   const CellInputs<kGates, kUnits, kColumns> &in, const Sum &sum) {
+                                                   int64_t r_out, const CellInputs<kGates, kUnits, kColumns> &in,
+                                                   const Sum &sum) {
     const CellForward<float> &cell = a.cell;
     const int H = cell.H, N = cell.N;
 #pragma unroll
@@ -123,6 +130,7 @@ __device__ __forceinline__ void finish_pass_loaded(const FusedStep &a, int unit0
         const int t = in.t[k];
         if (t < 0) {
             st[h_out + i] = in.h_before[k];  // no step s: h carries over to the other buffer
+            if (r_out >= 0) st[r_out + i] = tf32_rounded(in.h_before[k]);
             continue;
         }
         const auto pre = [&](int q) { return sum(q, u, j, in.bias[k][q]); };
@@ -132,6 +140,7 @@ __device__ __forceinline__ void finish_pass_loaded(const FusedStep &a, int unit0
         rnn_cell_forward_unit_from(
             cell, n, i, t, [&](int q) { return in.gx[k][q]; }, pre, in.h_before[k], &value, c_before);
         st[h_out + i] = value;
+        if (r_out >= 0) st[r_out + i] = tf32_rounded(value);
         cell.out[(static_cast<int64_t>(t) * N + n) * cell.out_row + static_cast<int64_t>(cell.dir) * cell.P + i] =
             value;
     }
@@ -222,60 +231,85 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_kernel(const __grid_co
 
 // --- TF32 on tensor cores ------------------------------------------------------------------------------------
 
-// Rows of R staged for the TF32 kernel: whole m16 tiles (zeros past the block's rows), each row padded to 16
-// floats past a multiple of 32 so that the eight rows a 16-byte fragment read touches fall on different banks.
-__host__ __device__ inline int tf32_pitch(int k) { return (k + 31) / 32 * 32 + 16; }
-// h streams through two buffers of kChunkK of k for the pass's 64 sequences, rows padded as R's.
+// h streams through two buffers of kChunkK of k for the pass's 64 sequences, each row padded to 16 floats past
+// the chunk so that the eight rows a 16-byte fragment read touches fall on different banks.
 constexpr int kChunkK = 128, kHPitch = kChunkK + 16;
 // A chunk's row of kChunkQuads float4; a block's threads copy kColumnStep rows at a time.
 constexpr int kChunkQuads = kChunkK / 4, kColumnStep = kWarps * 32 / kChunkQuads;
 constexpr size_t kHTileBytes = 2 * 64 * kHPitch * sizeof(float);
 // The TF32 kernel's dynamic shared memory at most: with its 8.5 KB of sums, within the H200's 227 KB a block.
 constexpr size_t kTf32SharedLimit = 216 * 1024;
+// The block's rows of R as whole m16 tiles (zeros past its rows), then h's buffers.
 size_t tf32_staged_bytes(int gates, int units, int k) {
-    return static_cast<size_t>((gates * units + 15) / 16 * 16) * tf32_pitch(k) * sizeof(float) + kHTileBytes;
+    return static_cast<size_t>((gates * units + 15) / 16 * 16) * k * sizeof(float) + kHTileBytes;
+}
+
+// Stages the block's kRows rows of R (as stage_rows picks them), rounded to TF32, as the mma's A fragments: float4
+// ((tile * K / 16 + slice) * 2 + m) * 32 + lane holds what lane 4 g + t passes to the m-th mma of the 16-k slice,
+// rows g and g + 8 of the tile at the stored k 16 slice + 4 t + 2 m and the next one (the mma's k t and t + 4):
+// one conflict-free 16-byte read a mma, and no register moves to put the four in order. Rows past kRows are zeros.
+template <int kRows, int kUnits, int kTiles>
+__device__ __forceinline__ void stage_fragments(const FusedStep &a, int unit0, float4 *frags) {
+    const int H = a.cell.H, quads = a.K / 4, slices = a.K / 16;
+#pragma unroll 4
+    for (int e = static_cast<int>(threadIdx.x); e < kTiles * 16 * quads; e += kWarps * 32) {
+        const int r = e / quads, q = e % quads;
+        float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (r < kRows) {
+            const int unit = min(H - 1, unit0 + r % kUnits);
+            v = __ldg(
+                reinterpret_cast<const float4 *>(a.recurrent + (static_cast<int64_t>(r / kUnits) * H + unit) * a.K) +
+                q);
+        }
+        const int tile = r / 16, hi = (r % 16) / 8, lane = (r % 8) * 4 + q % 4;
+        float *f0 = reinterpret_cast<float *>(frags + ((tile * slices + q / 4) * 2) * 32 + lane);
+        float *f1 = f0 + 32 * 4;
+        f0[hi] = tf32_rounded(v.x), f0[2 + hi] = tf32_rounded(v.y);
+        f1[hi] = tf32_rounded(v.z), f1[2 + hi] = tf32_rounded(v.w);
+    }
 }
 
 // The same step with R h on mma.sync m16n8k8 TF32: the block's rows of R, rounded to TF32 once, in shared memory
-// as kTiles m16 tiles; 64 sequences a pass, the eight warps as kTiles (rows) x 8 / kTiles (columns), each warp
-// one m16 tile by kTiles n8 tiles over the whole sum (no reduction between warps: deterministic). A lane reads
-// 16 k at a time as one 16-byte load of R per row and of h per sequence: the mma's k index t and t + 4 of the
-// first 8-k step are the stored k 4t and 4t + 1, of the second 4t + 2 and 4t + 3 (the same for R and h, so the
-// sum is the same). h streams through shared memory 128 k at a time, the next chunk's copies in flight while
-// the current one multiplies.
-template <int kGates, int kUnits>
+// as kTiles m16 tiles of A fragments; 64 sequences a pass, the eight warps as kTiles (rows) x 8 / kTiles
+// (columns), each warp one m16 tile by kTiles n8 tiles over the whole sum (no reduction between warps:
+// deterministic). A lane reads 16 k of h at a time as one 16-byte load per sequence: the mma's k index t and t + 4
+// of the first 8-k step are the stored k 4t and 4t + 1, of the second 4t + 2 and 4t + 3 (the same for R's
+// fragments, so the sum is the same). h streams through shared memory 128 k at a time, the next chunk's copies in
+// flight while the current one multiplies. kRounded (a persistent launch): the products read h rounded to TF32
+// from the state's r buffers, which the block's cells write beside each h (the launch rounds the first h once,
+// before its first step), instead of rounding each value they read (two instructions a value on sm_90).
+template <int kGates, int kUnits, bool kRounded>
 __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __grid_constant__ FusedStep a) {
     constexpr int kRows = kGates * kUnits, kTiles = (kRows + 15) / 16, kColumns = 64;
     static_assert(kTiles == 1 || kTiles == 2, "one or two m16 tiles of rows");
     static_assert(kWarps / kTiles * kTiles * 8 == kColumns, "the warps' n8 tiles cover the pass");
     static_assert(kColumns % kColumnStep == 0, "the copies of a chunk cover its rows");
     __shared__ float sums[kTiles * 16][kColumns + 4];
-    extern __shared__ float4 staged[];  // [kTiles * 16][pitch / 4], then h_tiles
+    extern __shared__ float4 staged[];  // R's fragments [kTiles][K / 16][2][32], then h_tiles
     const CellForward<float> &cell = a.cell;
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
     const int group = lane / 4, quad = lane % 4;
     const int N = cell.N, unit0 = static_cast<int>(blockIdx.x) * kUnits;
-    const int pitch = tf32_pitch(a.K), quads = a.K / 4;
-    float4 *h_tiles = staged + kTiles * 16 * (pitch / 4);  // [2][kColumns][kHPitch / 4]
-    stage_rows<kRows, kUnits>(a, unit0, staged, pitch / 4);
-    // Each thread rounds the chunks it copied (landed for it), and zeroes the rows past kRows of the last tile.
-    for (int e = static_cast<int>(threadIdx.x); e < kTiles * 16 * quads; e += kWarps * 32) {
-        const int r = e / quads, q = e % quads;
-        float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        if (r < kRows) {
-            v = staged[r * (pitch / 4) + q];
-            v.x = __uint_as_float(tf32_bits(v.x)), v.y = __uint_as_float(tf32_bits(v.y));
-            v.z = __uint_as_float(tf32_bits(v.z)), v.w = __uint_as_float(tf32_bits(v.w));
+    const int slices = a.K / 16;
+    float4 *h_tiles = staged + kTiles * slices * 2 * 32;  // [2][kColumns][kHPitch / 4]
+    stage_fragments<kRows, kUnits, kTiles>(a, unit0, staged);
+    if constexpr (kRounded) {
+        // The first step's h rounded, each block its units of every sequence, visible to all before any reads it.
+        for (int e = static_cast<int>(threadIdx.x); e < kUnits * N; e += kWarps * 32) {
+            const int i = unit0 + e % kUnits;
+            float *st = cell.state + (e / kUnits) * cell.spn;
+            if (i < cell.H) st[a.r_in + i] = tf32_rounded(st[a.h_in + i]);
         }
-        staged[r * (pitch / 4) + q] = v;
+        cooperative_groups::this_grid().sync();
+    } else {
+        __syncthreads();
     }
-    __syncthreads();
     const int warp_m = warp % kTiles, warp_n = warp / kTiles;
-    const float4 *top = staged + (warp_m * 16 + group) * (pitch / 4) + quad;
-    const float4 *bottom = top + 8 * (pitch / 4);
+    const float4 *frag = staged + warp_m * slices * 2 * 32 + lane;
     for (int step = 0; step < a.steps; ++step) {
         const int s = cell.s + step;
         const int64_t h_in = step % 2 == 0 ? a.h_in : a.h_out, h_out = step % 2 == 0 ? a.h_out : a.h_in;
+        const int64_t r_in = step % 2 == 0 ? a.r_in : a.r_out, r_out = step % 2 == 0 ? a.r_out : a.r_in;
         for (int first = 0; first < N; first += kColumns) {
             CellInputs<kGates, kUnits, kColumns> inputs;
             load_cell_inputs(a, unit0, first, s, h_in, inputs);
@@ -286,13 +320,14 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
             for (int j = 0; j < kTiles; ++j)
 #pragma unroll
                 for (int e = 0; e < 8; ++e) acc[j][e / 4][e % 4] = 0.0f;
-            // h of the pass's 64 sequences, kChunkK of k at a time into two buffers: chunk c + 1 lands while chunk c
-            // multiplies (all of a chunk's copies in flight at once: h's latency no longer paces the sum). The
-            // thread copies float4 `quad4` of columns column0 + i kColumnStep: their rows' addresses are worked out
-            // once a pass (a column past N reads row N - 1, unused).
+            // h of the pass's 64 sequences (rounded to TF32 where kRounded), kChunkK of k at a time into two buffers:
+            // chunk c + 1 lands while chunk c multiplies (all of a chunk's copies in flight at once: h's latency no
+            // longer paces the sum). The thread copies float4 `quad4` of columns column0 + i kColumnStep: their rows'
+            // addresses are worked out once a pass (a column past N reads row N - 1, unused).
+            const int64_t h_read = kRounded ? r_in : h_in;
             const int quad4 = static_cast<int>(threadIdx.x) % kChunkQuads;
             const int column0 = static_cast<int>(threadIdx.x) / kChunkQuads;
-            const float *row0 = cell.state + min(N - 1, first + column0) * cell.spn + h_in + 4 * quad4;
+            const float *row0 = cell.state + min(N - 1, first + column0) * cell.spn + h_read + 4 * quad4;
             const int64_t row_step = kColumnStep * cell.spn;
             const bool whole_pass = first + kColumns <= N;
             const auto load_chunk = [&](int c) {
@@ -303,21 +338,22 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
                         const float *row = whole_pass
                                                ? row0 + i * row_step
                                                : cell.state + min(N - 1, first + column0 + i * kColumnStep) * cell.spn +
-                                                     h_in + 4 * quad4;
+                                                     h_read + 4 * quad4;
                         async_copy16(tile + i * kColumnStep * (kHPitch / 4), row + c * kChunkK);
                     }
                 }
                 async_copy_commit();
             };
+            const auto h_bits = [](float x) { return kRounded ? __float_as_uint(x) : tf32_bits(x); };
             const auto multiply_slice = [&](const float4 *tile, int sl, int slice) {
-                const float4 rt = top[4 * slice], rb = bottom[4 * slice];
+                const float4 f0 = frag[slice * 2 * 32], f1 = frag[(slice * 2 + 1) * 32];
 #pragma unroll
                 for (int j = 0; j < kTiles; ++j) {
                     const float4 hv = tile[((warp_n * kTiles + j) * 8 + group) * (kHPitch / 4) + 4 * sl + quad];
-                    mma_tf32_m16n8k8(acc[j][0], __float_as_uint(rt.x), __float_as_uint(rb.x), __float_as_uint(rt.y),
-                                     __float_as_uint(rb.y), tf32_bits(hv.x), tf32_bits(hv.y));
-                    mma_tf32_m16n8k8(acc[j][1], __float_as_uint(rt.z), __float_as_uint(rb.z), __float_as_uint(rt.w),
-                                     __float_as_uint(rb.w), tf32_bits(hv.z), tf32_bits(hv.w));
+                    mma_tf32_m16n8k8(acc[j][0], __float_as_uint(f0.x), __float_as_uint(f0.y), __float_as_uint(f0.z),
+                                     __float_as_uint(f0.w), h_bits(hv.x), h_bits(hv.y));
+                    mma_tf32_m16n8k8(acc[j][1], __float_as_uint(f1.x), __float_as_uint(f1.y), __float_as_uint(f1.z),
+                                     __float_as_uint(f1.w), h_bits(hv.z), h_bits(hv.w));
                 }
             };
             const int chunks = (a.K + kChunkK - 1) / kChunkK;
@@ -339,7 +375,7 @@ __global__ void __launch_bounds__(kWarps * 32) fused_step_tf32_kernel(const __gr
                     sums[warp_m * 16 + group + (e >= 2 ? 8 : 0)][(warp_n * kTiles + j) * 8 + 2 * quad + (e & 1)] =
                         acc[j][0][e] + acc[j][1][e];
             __syncthreads();
-            finish_pass_loaded(a, unit0, first, h_out, inputs,
+            finish_pass_loaded(a, unit0, first, h_out, kRounded ? r_out : int64_t{-1}, inputs,
                                [&](int q, int u, int j, float bias) { return bias + sums[q * kUnits + u][j]; });
             __syncthreads();  // the next pass writes `sums` again
         }
@@ -377,27 +413,29 @@ Status launch(cudaStream_t stream, const FusedStep &a) {
     return launch<kGates, 4>(stream, a);
 }
 
-// One step (a.steps 1), or all of them in a cooperative launch (a.steps > 1) where the device holds every block
-// at once; *launched false (nothing launched) where it does not.
+// One step (a.steps 1), or all of them in a cooperative launch (a.steps > 1, h rounded beside each h: kRounded)
+// where the device holds every block at once; *launched false (nothing launched) where it does not.
 template <int kGates, int kUnits>
 Status launch_tf32_with(cudaStream_t stream, const FusedStep &a, bool *launched) {
-    const auto kernel = fused_step_tf32_kernel<kGates, kUnits>;
-    static const SharedMemoryOptIn opt_in(reinterpret_cast<const void *>(kernel));
+    const auto single = fused_step_tf32_kernel<kGates, kUnits, false>;
+    const auto persistent = fused_step_tf32_kernel<kGates, kUnits, true>;
+    static const SharedMemoryOptIn single_opt_in(reinterpret_cast<const void *>(single));
+    static const SharedMemoryOptIn persistent_opt_in(reinterpret_cast<const void *>(persistent));
     const size_t bytes = tf32_staged_bytes(kGates, kUnits, a.K);
     *launched = false;
-    if (!opt_in.allow(bytes))
+    if (!(a.steps == 1 ? single_opt_in : persistent_opt_in).allow(bytes))
         return fail(CUDNN_STATUS_EXECUTION_FAILED, "the fused RNN step's %zu bytes of shared memory", bytes);
     const int blocks = (a.cell.H + kUnits - 1) / kUnits;
     if (a.steps == 1) {
-        kernel<<<blocks, kWarps * 32, bytes, stream>>>(a);
+        single<<<blocks, kWarps * 32, bytes, stream>>>(a);
         *launched = true;
         return check_launch("fused_step_tf32_kernel");
     }
-    if (!cooperative_launch_fits(reinterpret_cast<const void *>(kernel), kWarps * 32, bytes, blocks))
+    if (!cooperative_launch_fits(reinterpret_cast<const void *>(persistent), kWarps * 32, bytes, blocks))
         return CUDNN_STATUS_SUCCESS;
     FusedStep copy = a;
     *launched = true;
-    return launch_cooperative(stream, reinterpret_cast<const void *>(kernel), blocks, kWarps * 32, bytes, &copy,
+    return launch_cooperative(stream, reinterpret_cast<const void *>(persistent), blocks, kWarps * 32, bytes, &copy,
                               "the persistent fused RNN steps");
 }
 
@@ -415,7 +453,7 @@ Status launch_tf32(cudaStream_t stream, const FusedStep &a) {
     return launch_tf32<kGates>(stream, a, &launched);
 }
 
-// The TF32 kernel takes 16 k at a time, and its padded rows must fit.
+// The TF32 kernel takes 16 k at a time, and its rows must fit.
 bool tf32_fits(int gates, int k) { return k % 16 == 0 && tf32_staged_bytes(gates, 4, k) <= kTf32SharedLimit; }
 
 // LIBREDNN_RNN_FUSED_STEP (read once): "0" turns the fused step off, "fp32" keeps it on CUDA cores.
@@ -462,6 +500,7 @@ Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cel
                               const float *bias, int64_t h_in, int64_t h_out, bool tensor_cores) {
     FusedStep a;
     a.cell = cell, a.recurrent = recurrent, a.bias = bias, a.h_in = h_in, a.h_out = h_out, a.K = cell.P, a.steps = 1;
+    a.r_in = a.r_out = -1;
     const int gates = rnn_cell_gates(cell.cell);
     if (tensor_cores && fused_switch() != FusedSwitch::fp32 && tf32_fits(gates, a.K)) {
         switch (gates) {
@@ -487,6 +526,9 @@ Status rnn_fused_steps_persistent_forward(cudaStream_t stream, const CellForward
     FusedStep a;
     a.cell = cell, a.recurrent = recurrent, a.bias = bias, a.K = cell.P, a.steps = steps;
     a.cell.s = 0, a.h_in = cell.at.h, a.h_out = cell.at.h_new;
+    // h rounded to TF32 in the state's room for the unprojected h and R h + b_R, which the fused step does not use
+    // (without a projection, at least 3 hidden from there: forward_state, RnnWorkspace::state_per_sequence).
+    a.r_in = cell.at.full, a.r_out = cell.at.full + cell.P;
     switch (gates) {
         case 4: return launch_tf32<4>(stream, a, launched);
         case 3: return launch_tf32<3>(stream, a, launched);
