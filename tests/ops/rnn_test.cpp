@@ -10,6 +10,7 @@
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
 #include "ops/rnn/problem.hpp"
+#include "rnn_error_bound.hpp"
 #include "rnn_test_util.hpp"
 
 #include <cudnn.h>
@@ -164,73 +165,6 @@ std::vector<uint8_t> random_weight_space(Random &rng, const RnnProblem &p, cudnn
     return space;
 }
 
-// The bound of docs/NUMERICS.md ("RNN"): the error of one step's pre-activations (a sum of
-// width + projSize + 2 terms, then the activation and the cell's element-wise steps), carried through
-// the time steps by at most 1 + K ||R|| per step and into the next layer by ||W||. Dropout between layers
-// scales the next layer's input, and its error, by at most 1 / (1 - p); clipping c only shrinks both.
-// Half and float data under any math type but FMA may multiply W x (every step at once) on TF32 tensor
-// cores, each product off by up to 2^-10 of itself; a step's products too from batches of
-// kRnnTensorCoreStepBatch (ops/rnn/problem.hpp; ForwardOnBatchesOfTensorCoreStepsMatchesReference).
-double forward_error_bound(const RnnProblem &p, const reference::RnnWeights &w) {
-    const RnnNetwork &n = p.net;
-    const bool in_double = n.data_type == CUDNN_DATA_DOUBLE;
-    const double u = accumulation_roundoff(in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT);
-    const bool tf32 = !in_double && n.math_type != CUDNN_FMA_MATH;
-    // From batch 17 the fused step's R h on TF32 (cuda/rnn/rnn_fused_step.hpp, kRnnFusedStepBatch), from 32 every
-    // step's products.
-    const double step_product_error = tf32 && p.batch_size >= 17 ? 0x1p-10 : 0.0;
-    const double step = in_double ? kDoubleStepEps : kFloatStepEps;
-    const int g = n.gates(), T = p.max_seq_length;
-    const double K = n.cell == CUDNN_LSTM ? T / 4.0 + 2.0 : 2.0;
-    auto norm = [](const std::vector<double> &m, int cols) {
-        double most = 0;
-        for (size_t r = 0; r * cols < m.size(); ++r) {
-            double row = 0;
-            for (int c = 0; c < cols; ++c) row += std::fabs(m[r * cols + c]);
-            most = std::max(most, row);
-        }
-        return most;
-    };
-    double input_magnitude = 1.0, input_error = 0.0, worst = 0.0;
-    for (int layer = 0; layer < n.layers; ++layer) {
-        double layer_error = 0, layer_magnitude = 0;
-        for (int dir = 0; dir < n.directions(); ++dir) {
-            const int pl = layer * n.directions() + dir;
-            const int width = n.layer_input_size(pl);
-            double nw = 0, nr = 0, bias = 0;
-            for (int k = 0; k < g; ++k) {
-                nw = std::max(nw, w.matrices[pl][k].empty() ? 1.0 : norm(w.matrices[pl][k], width));
-                nr = std::max(nr, norm(w.matrices[pl][g + k], n.proj_size));
-            }
-            for (const auto &b : w.biases[pl])
-                for (double v : b) bias = std::max(bias, std::fabs(v));
-            const double np = n.projection() ? norm(w.matrices[pl][2 * g], n.hidden_size) : 1.0;
-            double h = 1.0;  // |hx| <= 1
-            if (n.cell == CUDNN_RNN_RELU) {
-                for (int t = 0; t < T; ++t) h = std::max(h, nw * input_magnitude + nr * h + 2 * bias);
-            } else {
-                h = std::max(1.0, np);
-            }
-            const double sum = nw * input_magnitude + nr * h + 2 * bias;
-            const double input_product_error = tf32 && !w.matrices[pl][0].empty() ? 0x1p-10 : 0.0;
-            const double local = sum_error(width + n.proj_size + 2, sum, u) + step * (sum + 2 + T) +
-                                 input_product_error * nw * input_magnitude + step_product_error * nr * h;
-            double e = 0;
-            for (int t = 0; t < T; ++t)
-                e = e + np * K * (local + nw * input_error + nr * e) + sum_error(n.hidden_size, np, u) +
-                    (n.projection() ? step_product_error * np : 0.0) + step * h;
-            layer_error = std::max(layer_error, e);
-            layer_magnitude = std::max(layer_magnitude, h);
-        }
-        // (p = 1 drops every element: the next layer's input is exactly 0.)
-        const double dropout_scale = !p.dropout_between_layers() ? 1.0 : p.dropout < 1 ? 1.0 / (1.0 - p.dropout) : 0.0;
-        worst = std::max(worst, layer_error);  // hy and cy of every layer
-        input_error = layer_error * dropout_scale;
-        input_magnitude = layer_magnitude * dropout_scale;
-    }
-    return worst;
-}
-
 std::vector<uint8_t> nan_bytes(int64_t elements, cudnnDataType_t type) {
     return std::vector<uint8_t>(static_cast<size_t>(std::max<int64_t>(elements, 1)) * data_type_size(type), 0xff);
 }
@@ -249,12 +183,13 @@ std::vector<uint8_t> state_bytes(const std::vector<double> &values, cudnnDataTyp
     return bytes;
 }
 
-void expect_close(const std::vector<uint8_t> &got, cudnnDataType_t type, const std::vector<double> &want, double error,
-                  const char *name, const std::string &text) {
+// got[i] within errors[i] of want[i] (and the output type's rounding).
+void expect_close(const std::vector<uint8_t> &got, cudnnDataType_t type, const std::vector<double> &want,
+                  const std::vector<double> &errors, const char *name, const std::string &text) {
     const Tolerance tol = tolerance_for(type);
     for (size_t i = 0; i < want.size(); ++i) {
         const double v = load_scalar(got.data(), type, static_cast<int64_t>(i));
-        const double allowed = allowed_error_for(tol, want[i], error);
+        const double allowed = allowed_error_for(tol, want[i], errors[i]);
         if (!(std::fabs(v - want[i]) <= allowed)) {
             ADD_FAILURE() << name << "[" << i << "] is " << v << ", the reference " << want[i] << " (allowed error "
                           << allowed << ")\n  " << text;
@@ -332,7 +267,9 @@ void check_forward(Random &rng, const RnnProblem &p) {
                                      factors),
               CUDNN_STATUS_SUCCESS)
         << last_failure_reason();
-    const double error = forward_error_bound(p, weights);
+    // Each output's own bound: the reference run over intervals (rnn_error_bound.hpp).
+    const ForwardErrors errors = forward_errors(p, config_of(p), weights, x, hx, cx, factors);
+    ASSERT_EQ(errors.y.size(), y.size());
     const std::vector<uint8_t> y_got = y_buffer.download();
     const Tolerance tol = tolerance_for(type);
     const double fill = load_scalar(state_bytes({p.padding_fill}, type).data(), type, 0);
@@ -346,12 +283,13 @@ void check_forward(Random &rng, const RnnProblem &p) {
                     ASSERT_EQ(got, fill) << "y padding at t " << t << " n " << b << " i " << i;
                     continue;
                 }
-                const double want = y[(static_cast<size_t>(t) * N + b) * p.y_size() + i];
-                ASSERT_LE(std::fabs(got - want), allowed_error_for(tol, want, error))
+                const size_t e = (static_cast<size_t>(t) * N + b) * p.y_size() + i;
+                const double want = y[e];
+                ASSERT_LE(std::fabs(got - want), allowed_error_for(tol, want, errors.y[e]))
                     << "y at t " << t << " n " << b << " i " << i << ": " << got << ", the reference " << want;
             }
-    if (p.has_hy) expect_close(hy_buffer.download(), type, hy, error, "hy", text);
-    if (p.has_cy) expect_close(cy_buffer.download(), type, cy, error * (T + 1), "cy", text);
+    if (p.has_hy) expect_close(hy_buffer.download(), type, hy, errors.hy, "hy", text);
+    if (p.has_cy) expect_close(cy_buffer.download(), type, cy, errors.cy, "cy", text);
 }
 
 TEST(Rnn, ForwardMatchesReferenceOnRandomNetworksLayoutsAndLengths) {

@@ -1,0 +1,154 @@
+// Element-by-element error bounds for the RNN forward pass: the reference's own recurrence
+// (reference/rnn_forward.hpp) run over intervals [mid - rad, mid + rad] (docs/NUMERICS.md, "RNNs"). mid is the
+// reference's double value; rad bounds how far a backend computing in float (or double) may be from it:
+// each operation adds its own rounding, and carries its operands' radii through its actual derivatives at the
+// actual values (a sigmoid's slope over the interval, a product's |weights| times the radii of what it
+// multiplies), instead of worst-case norms compounded over every step, which grew past the outputs themselves
+// (the old bound allowed errors of 10^3 to 10^12 on outputs no larger than 3).
+//
+// The model of the backends' arithmetic (first order, each rounding at most u of its result):
+// - a product of a weight matrix and a vector: each term exact but for `product_error` of it (2^-10 where
+//   both factors are rounded to TF32: (1 + 2^-11)^2 - 1, and 2^-21 more), summed in float in any order
+//   (sum_error: at most (n - 1) u / (1 - (n - 1) u) of the sum of the terms' magnitudes);
+// - an addition, a multiplication, a sigmoid, a tanh: 16 u of the magnitudes involved (tolerances.hpp's
+//   kFloatStepEps, kDoubleStepEps);
+// - max(0, v) and clipping move no value further from another (their radius passes through).
+#pragma once
+
+#include "ops/rnn/problem.hpp"
+#include "reference/rnn_forward.hpp"
+#include "tolerances.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace librednn::test {
+
+// A value the backend may hold: within rad of mid. Arithmetic on Balls adds the operation's rounding: Rounding::eps
+// of the magnitudes involved (float's or double's).
+template <class Rounding>
+struct Ball {
+    double mid = 0.0, rad = 0.0;
+    Ball() = default;
+    Ball(double value) : mid(value) {}  // NOLINT(google-explicit-constructor): exact inputs convert
+    Ball(double m, double r) : mid(m), rad(r) {}
+    double magnitude() const { return std::fabs(mid) + rad; }
+};
+struct FloatRounding {
+    static constexpr double eps = kFloatStepEps;
+};
+struct DoubleRounding {
+    static constexpr double eps = kDoubleStepEps;
+};
+
+template <class R>
+Ball<R> operator+(const Ball<R> &a, const Ball<R> &b) {
+    return {a.mid + b.mid, a.rad + b.rad + R::eps * (a.magnitude() + b.magnitude())};
+}
+template <class R>
+Ball<R> operator-(const Ball<R> &a, const Ball<R> &b) {
+    return {a.mid - b.mid, a.rad + b.rad + R::eps * (a.magnitude() + b.magnitude())};
+}
+template <class R>
+Ball<R> operator*(const Ball<R> &a, const Ball<R> &b) {
+    return {a.mid * b.mid, std::fabs(a.mid) * b.rad + std::fabs(b.mid) * a.rad + a.rad * b.rad +
+                               R::eps * a.magnitude() * b.magnitude()};
+}
+
+// rnn_forward_over's operations on Balls, with the relative error of each kind of product.
+template <class R>
+struct BallOps {
+    double input_error = 0.0, recurrent_error = 0.0;  // product_error of W x, and of R h and P h
+    double u = 0x1p-24;                               // the unit roundoff sums accumulate with
+
+    std::vector<Ball<R>> product(reference::RnnProduct kind, const std::vector<double> &matrix, int rows,
+                                 const std::vector<Ball<R>> &v) const {
+        const double product_error = kind == reference::RnnProduct::input ? input_error : recurrent_error;
+        const size_t cols = v.size();
+        std::vector<Ball<R>> out(static_cast<size_t>(rows));
+        for (size_t r = 0; r < out.size(); ++r) {
+            double mid = 0.0, carried = 0.0, magnitude = 0.0;
+            for (size_t c = 0; c < cols; ++c) {
+                const double m = matrix[r * cols + c];
+                mid += m * v[c].mid;
+                carried += std::fabs(m) * v[c].rad;
+                magnitude += std::fabs(m) * v[c].magnitude();
+            }
+            out[r] = {mid, carried + product_error * magnitude +
+                               sum_error(static_cast<double>(cols), magnitude * (1.0 + product_error), u)};
+        }
+        return out;
+    }
+    // f(v) for f monotonic with |f'| largest at 0 and falling with |x|: the radius times f's largest slope over
+    // the interval, plus the rounding of f's own evaluation.
+    template <class F, class Slope>
+    static Ball<R> through(const Ball<R> &v, const F &f, const Slope &slope) {
+        const double nearest = std::clamp(0.0, v.mid - v.rad, v.mid + v.rad);
+        const double value = f(v.mid);
+        return {value, slope(nearest) * v.rad + R::eps * std::fabs(value)};
+    }
+    Ball<R> sigmoid(const Ball<R> &v) const {
+        const auto f = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+        return through(v, f, [&](double x) { return f(x) * (1.0 - f(x)); });
+    }
+    Ball<R> tanh(const Ball<R> &v) const {
+        return through(
+            v, [](double x) { return std::tanh(x); }, [](double x) { return 1.0 - std::tanh(x) * std::tanh(x); });
+    }
+    Ball<R> relu(const Ball<R> &v) const { return {std::fmax(0.0, v.mid), v.rad}; }
+    Ball<R> clip(const Ball<R> &c, const reference::RnnConfig &cfg) const {
+        if (std::isnan(c.mid)) return {cfg.clip_propagate_nan ? c.mid : cfg.lclip, c.rad};
+        return {std::min(std::max(c.mid, cfg.lclip), cfg.rclip), c.rad};
+    }
+};
+
+// How far each output of a backend's forward pass may be from the reference's: y, hy, cy as the reference
+// lays them out. The product errors follow which products run on TF32 tensor cores (docs/RNN.md, "On CUDA";
+// the host never does): under a math type other than CUDNN_FMA_MATH, float and half data's W x over all steps,
+// and from batch 17 the steps' R h (the fused step; from 32 every step product) and P h.
+struct ForwardErrors {
+    std::vector<double> y, hy, cy;
+};
+
+template <class R>
+ForwardErrors forward_errors_in(const RnnProblem &p, const reference::RnnConfig &config,
+                                const reference::RnnWeights &weights, const std::vector<double> &x,
+                                const std::vector<double> &hx, const std::vector<double> &cx,
+                                const std::vector<double> &dropout) {
+    const RnnNetwork &n = p.net;
+    const bool in_double = n.data_type == CUDNN_DATA_DOUBLE;
+    const bool tf32 = !in_double && n.math_type != CUDNN_FMA_MATH;
+    constexpr double kTf32ProductError = 0x1p-10 + 0x1p-21;
+    BallOps<R> ops;
+    ops.u = accumulation_roundoff(in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT);
+    ops.input_error = tf32 ? kTf32ProductError : 0.0;
+    ops.recurrent_error = tf32 && p.batch_size >= 17 ? kTf32ProductError : 0.0;
+    const auto balls = [](const std::vector<double> &values) {
+        return std::vector<Ball<R>>(values.begin(), values.end());
+    };
+    std::vector<Ball<R>> y, hy, cy;
+    ForwardErrors errors;
+    if (reference::rnn_forward_over<Ball<R>>(ops, config, weights, p.max_seq_length, p.seq_lengths, balls(x), balls(hx),
+                                             balls(cx), Ball<R>(p.padding_fill), &y, &hy, &cy,
+                                             dropout) != CUDNN_STATUS_SUCCESS)
+        return errors;
+    const auto radii = [](const std::vector<Ball<R>> &values) {
+        std::vector<double> r;
+        for (const Ball<R> &b : values) r.push_back(b.rad);
+        return r;
+    };
+    errors.y = radii(y), errors.hy = radii(hy), errors.cy = radii(cy);
+    return errors;
+}
+
+inline ForwardErrors forward_errors(const RnnProblem &p, const reference::RnnConfig &config,
+                                    const reference::RnnWeights &weights, const std::vector<double> &x,
+                                    const std::vector<double> &hx, const std::vector<double> &cx,
+                                    const std::vector<double> &dropout) {
+    if (p.net.data_type == CUDNN_DATA_DOUBLE)
+        return forward_errors_in<DoubleRounding>(p, config, weights, x, hx, cx, dropout);
+    return forward_errors_in<FloatRounding>(p, config, weights, x, hx, cx, dropout);
+}
+
+}  // namespace librednn::test
