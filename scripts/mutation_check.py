@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -100,24 +101,29 @@ def build(binaries=BINARIES):
 
 
 def run_tests(mutation, seed):
-    """'pass', 'fail' or 'hang', and the number of tests that ran."""
+    """'pass', 'fail' or 'hang', and the number of tests that ran. Each run has a temporary folder of its own
+    (GoogleTest's TempDir), so that runs side by side do not share files."""
     binary = BUILD / "tests" / mutation.binary
-    env = dict(os.environ, LIBREDNN_TEST_SEED=seed)
-    env.pop("LIBREDNN_OP_TEST_BACKEND", None)
-    try:
-        result = subprocess.run([str(binary), f"--gtest_filter={mutation.tests}"], env=env, capture_output=True,
-                                text=True, timeout=TEST_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        return "hang", 0
+    with tempfile.TemporaryDirectory(prefix=f"mutation-seed{seed}-") as scratch:
+        env = dict(os.environ, LIBREDNN_TEST_SEED=seed, TEST_TMPDIR=scratch + "/")
+        env.pop("LIBREDNN_OP_TEST_BACKEND", None)
+        env.pop("GTEST_OUTPUT", None)
+        try:
+            result = subprocess.run([str(binary), f"--gtest_filter={mutation.tests}"], env=env, capture_output=True,
+                                    text=True, timeout=TEST_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return "hang", 0
     ran = re.search(r"(\d+) tests? from \d+ test suites? ran", result.stdout)
     return ("pass" if result.returncode == 0 else "fail"), int(ran.group(1)) if ran else 0
 
 
 def run_seeds(mutation):
     """run_tests under each seed, LIBREDNN_JOBS processes at a time (each test binary runs on one core but for
-    the host solvers' large problems): the outcomes in SEEDS' order."""
+    the host solvers' large problems): the outcomes in SEEDS' order. A run that hangs is run again alone, so
+    that a run slowed by its neighbours is not taken for a hang (a hang counts as caught)."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, int(JOBS))) as pool:
-        return list(pool.map(lambda seed: run_tests(mutation, seed), SEEDS))
+        outcomes = list(pool.map(lambda seed: run_tests(mutation, seed), SEEDS))
+    return [run_tests(mutation, seed) if outcome[0] == "hang" else outcome for seed, outcome in zip(SEEDS, outcomes)]
 
 
 def patch(mutation, reverse=False):
