@@ -101,7 +101,7 @@ Status rnn_forward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights &
                             next[i] = (Num(1.0) - z) * candidate + z * h[i];
                         }
                     }
-                    h = P < H ? ops.product(RnnProduct::projection, matrix(2 * g), P, next) : next;
+                    h = P < H ? times(RnnProduct::projection, matrix(2 * g), P, next) : next;
                     for (int i = 0; i < P; ++i)
                         output[(static_cast<size_t>(t) * N + n) * P * dirs + dir * P + i] = h[i];
                 }

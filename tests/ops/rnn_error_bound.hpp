@@ -6,13 +6,17 @@
 // multiplies), instead of worst-case norms compounded over every step, which grew past the outputs themselves
 // (the old bound allowed errors of 10^3 to 10^12 on outputs no larger than 3).
 //
-// The model of the backends' arithmetic (first order, each rounding at most u of its result):
-// - a product of a weight matrix and a vector: each term exact but for `product_error` of it (2^-10 where
-//   both factors are rounded to TF32: (1 + 2^-11)^2 - 1, and 2^-21 more), summed in float in any order
-//   (sum_error: at most (n - 1) u / (1 - (n - 1) u) of the sum of the terms' magnitudes);
+// The model of the backends' arithmetic (first order):
+// - a product of a weight matrix and a vector: each term exact but for `product_error` of it, summed in any
+//   order: in float (or double) by sum_error (tolerances.hpp: the smaller of (n - 1) u / (1 - (n - 1) u) and
+//   the probabilistic bound, of the sum of the terms' magnitudes); on TF32 tensor cores each factor rounded to
+//   nearest (2^-10 of the term: (1 + 2^-11)^2 - 1, and 2^-21 more) and the sum by the tensor cores' float
+//   accumulation, which need not round to nearest: 4 u an addition over n + 18 additions, as the GEMM tests
+//   bound it (tests/gpu/product_bound.hpp);
 // - an addition, a multiplication, a sigmoid, a tanh: 16 u of the magnitudes involved (tolerances.hpp's
-//   kFloatStepEps, kDoubleStepEps);
+//   kFloatStepEps, kDoubleStepEps), and the smallest normal number (a result that underflows);
 // - max(0, v) and clipping move no value further from another (their radius passes through).
+// For double data the reference's own roundings are as large as the backend's: its sums count twice.
 #pragma once
 
 #include "ops/rnn/problem.hpp"
@@ -36,10 +40,10 @@ struct Ball {
     double magnitude() const { return std::fabs(mid) + rad; }
 };
 struct FloatRounding {
-    static constexpr double eps = kFloatStepEps;
+    static constexpr double eps = kFloatStepEps, tiny = 0x1p-126, reference_sums = 0.0;
 };
 struct DoubleRounding {
-    static constexpr double eps = kDoubleStepEps;
+    static constexpr double eps = kDoubleStepEps, tiny = 0x1p-1022, reference_sums = 1.0;
 };
 
 template <class R>
@@ -53,7 +57,7 @@ Ball<R> operator-(const Ball<R> &a, const Ball<R> &b) {
 template <class R>
 Ball<R> operator*(const Ball<R> &a, const Ball<R> &b) {
     return {a.mid * b.mid, std::fabs(a.mid) * b.rad + std::fabs(b.mid) * a.rad + a.rad * b.rad +
-                               R::eps * a.magnitude() * b.magnitude()};
+                               R::eps * a.magnitude() * b.magnitude() + R::tiny};
 }
 
 // rnn_forward_over's operations on Balls, with the relative error of each kind of product.
@@ -75,8 +79,10 @@ struct BallOps {
                 carried += std::fabs(m) * v[c].rad;
                 magnitude += std::fabs(m) * v[c].magnitude();
             }
-            out[r] = {mid, carried + product_error * magnitude +
-                               sum_error(static_cast<double>(cols), magnitude * (1.0 + product_error), u)};
+            const double terms = magnitude * (1.0 + product_error), n = static_cast<double>(cols);
+            const double sum =
+                product_error > 0.0 ? (n + 18.0) * 4.0 * u * terms : (1.0 + R::reference_sums) * sum_error(n, terms, u);
+            out[r] = {mid, carried + product_error * magnitude + sum};
         }
         return out;
     }
@@ -86,7 +92,7 @@ struct BallOps {
     static Ball<R> through(const Ball<R> &v, const F &f, const Slope &slope) {
         const double nearest = std::clamp(0.0, v.mid - v.rad, v.mid + v.rad);
         const double value = f(v.mid);
-        return {value, slope(nearest) * v.rad + R::eps * std::fabs(value)};
+        return {value, slope(nearest) * v.rad + R::eps * std::fabs(value) + R::tiny};
     }
     Ball<R> sigmoid(const Ball<R> &v) const {
         const auto f = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };

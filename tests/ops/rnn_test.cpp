@@ -341,21 +341,29 @@ TEST(Rnn, ForwardOnBatchesOfTensorCoreStepsMatchesReference) {
 // to past 64 (the kernel's columns per pass), odd and even longest lengths (the last h in either buffer), shorter
 // sequences (their h carried to the other buffer), both directions, and two hidden sizes past the kernel's wide-tile
 // threshold (kRnnFusedWideTileHidden, 768: eight units per block, else four). Hidden sizes that are multiples of 16
-// take the TF32 kernel unless the math type is FMA, the others the FP32 one.
+// take the TF32 kernel unless the math type is FMA, the others the FP32 one; hidden 144 at batch 65 or 80 takes it
+// over whole 128-k chunks and a tail in two passes.
 TEST(Rnn, ForwardOfFusedStepsMatchesReference) {
     LIBREDNN_SEEDED_RANDOM(rng);
-    for (int trial = 0; trial < 20; ++trial) {
+    for (int trial = 0; trial < 21; ++trial) {
         RnnProblem p = random_problem(rng);
         RnnNetwork &n = p.net;
         const bool wide = trial < 2;
-        n.hidden_size = wide ? (trial == 0 ? 776 : 784) : 8 * static_cast<int>(rng.integer(1, 5));
+        // Trial 2: the TF32 kernel's whole 128-k chunks and its k tail over more than one pass of 64 sequences.
+        const bool passes = trial == 2;
+        n.hidden_size = wide ? (trial == 0 ? 776 : 784) : passes ? 144 : 8 * static_cast<int>(rng.integer(1, 5));
         n.proj_size = n.hidden_size;
         if (n.skip_input) n.input_size = n.hidden_size;
         n.data_type = rng.coin() ? CUDNN_DATA_FLOAT : CUDNN_DATA_HALF;
         n.math_prec = n.data_type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
         if (wide) n.layers = 1, n.bidirectional = false, n.input_size = n.skip_input ? n.hidden_size : 5;
         p.max_seq_length = wide ? 3 : static_cast<int>(rng.integer(1, 6));
-        random_lengths(rng, wide ? 33 : rng.pick<int>({1, 7, 17, 24, 32, 33, 64, 65, 80}), &p);
+        if (passes) n.math_type = CUDNN_DEFAULT_MATH, n.data_type = CUDNN_DATA_FLOAT, n.math_prec = CUDNN_DATA_FLOAT;
+        random_lengths(rng,
+                       wide     ? 33
+                       : passes ? rng.pick<int>({65, 80})
+                                : rng.pick<int>({1, 7, 17, 24, 32, 33, 64, 65, 80}),
+                       &p);
         p.has_hy = true;
         p.has_cy = n.cell == CUDNN_LSTM;
         check_forward(rng, p);
