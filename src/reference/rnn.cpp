@@ -1,11 +1,13 @@
 // The reference RNN: every cell, layer, direction and step written out (rnn_forward.hpp), in double.
 #include "reference/rnn.hpp"
 
+#include "reference/rnn_backward.hpp"
 #include "reference/rnn_forward.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 namespace librednn::reference {
 
@@ -28,6 +30,16 @@ struct DoubleOps {
         if (std::isnan(c)) return cfg.clip_propagate_nan ? c : cfg.lclip;
         return std::min(std::max(c, cfg.lclip), cfg.rclip);
     }
+    std::vector<double> transposed(RnnProduct, const std::vector<double> &matrix, int rows,
+                                   const std::vector<double> &v) const {
+        const size_t cols = matrix.size() / static_cast<size_t>(rows);
+        std::vector<double> out(cols, 0.0);
+        for (size_t c = 0; c < cols; ++c)
+            for (size_t r = 0; r < static_cast<size_t>(rows); ++r) out[c] += matrix[r * cols + c] * v[r];
+        return out;
+    }
+    bool active(double h) const { return h > 0.0; }
+    bool clipped(double c, const RnnConfig &cfg) const { return c == cfg.lclip || c == cfg.rclip; }
 };
 
 }  // namespace
@@ -37,6 +49,23 @@ Status rnn_forward(const RnnConfig &cfg, const RnnWeights &w, int max_seq_length
                    double fill, std::vector<double> *y, std::vector<double> *hy, std::vector<double> *cy,
                    const std::vector<double> &dropout) {
     return rnn_forward_over<double>(DoubleOps{}, cfg, w, max_seq_length, lengths, x, hx, cx, fill, y, hy, cy, dropout);
+}
+
+}  // namespace librednn::reference
+
+namespace librednn::reference {
+
+Status rnn_backward(const RnnConfig &cfg, const RnnWeights &w, int max_seq_length, const std::vector<int> &lengths,
+                    const std::vector<double> &x, const std::vector<double> &hx, const std::vector<double> &cx,
+                    const std::vector<double> &dy, const std::vector<double> &dhy, const std::vector<double> &dcy,
+                    std::vector<double> *dx, std::vector<double> *dhx, std::vector<double> *dcx, RnnWeights *dw,
+                    const std::vector<double> &dropout) {
+    RnnWeightGradients<double> gradients;
+    const Status status = rnn_backward_over<double>(DoubleOps{}, cfg, w, max_seq_length, lengths, x, hx, cx, dy, dhy,
+                                                    dcy, dx, dhx, dcx, &gradients, dropout);
+    dw->matrices = std::move(gradients.matrices);
+    dw->biases = std::move(gradients.biases);
+    return status;
 }
 
 }  // namespace librednn::reference

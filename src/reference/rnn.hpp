@@ -58,4 +58,15 @@ Status rnn_forward(const RnnConfig &config, const RnnWeights &weights, int max_s
                    const std::vector<double> &cx, double fill, std::vector<double> *y, std::vector<double> *hy,
                    std::vector<double> *cy, const std::vector<double> &dropout = {});
 
+// The gradients of L = sum dy . y + sum dhy . hy + sum dcy . cy (the forward above, the same arguments) with
+// respect to x, hx, cx and every weight and bias (rnn_backward.hpp): dy [maxSeqLength][batch][proj_size *
+// directions] (read at each sequence's steps only), dhy, dcy like hx, cx or empty for zeros. Outputs: dx like x
+// (zeros beyond each sequence), dhx and dcx for every pseudo-layer (dcx zeros but for LSTM), dw shaped as the
+// weights. A clipped LSTM cell state (at lclip or rclip) passes no gradient.
+Status rnn_backward(const RnnConfig &config, const RnnWeights &weights, int max_seq_length,
+                    const std::vector<int> &seq_lengths, const std::vector<double> &x, const std::vector<double> &hx,
+                    const std::vector<double> &cx, const std::vector<double> &dy, const std::vector<double> &dhy,
+                    const std::vector<double> &dcy, std::vector<double> *dx, std::vector<double> *dhx,
+                    std::vector<double> *dcx, RnnWeights *dw, const std::vector<double> &dropout = {});
+
 }  // namespace librednn::reference

@@ -13,17 +13,30 @@
 #include "reference/rnn.hpp"
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace librednn::reference {
 
 enum class RnnProduct { input, recurrent, projection };
 
+// What one step of one sequence computed, for a backward pass (rnn_backward.hpp): pseudo-layer pl, sequence n,
+// time t; the layer input, h and c before the step, the gates after their activations (LSTM i, f, g, o; GRU r,
+// z, h~; the others the new unprojected h), the GRU's R_h h + b_Rh, the LSTM's c before and after clipping, and
+// the unprojected h.
+template <class Num>
+struct RnnStepTrace {
+    int pl = 0, n = 0, t = 0;
+    std::vector<Num> in, h_prev, c_prev, c_unclipped, c, full, rh_h;
+    std::vector<std::vector<Num>> gates;
+};
+
 template <class Num, class Ops>
 Status rnn_forward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights &w, int max_seq_length,
                         const std::vector<int> &lengths, const std::vector<Num> &x, const std::vector<Num> &hx,
                         const std::vector<Num> &cx, const Num &fill, std::vector<Num> *y, std::vector<Num> *hy,
-                        std::vector<Num> *cy, const std::vector<double> &dropout) {
+                        std::vector<Num> *cy, const std::vector<double> &dropout,
+                        std::vector<RnnStepTrace<Num>> *trace = nullptr) {
     using Vector = std::vector<Num>;
     const int dirs = cfg.bidirectional ? 2 : 1, pseudo_layers = cfg.layers * dirs;
     const int g = cfg.cell == CUDNN_LSTM ? 4 : cfg.cell == CUDNN_GRU ? 3 : 1;
@@ -84,22 +97,41 @@ Status rnn_forward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights &
                         rh[k] = plus(times(RnnProduct::recurrent, matrix(g + k), H, h), bias(g + k));
                     }
                     Vector next(static_cast<size_t>(H));
+                    RnnStepTrace<Num> step;
+                    if (trace != nullptr) {
+                        step.pl = pl, step.n = n, step.t = t, step.in = in, step.h_prev = h, step.c_prev = c;
+                        step.gates.assign(static_cast<size_t>(g), Vector(static_cast<size_t>(H)));
+                        step.c_unclipped.resize(static_cast<size_t>(H));
+                        if (cfg.cell == CUDNN_GRU) step.rh_h = rh[2];
+                    }
                     for (int i = 0; i < H; ++i) {
                         if (cfg.cell == CUDNN_RNN_RELU) {
                             next[i] = ops.relu(wx[0][i] + rh[0][i]);
+                            if (trace != nullptr) step.gates[0][i] = next[i];
                         } else if (cfg.cell == CUDNN_RNN_TANH) {
                             next[i] = ops.tanh(wx[0][i] + rh[0][i]);
+                            if (trace != nullptr) step.gates[0][i] = next[i];
                         } else if (lstm) {
                             const Num ig = ops.sigmoid(wx[0][i] + rh[0][i]), fg = ops.sigmoid(wx[1][i] + rh[1][i]);
                             const Num gg = ops.tanh(wx[2][i] + rh[2][i]), og = ops.sigmoid(wx[3][i] + rh[3][i]);
                             c[i] = fg * c[i] + ig * gg;
+                            if (trace != nullptr) step.c_unclipped[i] = c[i];
                             if (cfg.clip) c[i] = ops.clip(c[i], cfg);
                             next[i] = og * ops.tanh(c[i]);
+                            if (trace != nullptr)
+                                step.gates[0][i] = ig, step.gates[1][i] = fg, step.gates[2][i] = gg,
+                                step.gates[3][i] = og;
                         } else {
                             const Num r = ops.sigmoid(wx[0][i] + rh[0][i]), z = ops.sigmoid(wx[1][i] + rh[1][i]);
                             const Num candidate = ops.tanh(wx[2][i] + r * rh[2][i]);
                             next[i] = (Num(1.0) - z) * candidate + z * h[i];
+                            if (trace != nullptr)
+                                step.gates[0][i] = r, step.gates[1][i] = z, step.gates[2][i] = candidate;
                         }
+                    }
+                    if (trace != nullptr) {
+                        step.c = c, step.full = next;
+                        trace->push_back(std::move(step));
                     }
                     h = P < H ? times(RnnProduct::projection, matrix(2 * g), P, next) : next;
                     for (int i = 0; i < P; ++i)

@@ -10,6 +10,7 @@
 #include "api/api_test_util.hpp"
 #include "op_test_util.hpp"
 #include "ops/rnn/problem.hpp"
+#include "reference/rnn.hpp"
 #include "rnn_test_util.hpp"
 #include "tolerances.hpp"
 
@@ -24,6 +25,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <string>
 
 namespace {
 
@@ -230,6 +232,47 @@ public:
         return g;
     }
 
+    // The weight space's matrices and biases as the reference takes them, read from `space` (weight-space
+    // elements) at the places cudnnGetRNNWeightParams gives; `places` gets the weight-space element of each value
+    // in the reference's order (matrices then biases, by pseudo-layer and linLayerID).
+    reference::RnnWeights weights_of(const std::vector<double> &space, std::vector<int64_t> *places) {
+        const RnnNetwork &n = p_.net;
+        std::vector<uint8_t> base(weight_bytes_ + 1);
+        TensorDescriptorHandle m_desc, b_desc;
+        reference::RnnWeights w;
+        w.matrices.assign(static_cast<size_t>(n.pseudo_layers()), {});
+        w.biases.assign(static_cast<size_t>(n.pseudo_layers()), {});
+        std::vector<int64_t> matrix_places, bias_places;
+        for (int pl = 0; pl < n.pseudo_layers(); ++pl) {
+            w.matrices[pl].assign(static_cast<size_t>(n.lin_layer_ids()), {});
+            w.biases[pl].assign(static_cast<size_t>(n.lin_layer_ids()), {});
+            for (int id = 0; id < n.lin_layer_ids(); ++id) {
+                void *m = nullptr, *b = nullptr;
+                EXPECT_EQ(
+                    cudnnGetRNNWeightParams(handle_, desc_, pl, weight_bytes_, base.data(), id, m_desc, &m, b_desc, &b),
+                    CUDNN_STATUS_SUCCESS)
+                    << last_failure_reason();
+                for (auto [address, tensor, out, order] :
+                     {std::make_tuple(m, m_desc.get(), &w.matrices[pl][id], &matrix_places),
+                      std::make_tuple(b, b_desc.get(), &w.biases[pl][id], &bias_places)}) {
+                    if (address == nullptr) continue;
+                    cudnnDataType_t t;
+                    int nb = 0, dims[3], strides[3];
+                    EXPECT_EQ(cudnnGetTensorNdDescriptor(tensor, 3, &t, &nb, dims, strides), CUDNN_STATUS_SUCCESS);
+                    const int64_t offset = (static_cast<uint8_t *>(address) - base.data()) /
+                                           static_cast<int64_t>(data_type_size(p_.net.data_type));
+                    for (int64_t i = 0; i < static_cast<int64_t>(dims[1]) * dims[2]; ++i) {
+                        out->push_back(space[static_cast<size_t>(offset + i)]);
+                        order->push_back(offset + i);
+                    }
+                }
+            }
+        }
+        *places = matrix_places;
+        places->insert(places->end(), bias_places.begin(), bias_places.end());
+        return w;
+    }
+
     size_t h_count() const { return static_cast<size_t>(p_.net.pseudo_layers()) * p_.batch_size * p_.net.proj_size; }
     size_t c_count() const { return static_cast<size_t>(p_.net.pseudo_layers()) * p_.batch_size * p_.net.hidden_size; }
 
@@ -426,6 +469,90 @@ bool expect_float_or_half_matches_double(Random &rng, cudnnDataType_t type, cudn
     if (o.dcx) compare(got.dcx, want.dcx, "dcx", data_error);
     compare(got.dw, want.dw, "dw", weight_error);
     return true;
+}
+
+// Double data against the reference's backward pass (reference/rnn_backward.hpp: backpropagation through time
+// of the reference forward, written independently of the backends) on random networks of every cell, with and
+// without projection, bias modes, skip input, directions, layers, layouts, lengths (0 included), clipping and
+// the optional states, without dropout. Both compute in double, in different orders: the bound is the float
+// comparison's below with double's unit roundoff and element-wise step.
+TEST(RnnBackward, MatchesTheReferenceBackwardPass) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 40; ++trial) {
+        RnnProblem p = random_problem(rng, CUDNN_DATA_DOUBLE);
+        p.net.layers = static_cast<int>(rng.integer(1, 3));
+        if (p.net.cell == CUDNN_LSTM && rng.coin()) {
+            p.clipping = true;
+            p.lclip = -rng.uniform(0.05, 0.3);
+            p.rclip = rng.uniform(0.05, 0.3);
+        }
+        const Optional o = random_optional(rng, p.net);
+        const std::string text = describe(p, o);
+        SCOPED_TRACE(text);
+        const Inputs in = random_inputs(rng, p, o);
+        Case library(p, o);
+        ASSERT_EQ(library.sizes_status(), CUDNN_STATUS_SUCCESS) << last_failure_reason();
+        const Case::Gradients got = library.backward(in);
+        std::vector<int64_t> places;
+        const reference::RnnWeights weights = library.weights_of(in.w, &places);
+        const RnnNetwork &n = p.net;
+        const int T = p.max_seq_length, N = p.batch_size, Y = p.y_size();
+        // x and dy dense ([T][N][width]), zeros beyond each sequence.
+        const auto dense = [&](const std::vector<double> &data, int width) {
+            std::vector<double> v(static_cast<size_t>(T) * N * width, 0.0);
+            for (int t = 0; t < T; ++t)
+                for (int b = 0; b < N; ++b)
+                    for (int i = 0; i < width && valid(p, t, b); ++i)
+                        v[(static_cast<size_t>(t) * N + b) * width + i] = data[rnn_data_offset(p, width, t, b, i)];
+            return v;
+        };
+        std::vector<double> dx, dhx, dcx;
+        reference::RnnWeights dw;
+        ASSERT_EQ(reference::rnn_backward(config_of(p), weights, T, p.seq_lengths, dense(in.x, n.input_size), in.hx,
+                                          in.cx, dense(in.dy, Y), in.dhy, in.dcy, &dx, &dhx, &dcx, &dw),
+                  CUDNN_STATUS_SUCCESS)
+            << last_failure_reason();
+        std::vector<double> want_dw(in.w.size(), std::numeric_limits<double>::quiet_NaN());
+        {
+            size_t k = 0;
+            for (const auto *group : {&dw.matrices, &dw.biases})
+                for (const auto &layer : *group)
+                    for (const auto &values : layer)
+                        for (double v : values) want_dw[static_cast<size_t>(places[k++])] = v;
+        }
+        double magnitude = 1;
+        for (const std::vector<double> *v : {&dx, &dhx, &dcx, &want_dw})
+            for (double d : *v)
+                if (std::isfinite(d)) magnitude = std::max(magnitude, std::fabs(d));
+        const int widest = std::max(n.input_size, Y);
+        const double terms = n.gates() * (widest + n.proj_size + 2) + 2;
+        const double depth = static_cast<double>(T) * n.layers + 1;
+        const double u = accumulation_roundoff(CUDNN_DATA_DOUBLE);
+        const double data_error = depth * (sum_error(terms, terms * magnitude, u) + kDoubleStepEps * terms * magnitude);
+        const double weight_error = data_error * (1 + T * N);
+        const Tolerance tol = tolerance_for(CUDNN_DATA_DOUBLE);
+        const auto compare = [&](double got_value, double want, const std::string &what, double error) {
+            if (!(std::fabs(got_value - want) <= allowed_error_for(tol, want, error)))
+                ADD_FAILURE() << what << " is " << got_value << ", the reference " << want << " (allowed "
+                              << allowed_error_for(tol, want, error) << ")";
+            return std::fabs(got_value - want) <= allowed_error_for(tol, want, error);
+        };
+        bool ok = true;
+        for (int t = 0; t < T && ok; ++t)
+            for (int b = 0; b < N && ok; ++b)
+                for (int i = 0; i < n.input_size && ok && valid(p, t, b); ++i)
+                    ok = compare(got.dx[rnn_data_offset(p, n.input_size, t, b, i)],
+                                 dx[(static_cast<size_t>(t) * N + b) * n.input_size + i],
+                                 "dx at t " + std::to_string(t) + " n " + std::to_string(b) + " i " + std::to_string(i),
+                                 data_error);
+        for (size_t i = 0; i < dhx.size() && ok && o.dhx; ++i)
+            ok = compare(got.dhx[i], dhx[i], "dhx[" + std::to_string(i) + "]", data_error);
+        for (size_t i = 0; i < dcx.size() && ok && o.dcx; ++i)
+            ok = compare(got.dcx[i], dcx[i], "dcx[" + std::to_string(i) + "]", data_error);
+        for (size_t i = 0; i < want_dw.size() && ok; ++i)
+            if (!std::isnan(want_dw[i]))
+                ok = compare(got.dw[i], want_dw[i], "dw[" + std::to_string(i) + "]", weight_error);
+    }
 }
 
 TEST(RnnBackward, FloatAndHalfMatchDouble) {

@@ -28,20 +28,6 @@ namespace {
 using namespace librednn;
 using namespace librednn::test;
 
-// An unset tensor descriptor for cudnnGetRNNWeightParams to fill.
-class TensorDescriptorHandle {
-public:
-    TensorDescriptorHandle() { EXPECT_EQ(cudnnCreateTensorDescriptor(&desc_), CUDNN_STATUS_SUCCESS); }
-    ~TensorDescriptorHandle() { cudnnDestroyTensorDescriptor(desc_); }
-    TensorDescriptorHandle(const TensorDescriptorHandle &) = delete;
-    TensorDescriptorHandle &operator=(const TensorDescriptorHandle &) = delete;
-    cudnnTensorDescriptor_t get() const { return desc_; }
-    operator cudnnTensorDescriptor_t() const { return desc_; }
-
-private:
-    cudnnTensorDescriptor_t desc_ = nullptr;
-};
-
 // `batch` random sequence lengths up to p's longest, sorted longest first for the packed layout.
 void random_lengths(Random &rng, int batch, RnnProblem *p) {
     p->batch_size = batch;
@@ -97,24 +83,6 @@ RnnProblem random_problem(Random &rng) {
         p.clip_propagate_nan = rng.coin();
     }
     return p;
-}
-
-reference::RnnConfig config_of(const RnnProblem &p) {
-    const RnnNetwork &n = p.net;
-    reference::RnnConfig c;
-    c.cell = n.cell;
-    c.bidirectional = n.bidirectional;
-    c.layers = n.layers;
-    c.input_size = n.input_size;
-    c.hidden_size = n.hidden_size;
-    c.proj_size = n.proj_size;
-    c.skip_input = n.skip_input;
-    c.bias_mode = n.bias_mode;
-    c.clip = p.clipping;
-    c.lclip = p.lclip;
-    c.rclip = p.rclip;
-    c.clip_propagate_nan = p.clip_propagate_nan;
-    return c;
 }
 
 double rounded(Random &rng, cudnnDataType_t type, double low, double high) {

@@ -10,6 +10,7 @@
 #include "op_test_util.hpp"
 #include "ops/common/element_access.hpp"
 #include "ops/rnn/problem.hpp"
+#include "reference/rnn.hpp"
 
 #include <cudnn.h>
 #include <gtest/gtest.h>
@@ -157,5 +158,38 @@ public:
 private:
     cudnnTensorDescriptor_t desc_ = nullptr;
 };
+
+// An unset tensor descriptor for cudnnGetRNNWeightParams to fill.
+class TensorDescriptorHandle {
+public:
+    TensorDescriptorHandle() { EXPECT_EQ(cudnnCreateTensorDescriptor(&desc_), CUDNN_STATUS_SUCCESS); }
+    ~TensorDescriptorHandle() { cudnnDestroyTensorDescriptor(desc_); }
+    TensorDescriptorHandle(const TensorDescriptorHandle &) = delete;
+    TensorDescriptorHandle &operator=(const TensorDescriptorHandle &) = delete;
+    cudnnTensorDescriptor_t get() const { return desc_; }
+    operator cudnnTensorDescriptor_t() const { return desc_; }
+
+private:
+    cudnnTensorDescriptor_t desc_ = nullptr;
+};
+
+// The reference's description of the problem's network.
+inline reference::RnnConfig config_of(const RnnProblem &p) {
+    const RnnNetwork &n = p.net;
+    reference::RnnConfig c;
+    c.cell = n.cell;
+    c.bidirectional = n.bidirectional;
+    c.layers = n.layers;
+    c.input_size = n.input_size;
+    c.hidden_size = n.hidden_size;
+    c.proj_size = n.proj_size;
+    c.skip_input = n.skip_input;
+    c.bias_mode = n.bias_mode;
+    c.clip = p.clipping;
+    c.lclip = p.lclip;
+    c.rclip = p.rclip;
+    c.clip_propagate_nan = p.clip_propagate_nan;
+    return c;
+}
 
 }  // namespace librednn::test
