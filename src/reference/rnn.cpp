@@ -38,8 +38,13 @@ struct DoubleOps {
             for (size_t r = 0; r < static_cast<size_t>(rows); ++r) out[c] += matrix[r * cols + c] * v[r];
         return out;
     }
-    bool active(double h) const { return h > 0.0; }
-    bool clipped(double c, const RnnConfig &cfg) const { return c == cfg.lclip || c == cfg.rclip; }
+    void outer_add(RnnProduct, std::vector<double> &sums, const std::vector<double> &left,
+                   const std::vector<double> &right) const {
+        for (size_t r = 0; r < left.size(); ++r)
+            for (size_t c = 0; c < right.size(); ++c) sums[r * right.size() + c] += left[r] * right[c];
+    }
+    double relu_slope(double h) const { return h > 0.0 ? 1.0 : 0.0; }
+    double clip_pass(double c, const RnnConfig &cfg) const { return c == cfg.lclip || c == cfg.rclip ? 0.0 : 1.0; }
 };
 
 }  // namespace

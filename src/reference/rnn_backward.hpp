@@ -6,7 +6,10 @@
 //
 // Ops: rnn_forward_over's, and
 //   transposed(kind, matrix, rows, v): the matrix (rows x cols, row-major doubles) transposed times v (rows)
-//   active(h): whether a ReLU output passes its gradient (h > 0); clipped(c, config): c at a clipping bound
+//   outer_add(kind, sums, left, right): sums (left.size() x right.size(), row-major) += left right^T, a weight
+//       gradient's terms of one step (kind as for the product that matrix takes part in)
+//   relu_slope(h): 1 where a ReLU output h passes its gradient (h > 0), else 0
+//   clip_pass(c, config): 0 where an LSTM cell state c sits at a clipping bound (the gradient stops), else 1
 #pragma once
 
 #include "reference/rnn_forward.hpp"
@@ -56,11 +59,6 @@ Status rnn_backward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights 
     }
     dhx->assign(static_cast<size_t>(pseudo_layers) * N * P, Num(0.0));
     dcx->assign(static_cast<size_t>(pseudo_layers) * N * H, Num(0.0));
-    const auto add_outer = [](Vector &matrix, const Vector &left, const Vector &right) {  // matrix += left right^T
-        for (size_t r = 0; r < left.size(); ++r)
-            for (size_t c = 0; c < right.size(); ++c)
-                matrix[r * right.size() + c] = matrix[r * right.size() + c] + left[r] * right[c];
-    };
     const auto add_to = [](Vector &sum, const Vector &v) {
         for (size_t i = 0; i < v.size(); ++i) sum[i] = sum[i] + v[i];
     };
@@ -90,7 +88,7 @@ Status rnn_backward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights 
                     Vector dfull = dh;
                     if (P < H) {
                         dfull = ops.transposed(RnnProduct::projection, m[static_cast<size_t>(2 * g)], P, dh);
-                        add_outer(dm[static_cast<size_t>(2 * g)], dh, st.full);
+                        ops.outer_add(RnnProduct::projection, dm[static_cast<size_t>(2 * g)], dh, st.full);
                     }
                     // gw[k]: the gradient of gate k's W x + b_W; gr[k] of its R h + b_R (they differ only in the
                     // GRU's h gate, by the factor r); direct: the GRU's z h term's gradient of the previous h.
@@ -99,15 +97,14 @@ Status rnn_backward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights 
                     for (int i = 0; i < H; ++i) {
                         const auto &a = st.gates;
                         if (cfg.cell == CUDNN_RNN_RELU) {
-                            gw[0][i] = ops.active(a[0][i]) ? dfull[i] : Num(0.0);
+                            gw[0][i] = dfull[i] * ops.relu_slope(a[0][i]);
                         } else if (cfg.cell == CUDNN_RNN_TANH) {
                             gw[0][i] = dfull[i] * (Num(1.0) - a[0][i] * a[0][i]);
                         } else if (cfg.cell == CUDNN_LSTM) {
                             const Num &ig = a[0][i], &fg = a[1][i], &gg = a[2][i], &og = a[3][i];
                             const Num tc = ops.tanh(st.c[i]);
-                            const Num dct = cfg.clip && ops.clipped(st.c[i], cfg)
-                                                ? Num(0.0)
-                                                : dc[i] + dfull[i] * og * (Num(1.0) - tc * tc);
+                            Num dct = dc[i] + dfull[i] * og * (Num(1.0) - tc * tc);
+                            if (cfg.clip) dct = dct * ops.clip_pass(st.c[i], cfg);
                             gw[0][i] = dct * gg * ig * (Num(1.0) - ig);
                             gw[1][i] = dct * st.c_prev[i] * fg * (Num(1.0) - fg);
                             gw[2][i] = dct * ig * (Num(1.0) - gg * gg);
@@ -136,12 +133,12 @@ Status rnn_backward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights 
                         if (wk.empty()) {  // CUDNN_SKIP_INPUT: W x is x
                             for (int j = 0; j < width; ++j) in_grad[j] = in_grad[j] + gw[k][j];
                         } else {
-                            add_outer(dm[static_cast<size_t>(k)], gw[k], st.in);
+                            ops.outer_add(RnnProduct::input, dm[static_cast<size_t>(k)], gw[k], st.in);
                             const Vector back = ops.transposed(RnnProduct::input, wk, H, gw[k]);
                             for (int j = 0; j < width; ++j) in_grad[j] = in_grad[j] + back[j];
                         }
                         if (!db[static_cast<size_t>(k)].empty()) add_to(db[static_cast<size_t>(k)], gw[k]);
-                        add_outer(dm[static_cast<size_t>(g + k)], gr[k], st.h_prev);
+                        ops.outer_add(RnnProduct::recurrent, dm[static_cast<size_t>(g + k)], gr[k], st.h_prev);
                         if (!db[static_cast<size_t>(g + k)].empty()) add_to(db[static_cast<size_t>(g + k)], gr[k]);
                         add_to(dh_prev, ops.transposed(RnnProduct::recurrent, m[static_cast<size_t>(g + k)], H, gr[k]));
                     }

@@ -11,6 +11,7 @@
 #include "op_test_util.hpp"
 #include "ops/rnn/problem.hpp"
 #include "reference/rnn.hpp"
+#include "rnn_error_bound.hpp"
 #include "rnn_test_util.hpp"
 #include "tolerances.hpp"
 
@@ -85,6 +86,17 @@ struct Inputs {
 
 bool valid(const RnnProblem &p, int t, int n) { return t < p.seq_lengths[static_cast<size_t>(n)]; }
 
+// x or dy (the library's layout) dense, as the reference takes them: [T][N][width], zeros beyond each sequence.
+std::vector<double> dense_of(const RnnProblem &p, const std::vector<double> &data, int width) {
+    const int T = p.max_seq_length, N = p.batch_size;
+    std::vector<double> v(static_cast<size_t>(T) * N * width, 0.0);
+    for (int t = 0; t < T; ++t)
+        for (int b = 0; b < N; ++b)
+            for (int i = 0; i < width && valid(p, t, b); ++i)
+                v[(static_cast<size_t>(t) * N + b) * width + i] = data[rnn_data_offset(p, width, t, b, i)];
+    return v;
+}
+
 // x and dy: random at each sequence's steps; x's padding 0, dy's NaN (never read).
 std::vector<double> random_data(Random &rng, const RnnProblem &p, int width, double padding) {
     std::vector<double> v(static_cast<size_t>(rnn_data_elements(p, width)), padding);
@@ -111,7 +123,10 @@ Inputs random_inputs(Random &rng, const RnnProblem &p, const Optional &o) {
     fill(o.cx, cs, &in.cx);
     fill(o.dhy, hs, &in.dhy);
     fill(o.dcy, cs, &in.dcy);
-    for (int64_t i = 0; i < rnn_weight_elements(n); ++i) in.w.push_back(rounded(rng, type, -0.6, 0.6));
+    // Weights within 0.6, and within 1.5 / sqrt(fan-in) for wide layers, so that a step's sum of width + projSize
+    // terms stays of the order of its terms instead of growing with the width step after step.
+    const double scale = std::min(0.6, 1.5 / std::sqrt(static_cast<double>(std::max(n.input_size, n.proj_size))));
+    for (int64_t i = 0; i < rnn_weight_elements(n); ++i) in.w.push_back(rounded(rng, type, -scale, scale));
     return in;
 }
 
@@ -412,18 +427,15 @@ TEST(RnnBackward, MatchesCentralDifferencesWithDropoutAndClipping) {
     }
 }
 
-// float and half against a double run of the same (rounded) values. The bound: each step's gradient is
-// a sum of at most gates * (width + projSize + 2) + 2 terms, each one a weight (< 0.6) times a gradient,
-// carried back over T steps of every layer (dx, dhx, dcx), each term's gradient no larger than the largest of the
-// gradients out (dx, dhx, dcx, dw: `magnitude`); the weight gradients add T * N such products, so only their
-// bound takes the factor 1 + T N. Half data
-// computes in float and rounds its outputs to half (tolerance_for(half)). Every other pair of trials runs
-// under CUDNN_FMA_MATH, the rest under the default math, which lets the products over all steps (W x,
-// the layer input's gradient, the weight gradients) multiply on TF32 tensor cores: each product off by up
-// to 2^-10 of itself, on top of the same sums (docs/NUMERICS.md, "RNNs").
+// float and half against the reference's backward pass run over intervals (rnn_error_bound.hpp,
+// backward_balls): each gradient's reference value and how far float arithmetic may take a backend from it, the
+// forward's own errors included, every product counted as TF32 where the math type allows it (each off by
+// 2^-10 of itself, its sum by 4 u an addition), each element-wise step 16 u (docs/NUMERICS.md, "RNNs"). Half
+// data computes in float and rounds its outputs to half (tolerance_for(half)). Every other pair of trials runs
+// under CUDNN_FMA_MATH, the rest under the default math.
 // One trial of the comparison below: a random network of `type` under `math`, `batch` sequences (0: 1 to 3),
 // `hidden` units without a projection (0: random_problem's choice). Returns false, comparing nothing, where a
-// gradient in double lies beyond half's range (a wide ReLU network's can: half data cannot hold it).
+// gradient lies beyond half's range (a wide ReLU network's can: half data cannot hold it).
 bool expect_float_or_half_matches_double(Random &rng, cudnnDataType_t type, cudnnMathType_t math, int batch,
                                          int hidden = 0) {
     RnnProblem p = random_problem(rng, type, batch, hidden);
@@ -432,42 +444,57 @@ bool expect_float_or_half_matches_double(Random &rng, cudnnDataType_t type, cudn
     const std::string text = describe(p, o);
     SCOPED_TRACE(text);
     const Inputs in = random_inputs(rng, p, o);
-    RnnProblem pd = p;
-    pd.net.data_type = pd.net.math_prec = CUDNN_DATA_DOUBLE;
-    Case low(p, o), high(pd, o);
+    Case low(p, o);
     const cudnnStatus_t sizes = low.sizes_status();
     EXPECT_EQ(sizes, CUDNN_STATUS_SUCCESS) << last_failure_reason();
     if (sizes != CUDNN_STATUS_SUCCESS) return true;  // the failure is reported
-    const Case::Gradients got = low.backward(in), want = high.backward(in);
+    const Case::Gradients got = low.backward(in);
+    std::vector<int64_t> places;
+    const reference::RnnWeights weights = low.weights_of(in.w, &places);
     const RnnNetwork &n = p.net;
-    const int widest = std::max(n.input_size, p.y_size());
-    const double terms = n.gates() * (widest + n.proj_size + 2) + 2;
-    double magnitude = 1;
-    for (const std::vector<double> *v : {&want.dx, &want.dhx, &want.dcx, &want.dw})
-        for (double d : *v)
-            if (std::isfinite(d)) magnitude = std::max(magnitude, std::fabs(d));
+    const int T = p.max_seq_length, N = p.batch_size;
+    const BackwardBalls<FloatRounding> want =
+        backward_balls<FloatRounding>(p, config_of(p), weights, dense_of(p, in.x, n.input_size), in.hx, in.cx,
+                                      dense_of(p, in.dy, p.y_size()), in.dhy, in.dcy);
+    EXPECT_TRUE(want.ok) << last_failure_reason();
+    if (!want.ok) return true;
+    std::vector<Ball<FloatRounding>> want_dw(in.w.size(),
+                                             Ball<FloatRounding>(std::numeric_limits<double>::quiet_NaN()));
+    {
+        size_t k = 0;
+        for (const auto *group : {&want.dw.matrices, &want.dw.biases})
+            for (const auto &layer : *group)
+                for (const auto &values : layer)
+                    for (const Ball<FloatRounding> &v : values) want_dw[static_cast<size_t>(places[k++])] = v;
+    }
+    double magnitude = 0;
+    using Balls = std::vector<Ball<FloatRounding>>;
+    for (const Balls *v : std::initializer_list<const Balls *>{&want.dx, &want.dhx, &want.dcx, &want_dw})
+        for (const Ball<FloatRounding> &b : *v)
+            if (std::isfinite(b.mid)) magnitude = std::max(magnitude, std::fabs(b.mid));
     if (type == CUDNN_DATA_HALF && magnitude > 65504.0) return false;
-    const double depth = static_cast<double>(p.max_seq_length) * n.layers + 1;
-    const double u = accumulation_roundoff(CUDNN_DATA_FLOAT);
-    const double product_error = p.net.math_type == CUDNN_FMA_MATH ? 0.0 : 0x1p-10;
-    const double step = sum_error(terms, terms * magnitude, u) + (kFloatStepEps + product_error) * terms * magnitude;
-    const double data_error = depth * step;
-    const double weight_error = data_error * (1 + p.max_seq_length * p.batch_size);
     const Tolerance tol = tolerance_for(type);
-    auto compare = [&](const std::vector<double> &a, const std::vector<double> &b, const char *name, double error) {
-        for (size_t i = 0; i < a.size(); ++i) {
-            if (std::isnan(b[i])) continue;  // dx's packed padding, a state not asked for
-            if (!(std::fabs(a[i] - b[i]) <= allowed_error_for(tol, b[i], error))) {
-                ADD_FAILURE() << name << "[" << i << "] is " << a[i] << ", in double " << b[i] << " (allowed "
-                              << allowed_error_for(tol, b[i], error) << ")\n  " << text;
-                return;
-            }
-        }
+    bool ok = true;
+    const auto compare = [&](double value, const Ball<FloatRounding> &ball, const std::string &what) {
+        // A radius that overflowed (inf times 0 makes NaN) allows anything: the bound says nothing there.
+        const double rad = std::isnan(ball.rad) ? HUGE_VAL : ball.rad;
+        if (!ok || std::fabs(value - ball.mid) <= allowed_error_for(tol, ball.mid, rad)) return;
+        ADD_FAILURE() << what << " is " << value << ", the reference " << ball.mid << " (allowed "
+                      << allowed_error_for(tol, ball.mid, rad) << ")\n  " << text;
+        ok = false;
     };
-    compare(got.dx, want.dx, "dx", data_error);
-    if (o.dhx) compare(got.dhx, want.dhx, "dhx", data_error);
-    if (o.dcx) compare(got.dcx, want.dcx, "dcx", data_error);
-    compare(got.dw, want.dw, "dw", weight_error);
+    for (int t = 0; t < T; ++t)
+        for (int b = 0; b < N; ++b)
+            for (int i = 0; i < n.input_size && valid(p, t, b); ++i)
+                compare(got.dx[rnn_data_offset(p, n.input_size, t, b, i)],
+                        want.dx[(static_cast<size_t>(t) * N + b) * n.input_size + i],
+                        "dx at t " + std::to_string(t) + " n " + std::to_string(b) + " i " + std::to_string(i));
+    for (size_t i = 0; o.dhx && i < want.dhx.size(); ++i)
+        compare(got.dhx[i], want.dhx[i], "dhx[" + std::to_string(i) + "]");
+    for (size_t i = 0; o.dcx && i < want.dcx.size(); ++i)
+        compare(got.dcx[i], want.dcx[i], "dcx[" + std::to_string(i) + "]");
+    for (size_t i = 0; i < want_dw.size(); ++i)
+        if (!std::isnan(want_dw[i].mid)) compare(got.dw[i], want_dw[i], "dw[" + std::to_string(i) + "]");
     return true;
 }
 
@@ -497,15 +524,7 @@ TEST(RnnBackward, MatchesTheReferenceBackwardPass) {
         const reference::RnnWeights weights = library.weights_of(in.w, &places);
         const RnnNetwork &n = p.net;
         const int T = p.max_seq_length, N = p.batch_size, Y = p.y_size();
-        // x and dy dense ([T][N][width]), zeros beyond each sequence.
-        const auto dense = [&](const std::vector<double> &data, int width) {
-            std::vector<double> v(static_cast<size_t>(T) * N * width, 0.0);
-            for (int t = 0; t < T; ++t)
-                for (int b = 0; b < N; ++b)
-                    for (int i = 0; i < width && valid(p, t, b); ++i)
-                        v[(static_cast<size_t>(t) * N + b) * width + i] = data[rnn_data_offset(p, width, t, b, i)];
-            return v;
-        };
+        const auto dense = [&](const std::vector<double> &data, int width) { return dense_of(p, data, width); };
         std::vector<double> dx, dhx, dcx;
         reference::RnnWeights dw;
         ASSERT_EQ(reference::rnn_backward(config_of(p), weights, T, p.seq_lengths, dense(in.x, n.input_size), in.hx,

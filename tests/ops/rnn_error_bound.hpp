@@ -20,6 +20,7 @@
 #pragma once
 
 #include "ops/rnn/problem.hpp"
+#include "reference/rnn_backward.hpp"
 #include "reference/rnn_forward.hpp"
 #include "tolerances.hpp"
 
@@ -66,25 +67,69 @@ struct BallOps {
     double input_error = 0.0, recurrent_error = 0.0;  // product_error of W x, and of R h and P h
     double u = 0x1p-24;                               // the unit roundoff sums accumulate with
 
+    double error_of(reference::RnnProduct kind) const {
+        return kind == reference::RnnProduct::input ? input_error : recurrent_error;
+    }
+    // sum over c < count of weight(c) v[c]: what it carries (the weights' magnitudes times v's radii), each term's
+    // product error, and its sum's rounding.
+    template <class Weight>
+    Ball<R> weighted_sum(double product_error, size_t count, const Weight &weight,
+                         const std::vector<Ball<R>> &v) const {
+        double mid = 0.0, carried = 0.0, magnitude = 0.0;
+        for (size_t c = 0; c < count; ++c) {
+            const double m = weight(c);
+            mid += m * v[c].mid;
+            carried += std::fabs(m) * v[c].rad;
+            magnitude += std::fabs(m) * v[c].magnitude();
+        }
+        const double terms = magnitude * (1.0 + product_error), n = static_cast<double>(count);
+        const double sum =
+            product_error > 0.0 ? (n + 18.0) * 4.0 * u * terms : (1.0 + R::reference_sums) * sum_error(n, terms, u);
+        return {mid, carried + product_error * magnitude + sum};
+    }
     std::vector<Ball<R>> product(reference::RnnProduct kind, const std::vector<double> &matrix, int rows,
                                  const std::vector<Ball<R>> &v) const {
-        const double product_error = kind == reference::RnnProduct::input ? input_error : recurrent_error;
         const size_t cols = v.size();
         std::vector<Ball<R>> out(static_cast<size_t>(rows));
-        for (size_t r = 0; r < out.size(); ++r) {
-            double mid = 0.0, carried = 0.0, magnitude = 0.0;
-            for (size_t c = 0; c < cols; ++c) {
-                const double m = matrix[r * cols + c];
-                mid += m * v[c].mid;
-                carried += std::fabs(m) * v[c].rad;
-                magnitude += std::fabs(m) * v[c].magnitude();
-            }
-            const double terms = magnitude * (1.0 + product_error), n = static_cast<double>(cols);
-            const double sum =
-                product_error > 0.0 ? (n + 18.0) * 4.0 * u * terms : (1.0 + R::reference_sums) * sum_error(n, terms, u);
-            out[r] = {mid, carried + product_error * magnitude + sum};
-        }
+        for (size_t r = 0; r < out.size(); ++r)
+            out[r] = weighted_sum(
+                error_of(kind), cols, [&](size_t c) { return matrix[r * cols + c]; }, v);
         return out;
+    }
+    std::vector<Ball<R>> transposed(reference::RnnProduct kind, const std::vector<double> &matrix, int rows,
+                                    const std::vector<Ball<R>> &v) const {
+        const size_t cols = matrix.size() / static_cast<size_t>(rows);
+        std::vector<Ball<R>> out(cols);
+        for (size_t c = 0; c < cols; ++c)
+            out[c] = weighted_sum(
+                error_of(kind), static_cast<size_t>(rows), [&](size_t r) { return matrix[r * cols + c]; }, v);
+        return out;
+    }
+    // A weight gradient's terms of one step: each a product of two Balls off by the product error of its kind,
+    // added to the running sum (whose rounding the Ball addition counts: 16 u of the magnitudes, more than the 4
+    // u an addition the tensor cores may take).
+    void outer_add(reference::RnnProduct kind, std::vector<Ball<R>> &sums, const std::vector<Ball<R>> &left,
+                   const std::vector<Ball<R>> &right) const {
+        const double product_error = error_of(kind);
+        for (size_t r = 0; r < left.size(); ++r)
+            for (size_t c = 0; c < right.size(); ++c) {
+                Ball<R> term = left[r] * right[c];
+                term.rad += product_error * left[r].magnitude() * right[c].magnitude();
+                sums[r * right.size() + c] = sums[r * right.size() + c] + term;
+            }
+    }
+    // 1 where the ReLU output passes its gradient; where the backend's h may lie on the other side of 0 than the
+    // reference's, either (radius 1).
+    Ball<R> relu_slope(const Ball<R> &h) const {
+        const bool ambiguous = h.mid > 0.0 ? h.mid <= h.rad : h.rad > 0.0;
+        return {h.mid > 0.0 ? 1.0 : 0.0, ambiguous ? 1.0 : 0.0};
+    }
+    // 0 where the cell state sits at a clipping bound; where the backend's may be clipped and the reference's
+    // not, or the other way round, either.
+    Ball<R> clip_pass(const Ball<R> &c, const reference::RnnConfig &cfg) const {
+        const bool at_bound = c.mid == cfg.lclip || c.mid == cfg.rclip;
+        const bool ambiguous = at_bound ? c.rad > 0.0 : c.mid - c.rad <= cfg.lclip || c.mid + c.rad >= cfg.rclip;
+        return {at_bound ? 0.0 : 1.0, ambiguous ? 1.0 : 0.0};
     }
     // f(v) for f monotonic with |f'| largest at 0 and falling with |x|: the radius times f's largest slope over
     // the interval, plus the rounding of f's own evaluation.
@@ -146,6 +191,39 @@ ForwardErrors forward_errors_in(const RnnProblem &p, const reference::RnnConfig 
     };
     errors.y = radii(y), errors.hy = radii(hy), errors.cy = radii(cy);
     return errors;
+}
+
+// The backward pass over intervals: each gradient's reference value (mid) and how far a backend's may be from it
+// (rad). Every product counted as TF32 where the math type allows it (the backward's products over all steps, the
+// weight gradients, and from batch 17 the steps' R^T dG run on tensor cores; the GRU's R_h h + b_Rh is recomputed
+// over all steps). x and dy dense [T][N][width], zeros beyond each sequence.
+template <class R>
+struct BackwardBalls {
+    std::vector<Ball<R>> dx, dhx, dcx;
+    reference::RnnWeightGradients<Ball<R>> dw;
+    bool ok = false;
+};
+
+template <class R>
+BackwardBalls<R> backward_balls(const RnnProblem &p, const reference::RnnConfig &config,
+                                const reference::RnnWeights &weights, const std::vector<double> &x,
+                                const std::vector<double> &hx, const std::vector<double> &cx,
+                                const std::vector<double> &dy, const std::vector<double> &dhy,
+                                const std::vector<double> &dcy) {
+    const RnnNetwork &n = p.net;
+    const bool in_double = n.data_type == CUDNN_DATA_DOUBLE;
+    const bool tf32 = !in_double && n.math_type != CUDNN_FMA_MATH;
+    BallOps<R> ops;
+    ops.u = accumulation_roundoff(in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT);
+    ops.input_error = ops.recurrent_error = tf32 ? 0x1p-10 + 0x1p-21 : 0.0;
+    const auto balls = [](const std::vector<double> &values) {
+        return std::vector<Ball<R>>(values.begin(), values.end());
+    };
+    BackwardBalls<R> out;
+    out.ok = reference::rnn_backward_over<Ball<R>>(ops, config, weights, p.max_seq_length, p.seq_lengths, balls(x),
+                                                   balls(hx), balls(cx), balls(dy), balls(dhy), balls(dcy), &out.dx,
+                                                   &out.dhx, &out.dcx, &out.dw, {}) == CUDNN_STATUS_SUCCESS;
+    return out;
 }
 
 inline ForwardErrors forward_errors(const RnnProblem &p, const reference::RnnConfig &config,
