@@ -39,12 +39,17 @@ struct DoubleOps {
         return out;
     }
     void outer_add(RnnProduct, std::vector<double> &sums, const std::vector<double> &left,
-                   const std::vector<double> &right) const {
+                   const std::vector<double> &right, int) const {
         for (size_t r = 0; r < left.size(); ++r)
             for (size_t c = 0; c < right.size(); ++c) sums[r * right.size() + c] += left[r] * right[c];
     }
+    void sum_add(std::vector<double> &sums, const std::vector<double> &v, int) const {
+        for (size_t i = 0; i < v.size(); ++i) sums[i] += v[i];
+    }
     double relu_slope(double h) const { return h > 0.0 ? 1.0 : 0.0; }
-    double clip_pass(double c, const RnnConfig &cfg) const { return c == cfg.lclip || c == cfg.rclip ? 0.0 : 1.0; }
+    double clip_pass(double, double c, const RnnConfig &cfg) const {
+        return c == cfg.lclip || c == cfg.rclip ? 0.0 : 1.0;
+    }
 };
 
 }  // namespace

@@ -5,11 +5,14 @@
 // clipped LSTM cell state passes no gradient, as the library's backends define it: c at lclip or rclip).
 //
 // Ops: rnn_forward_over's, and
-//   transposed(kind, matrix, rows, v): the matrix (rows x cols, row-major doubles) transposed times v (rows)
-//   outer_add(kind, sums, left, right): sums (left.size() x right.size(), row-major) += left right^T, a weight
-//       gradient's terms of one step (kind as for the product that matrix takes part in)
+//   transposed(kind, matrix, rows, v): the matrix (rows x cols, row-major doubles) transposed times v (rows): the
+//       gates' matrices come stacked (gates x hidden rows), one sum over all their rows, as the backends take it
+//   outer_add(kind, sums, left, right, count): sums (left.size() x right.size(), row-major) += left right^T, one
+//       step's terms of a weight gradient that sums `count` of them (kind as for that matrix's products)
+//   sum_add(sums, v, count): sums += v, one step's terms of a bias gradient that sums `count` of them
 //   relu_slope(h): 1 where a ReLU output h passes its gradient (h > 0), else 0
-//   clip_pass(c, config): 0 where an LSTM cell state c sits at a clipping bound (the gradient stops), else 1
+//   clip_pass(c_unclipped, c, config): 0 where an LSTM cell state c sits at a clipping bound (the gradient stops;
+//       c_unclipped: the state before clipping), else 1
 #pragma once
 
 #include "reference/rnn_forward.hpp"
@@ -59,8 +62,20 @@ Status rnn_backward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights 
     }
     dhx->assign(static_cast<size_t>(pseudo_layers) * N * P, Num(0.0));
     dcx->assign(static_cast<size_t>(pseudo_layers) * N * H, Num(0.0));
-    const auto add_to = [](Vector &sum, const Vector &v) {
-        for (size_t i = 0; i < v.size(); ++i) sum[i] = sum[i] + v[i];
+    // The gates' matrices stacked (gates x hidden rows) for the transposed products, per pseudo-layer: W (when
+    // present) and R.
+    const auto stacked = [&](int pl, int first) {
+        std::vector<double> all;
+        for (int k = 0; k < g; ++k) {
+            const auto &m = w.matrices[static_cast<size_t>(pl)][static_cast<size_t>(first + k)];
+            all.insert(all.end(), m.begin(), m.end());
+        }
+        return all;
+    };
+    const auto concatenated = [](const std::vector<Vector> &parts) {
+        Vector all;
+        for (const Vector &part : parts) all.insert(all.end(), part.begin(), part.end());
+        return all;
     };
 
     Vector d_out = dy;  // the gradient of the current layer's output, [T][N][Y]
@@ -72,6 +87,10 @@ Status rnn_backward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights 
             const auto &m = w.matrices[static_cast<size_t>(pl)];
             auto &dm = dw->matrices[static_cast<size_t>(pl)];
             auto &db = dw->biases[static_cast<size_t>(pl)];
+            const bool skip = m[0].empty();  // CUDNN_SKIP_INPUT: W x is x
+            const std::vector<double> w_all = skip ? std::vector<double>() : stacked(pl, 0), r_all = stacked(pl, g);
+            int count = 0;  // the steps of this pseudo-layer: the terms each weight gradient sums
+            for (int n = 0; n < N; ++n) count += lengths[static_cast<size_t>(n)];
             for (int n = 0; n < N; ++n) {
                 Vector dh(static_cast<size_t>(P), Num(0.0)), dc(static_cast<size_t>(H), Num(0.0));
                 const size_t state = static_cast<size_t>(pl) * N + n;
@@ -88,7 +107,7 @@ Status rnn_backward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights 
                     Vector dfull = dh;
                     if (P < H) {
                         dfull = ops.transposed(RnnProduct::projection, m[static_cast<size_t>(2 * g)], P, dh);
-                        ops.outer_add(RnnProduct::projection, dm[static_cast<size_t>(2 * g)], dh, st.full);
+                        ops.outer_add(RnnProduct::projection, dm[static_cast<size_t>(2 * g)], dh, st.full, count);
                     }
                     // gw[k]: the gradient of gate k's W x + b_W; gr[k] of its R h + b_R (they differ only in the
                     // GRU's h gate, by the factor r); direct: the GRU's z h term's gradient of the previous h.
@@ -104,7 +123,7 @@ Status rnn_backward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights 
                             const Num &ig = a[0][i], &fg = a[1][i], &gg = a[2][i], &og = a[3][i];
                             const Num tc = ops.tanh(st.c[i]);
                             Num dct = dc[i] + dfull[i] * og * (Num(1.0) - tc * tc);
-                            if (cfg.clip) dct = dct * ops.clip_pass(st.c[i], cfg);
+                            if (cfg.clip) dct = dct * ops.clip_pass(st.c_unclipped[i], st.c[i], cfg);
                             gw[0][i] = dct * gg * ig * (Num(1.0) - ig);
                             gw[1][i] = dct * st.c_prev[i] * fg * (Num(1.0) - fg);
                             gw[2][i] = dct * ig * (Num(1.0) - gg * gg);
@@ -126,23 +145,24 @@ Status rnn_backward_over(const Ops &ops, const RnnConfig &cfg, const RnnWeights 
                             direct[i] = dfull[i] * st.gates[1][i];
                         }
                     }
-                    Vector dh_prev = direct.empty() ? Vector(static_cast<size_t>(P), Num(0.0)) : direct;
                     Num *in_grad = d_in.data() + (static_cast<size_t>(t) * N + n) * width;
-                    for (int k = 0; k < g; ++k) {
-                        const auto &wk = m[static_cast<size_t>(k)];
-                        if (wk.empty()) {  // CUDNN_SKIP_INPUT: W x is x
+                    if (skip) {
+                        for (int k = 0; k < g; ++k)
                             for (int j = 0; j < width; ++j) in_grad[j] = in_grad[j] + gw[k][j];
-                        } else {
-                            ops.outer_add(RnnProduct::input, dm[static_cast<size_t>(k)], gw[k], st.in);
-                            const Vector back = ops.transposed(RnnProduct::input, wk, H, gw[k]);
-                            for (int j = 0; j < width; ++j) in_grad[j] = in_grad[j] + back[j];
-                        }
-                        if (!db[static_cast<size_t>(k)].empty()) add_to(db[static_cast<size_t>(k)], gw[k]);
-                        ops.outer_add(RnnProduct::recurrent, dm[static_cast<size_t>(g + k)], gr[k], st.h_prev);
-                        if (!db[static_cast<size_t>(g + k)].empty()) add_to(db[static_cast<size_t>(g + k)], gr[k]);
-                        add_to(dh_prev, ops.transposed(RnnProduct::recurrent, m[static_cast<size_t>(g + k)], H, gr[k]));
+                    } else {
+                        const Vector back = ops.transposed(RnnProduct::input, w_all, g * H, concatenated(gw));
+                        for (int j = 0; j < width; ++j) in_grad[j] = in_grad[j] + back[j];
                     }
-                    dh = dh_prev;
+                    for (int k = 0; k < g; ++k) {
+                        if (!skip) ops.outer_add(RnnProduct::input, dm[static_cast<size_t>(k)], gw[k], st.in, count);
+                        if (!db[static_cast<size_t>(k)].empty()) ops.sum_add(db[static_cast<size_t>(k)], gw[k], count);
+                        ops.outer_add(RnnProduct::recurrent, dm[static_cast<size_t>(g + k)], gr[k], st.h_prev, count);
+                        if (!db[static_cast<size_t>(g + k)].empty())
+                            ops.sum_add(db[static_cast<size_t>(g + k)], gr[k], count);
+                    }
+                    dh = ops.transposed(RnnProduct::recurrent, r_all, g * H, concatenated(gr));
+                    if (!direct.empty())
+                        for (int i = 0; i < P; ++i) dh[i] = dh[i] + direct[i];
                 }
                 for (int i = 0; i < P; ++i) (*dhx)[state * P + i] = dh[i];
                 if (cfg.cell == CUDNN_LSTM)

@@ -40,6 +40,9 @@ struct Ball {
     Ball(double m, double r) : mid(m), rad(r) {}
     double magnitude() const { return std::fabs(mid) + rad; }
 };
+// A product of two factors each rounded to TF32 (to nearest): (1 + 2^-11)^2 - 1 of it, and a little more.
+constexpr double kTf32ProductError = 0x1p-10 + 0x1p-21;
+
 struct FloatRounding {
     static constexpr double eps = kFloatStepEps, tiny = 0x1p-126, reference_sums = 0.0;
 };
@@ -105,31 +108,46 @@ struct BallOps {
                 error_of(kind), static_cast<size_t>(rows), [&](size_t r) { return matrix[r * cols + c]; }, v);
         return out;
     }
-    // A weight gradient's terms of one step: each a product of two Balls off by the product error of its kind,
-    // added to the running sum (whose rounding the Ball addition counts: 16 u of the magnitudes, more than the 4
-    // u an addition the tensor cores may take).
+    // The rounding of a sum of `count` terms in any order, per unit of the terms' magnitudes: TF32 tensor cores'
+    // float accumulation (4 u an addition over count + 18 additions) or float's, whichever is larger.
+    double sum_factor(int count) const {
+        const double n = static_cast<double>(count);
+        return std::max((n + 18.0) * 4.0 * u, (1.0 + R::reference_sums) * sum_error(n, 1.0, u));
+    }
+    // One step's terms of a weight gradient summing `count` of them: each a product of two Balls off by its kind's
+    // product error, and its share of the whole sum's rounding (linear in the terms, so any order is covered).
     void outer_add(reference::RnnProduct kind, std::vector<Ball<R>> &sums, const std::vector<Ball<R>> &left,
-                   const std::vector<Ball<R>> &right) const {
-        const double product_error = error_of(kind);
+                   const std::vector<Ball<R>> &right, int count) const {
+        const double product_error = error_of(kind), share = sum_factor(count);
         for (size_t r = 0; r < left.size(); ++r)
             for (size_t c = 0; c < right.size(); ++c) {
-                Ball<R> term = left[r] * right[c];
-                term.rad += product_error * left[r].magnitude() * right[c].magnitude();
-                sums[r * right.size() + c] = sums[r * right.size() + c] + term;
+                const Ball<R> term = left[r] * right[c];
+                const double magnitude = left[r].magnitude() * right[c].magnitude();
+                Ball<R> &sum = sums[r * right.size() + c];
+                sum.mid += term.mid;
+                sum.rad += term.rad + product_error * magnitude + share * term.magnitude();
             }
     }
-    // 1 where the ReLU output passes its gradient; where the backend's h may lie on the other side of 0 than the
-    // reference's, either (radius 1).
-    Ball<R> relu_slope(const Ball<R> &h) const {
-        const bool ambiguous = h.mid > 0.0 ? h.mid <= h.rad : h.rad > 0.0;
-        return {h.mid > 0.0 ? 1.0 : 0.0, ambiguous ? 1.0 : 0.0};
+    void sum_add(std::vector<Ball<R>> &sums, const std::vector<Ball<R>> &v, int count) const {
+        const double share = sum_factor(count);
+        for (size_t i = 0; i < v.size(); ++i)
+            sums[i].mid += v[i].mid, sums[i].rad += v[i].rad + share * v[i].magnitude();
     }
-    // 0 where the cell state sits at a clipping bound; where the backend's may be clipped and the reference's
-    // not, or the other way round, either.
-    Ball<R> clip_pass(const Ball<R> &c, const reference::RnnConfig &cfg) const {
+    // 1 where the ReLU output passes its gradient; where the backend's h may lie on the other side of 0 than the
+    // reference's, either (radius 1). NaN counts as either.
+    Ball<R> relu_slope(const Ball<R> &h) const {
+        const bool positive = h.mid > 0.0;
+        const bool ambiguous = positive ? !(h.mid > h.rad) : !(h.rad == 0.0);
+        return {positive ? 1.0 : 0.0, ambiguous ? 1.0 : 0.0};
+    }
+    // 0 where the cell state sits at a clipping bound, from the state before clipping (c_unclipped); where the
+    // backend's may be clipped and the reference's not, or the other way round, either.
+    Ball<R> clip_pass(const Ball<R> &c_unclipped, const Ball<R> &c, const reference::RnnConfig &cfg) const {
+        const double reach = c_unclipped.rad + R::eps * std::max(std::fabs(cfg.lclip), std::fabs(cfg.rclip));
+        const bool below = c_unclipped.mid + reach<cfg.lclip, above = c_unclipped.mid - reach> cfg.rclip;
+        const bool inside = c_unclipped.mid - reach > cfg.lclip && c_unclipped.mid + reach < cfg.rclip;
         const bool at_bound = c.mid == cfg.lclip || c.mid == cfg.rclip;
-        const bool ambiguous = at_bound ? c.rad > 0.0 : c.mid - c.rad <= cfg.lclip || c.mid + c.rad >= cfg.rclip;
-        return {at_bound ? 0.0 : 1.0, ambiguous ? 1.0 : 0.0};
+        return {at_bound ? 0.0 : 1.0, below || above || inside ? 0.0 : 1.0};
     }
     // f(v) for f monotonic with |f'| largest at 0 and falling with |x|: the radius times f's largest slope over
     // the interval, plus the rounding of f's own evaluation.
@@ -147,10 +165,19 @@ struct BallOps {
         return through(
             v, [](double x) { return std::tanh(x); }, [](double x) { return 1.0 - std::tanh(x) * std::tanh(x); });
     }
-    Ball<R> relu(const Ball<R> &v) const { return {std::fmax(0.0, v.mid), v.rad}; }
+    // max(0, v): the backend's lies in max(0, [mid - rad, mid + rad]), within rad of the reference's where mid > 0,
+    // within max(0, mid + rad) of 0 otherwise (a NaN mid stays).
+    Ball<R> relu(const Ball<R> &v) const {
+        if (!(v.mid <= 0.0)) return v;
+        return {0.0, std::max(0.0, v.mid + v.rad)};
+    }
+    // The clipping of c: the backend's lies in clamp([mid - rad, mid + rad]), each bound rounded to float.
     Ball<R> clip(const Ball<R> &c, const reference::RnnConfig &cfg) const {
         if (std::isnan(c.mid)) return {cfg.clip_propagate_nan ? c.mid : cfg.lclip, c.rad};
-        return {std::min(std::max(c.mid, cfg.lclip), cfg.rclip), c.rad};
+        const auto clamp = [&](double v) { return std::min(std::max(v, cfg.lclip), cfg.rclip); };
+        const double value = clamp(c.mid);
+        return {value, std::max(value - clamp(c.mid - c.rad), clamp(c.mid + c.rad) - value) +
+                           R::eps * std::max(std::fabs(cfg.lclip), std::fabs(cfg.rclip))};
     }
 };
 
@@ -170,7 +197,6 @@ ForwardErrors forward_errors_in(const RnnProblem &p, const reference::RnnConfig 
     const RnnNetwork &n = p.net;
     const bool in_double = n.data_type == CUDNN_DATA_DOUBLE;
     const bool tf32 = !in_double && n.math_type != CUDNN_FMA_MATH;
-    constexpr double kTf32ProductError = 0x1p-10 + 0x1p-21;
     BallOps<R> ops;
     ops.u = accumulation_roundoff(in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT);
     ops.input_error = tf32 ? kTf32ProductError : 0.0;
@@ -215,11 +241,12 @@ BackwardBalls<R> backward_balls(const RnnProblem &p, const reference::RnnConfig 
     const bool tf32 = !in_double && n.math_type != CUDNN_FMA_MATH;
     BallOps<R> ops;
     ops.u = accumulation_roundoff(in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT);
-    ops.input_error = ops.recurrent_error = tf32 ? 0x1p-10 + 0x1p-21 : 0.0;
+    ops.input_error = ops.recurrent_error = tf32 ? kTf32ProductError : 0.0;
     const auto balls = [](const std::vector<double> &values) {
         return std::vector<Ball<R>>(values.begin(), values.end());
     };
     BackwardBalls<R> out;
+    if (p.dropout_between_layers()) return out;  // the comparison does not take the factors yet: ok stays false
     out.ok = reference::rnn_backward_over<Ball<R>>(ops, config, weights, p.max_seq_length, p.seq_lengths, balls(x),
                                                    balls(hx), balls(cx), balls(dy), balls(dhy), balls(dcy), &out.dx,
                                                    &out.dhx, &out.dcx, &out.dw, {}) == CUDNN_STATUS_SUCCESS;
