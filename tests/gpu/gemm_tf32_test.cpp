@@ -3,9 +3,11 @@
 // tiles and k not a multiple of the slice, a bias, accumulation, and k split over blocks (with and without room
 // for every part). The double product takes the factors rounded to TF32 as the kernels round them, so each element
 // may be off only by its additions' roundings (k of them and a few more): a single dropped or doubled term, or a
-// factor rounded otherwise, fails. Every run twice, bit for bit; C's gap past each row untouched. Both kernels:
-// mma.sync everywhere, and on a GPU of compute capability 9.0 the wgmma kernel, which must run there.
+// factor rounded otherwise, fails. Every run twice, bit for bit; C's gap past each row untouched. Every kernel:
+// mma.sync everywhere, and on a GPU of compute capability 9.0 the wgmma kernel and the tensor memory accelerator's
+// (operands with k contiguous, factors TF32 already), which must run there.
 #include "cuda/common/gemm_tf32.hpp"
+#include "cuda/common/gemm_tf32_tma.hpp"
 #include "cuda/common/gemm_tf32_wgmma.hpp"
 #include "gpu_test_util.hpp"
 #include "product_bound.hpp"
@@ -43,11 +45,11 @@ struct Shape {
 enum class Data { reals, integers };
 
 void check(const Shape &s, Tf32Kernel kernel, Data data, std::mt19937_64 &rng) {
-    SCOPED_TRACE(testing::Message() << (kernel == Tf32Kernel::wgmma ? "wgmma" : "mma.sync")
-                                    << (data == Data::integers ? " integers" : " reals") << " m " << s.m << " n " << s.n
-                                    << " k " << s.k << " a_k_contiguous " << s.a_k_contiguous << " b_k_contiguous "
-                                    << s.b_k_contiguous << " bias " << s.bias << " accumulate " << s.accumulate
-                                    << " row_gap " << s.row_gap << " workspace " << s.workspace);
+    const char *name = kernel == Tf32Kernel::wgmma ? "wgmma" : kernel == Tf32Kernel::tma ? "tma" : "mma.sync";
+    SCOPED_TRACE(testing::Message() << name << (data == Data::integers ? " integers" : " reals") << " m " << s.m
+                                    << " n " << s.n << " k " << s.k << " a_k_contiguous " << s.a_k_contiguous
+                                    << " b_k_contiguous " << s.b_k_contiguous << " bias " << s.bias << " accumulate "
+                                    << s.accumulate << " row_gap " << s.row_gap << " workspace " << s.workspace);
     GemmOperands<float> g;
     g.m = s.m, g.n = s.n, g.k = s.k;
     // Rows (or columns) of whole 16-byte vectors, as gemm_tf32 takes them, then the gap.
@@ -65,7 +67,15 @@ void check(const Shape &s, Tf32Kernel kernel, Data data, std::mt19937_64 &rng) {
             x = data == Data::integers ? static_cast<float>(integer(rng)) : static_cast<float>(uniform(rng));
         return v;
     };
-    const std::vector<float> a = random(a_span), b = random(b_span), bias = random(s.n), c0 = random(s.m * g.c_row);
+    // The tensor memory accelerator's kernel takes factors that are TF32 already (its callers round them).
+    g.tf32_rounded = kernel == Tf32Kernel::tma;
+    auto factors = [&](int64_t count) {
+        std::vector<float> v = random(count);
+        if (g.tf32_rounded)
+            for (float &x : v) x = librednn::gpu_test::tf32_rounded(x);
+        return v;
+    };
+    const std::vector<float> a = factors(a_span), b = factors(b_span), bias = random(s.n), c0 = random(s.m * g.c_row);
     float *da = device_copy(a), *db = device_copy(b), *dbias = device_copy(bias), *dc = device_copy(c0);
     g.a = da, g.b = db, g.c = dc, g.bias = s.bias ? dbias : nullptr;
     const char *reason = nullptr;
@@ -123,6 +133,26 @@ TEST(GemmTf32, EveryOrientationMatchesDoubleProduct) {
     }
 }
 
+// The tensor memory accelerator's kernel (both operands with k contiguous, factors TF32 already): whole and
+// ragged 128 x 256 tiles, k past the 32-k slice, rows wider than the matrix, a bias, accumulation, split k with
+// and without room for the parts, and sums longer than its four stages, the weight gradients' k.
+TEST(GemmTf32, TensorMemoryAcceleratorMatchesDoubleProduct) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    if (!librednn::cuda::gemm_tf32_tma_available()) GTEST_SKIP() << "no tensor memory accelerator kernel here";
+    std::mt19937_64 rng(22);
+    const Shape shapes[] = {
+        {1024, 2048, 96, true, true, true, false, 0, true, false},
+        {2048, 1024, 200, true, true, false, true, 4, true, false},
+        {130, 300, 37, true, true, false, false, 8, true, false},
+        {5, 3, 7, true, true, true, true, 0, true, false},
+        {256, 512, 3200, true, true, false, false, 12, true, true},
+        {300, 260, 1001, true, true, true, true, 4, true, true},
+        {256, 512, 3200, true, true, false, true, 0, false, true},
+    };
+    for (Data data : {Data::reals, Data::integers})
+        for (const Shape &s : shapes) check(s, Tf32Kernel::tma, data, rng);
+}
+
 // Where the library was built for sm_90a and the GPU is of compute capability 9.0 (the H200 the gpu lane runs
 // on), the wgmma kernel runs, and it is the one chosen where A has k contiguous (mma.sync where m is): the
 // orientations above then test what runs.
@@ -143,6 +173,12 @@ TEST(GemmTf32, WgmmaRunsWhereBuilt) {
     EXPECT_EQ(librednn::cuda::gemm_tf32_chosen_kernel(g), Tf32Kernel::wgmma);
     g.a_row = 1, g.a_col = 256;  // A with m contiguous (the weight gradients)
     EXPECT_EQ(librednn::cuda::gemm_tf32_chosen_kernel(g), Tf32Kernel::mma_sync);
+    // Both with k contiguous and TF32 already: the tensor memory accelerator's kernel, which must run here too.
+    g.a_row = 64, g.a_col = 1, g.tf32_rounded = true;
+    const char *tma_off = std::getenv("LIBREDNN_GEMM_TF32_TMA");
+    if (tma_off != nullptr && std::strcmp(tma_off, "0") == 0) return;
+    EXPECT_TRUE(librednn::cuda::gemm_tf32_tma_available(&reason)) << reason;
+    EXPECT_EQ(librednn::cuda::gemm_tf32_chosen_kernel(g), Tf32Kernel::tma);
 }
 
 TEST(GemmTf32, TurnsDownOperandsWithoutSixteenByteRows) {

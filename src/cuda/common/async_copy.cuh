@@ -2,7 +2,8 @@
 // rather than in registers (more bytes in flight per SM than the register file holds):
 // - 16-byte copies a thread issues (cp.async, sm_80), completed with async_copy_wait_all;
 // - bulk copies (cp.async.bulk, sm_90, the tensor memory accelerator's one-dimensional form) one thread
-//   issues for a whole contiguous range, completed on a shared-memory transaction barrier.
+//   issues for a whole contiguous range, and tensor copies (its two-dimensional form: a box of a matrix that a
+//   tensor map describes), completed on a shared-memory transaction barrier.
 // The sm_90 helpers compile to nothing below sm_90; their callers run only where the device has them
 // (the launchers check the kernel's binary version).
 #pragma once
@@ -89,6 +90,23 @@ __device__ __forceinline__ void transaction_barrier_init(uint64_t *barrier) {
 #endif
 }
 
+// A barrier in shared memory armed for `arrivals` plain arrivals (barrier_arrive), as for shared memory that
+// several thread groups release. One thread initialises it; a __syncthreads must follow before others use it.
+__device__ __forceinline__ void arrival_barrier_init(uint64_t *barrier, uint32_t arrivals) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)), "r"(arrivals) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+// One arrival on the barrier's current phase (release: this thread's earlier accesses happen before the phase
+// completes for whoever waits on it).
+__device__ __forceinline__ void barrier_arrive(uint64_t *barrier) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier)) : "memory");
+#endif
+}
+
 // The one arrival, announcing `bytes` that bulk copies will deliver to the barrier's current phase.
 __device__ __forceinline__ void transaction_barrier_expect(uint64_t *barrier, uint32_t bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -106,6 +124,21 @@ __device__ __forceinline__ void bulk_copy_to_shared(void *target, const void *so
                      shared_address(target)),
                  "l"(source), "r"(bytes), "r"(shared_address(barrier))
                  : "memory");
+#endif
+}
+
+// The box at coordinates (c0, c1) of a two-dimensional tensor map (`map`: the address of a CUtensorMap kernel
+// parameter declared __grid_constant__) copied by the tensor memory accelerator into this block's shared memory at
+// `target` (aligned as the map's swizzle needs), in the map's layout, reported to `barrier` as it lands. Parts of
+// the box outside the tensor arrive as zeros.
+__device__ __forceinline__ void tensor_copy_2d_to_shared(void *target, const void *map, int c0, int c1,
+                                                         uint64_t *barrier) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::
+            "r"(shared_address(target)),
+        "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(shared_address(barrier))
+        : "memory");
 #endif
 }
 

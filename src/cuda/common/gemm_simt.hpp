@@ -24,6 +24,9 @@ struct GemmOperands {
     int64_t c_row = 0;
     const C *bias = nullptr;  // added to every row when not NULL: bias[j]
     bool accumulate = false;  // beta = 1 (else C is only written)
+    // Every factor of A and B is a TF32 value already (float operands: the low 13 bits zero, as gemm_tf32 rounds
+    // them), so that gemm_tf32 may copy them to the tensor cores untouched. Other products ignore it.
+    bool tf32_rounded = false;
     // Room for partial sums (optional): a product with few tiles and a long k then splits k over blocks and
     // adds the parts in a second kernel, in a fixed order.
     C *scratch = nullptr;

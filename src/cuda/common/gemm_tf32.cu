@@ -12,6 +12,7 @@
 
 #include "cuda/common/async_copy.cuh"
 #include "cuda/common/gemm_tf32_tiles.cuh"
+#include "cuda/common/gemm_tf32_tma.hpp"
 #include "cuda/common/gemm_tf32_wgmma.hpp"
 #include "cuda/common/launch_util.hpp"
 #include "cuda/common/mma_tf32.cuh"
@@ -221,14 +222,16 @@ struct SplitPlan {
     int64_t k_per_split = 0;
 };
 
-// Splits k where the kernel's tiles (128 x tile_n) would fill fewer than the SMs' resident blocks (`blocks_per_sm`
-// each), each part keeping at least kMinSplitTiles k-tiles and the parts fitting `workspace_bytes`.
+// Splits k where the kernel's tiles (128 x tile_n) would fill fewer than three quarters of the SMs' resident blocks
+// (`blocks_per_sm` each), each part keeping at least kMinSplitTiles k-tiles and the parts fitting `workspace_bytes`.
+// From three quarters on, a split would only add a wave and the parts' sum (the tensor memory accelerator's kernel
+// on the RNN's weight gradients, 128 tiles on 132 SMs: two splits took 100 + 23 us a product).
 SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes, int blocks_per_sm, int tile_n) {
     const int64_t tiles = ((m + kTileM - 1) / kTileM) * ((n + tile_n - 1) / tile_n);
     const int64_t k_tiles = (k + kTileK - 1) / kTileK;
     const int64_t slots = blocks_per_sm * static_cast<int64_t>(current_device_limits().sm_count);
     int64_t splits = 1;
-    if (tiles < slots)
+    if (4 * tiles < 3 * slots)
         splits = std::min<int64_t>({kGemmMaxSplit, (slots + tiles - 1) / tiles, k_tiles / kMinSplitTiles});
     while (splits > 1 && static_cast<size_t>(splits) * m * n * sizeof(float) > workspace_bytes) --splits;
     splits = std::max<int64_t>(splits, 1);
@@ -273,16 +276,21 @@ size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k) {
     if (m < 1 || n < 1 || k < 1) return 0;
     // Room for either kernel's parts (the device decides which one runs).
     constexpr size_t kAny = std::numeric_limits<size_t>::max();
-    const int splits = std::max(split_plan(m, n, k, kAny, kBlocksPerSm, kTileN).splits,
-                                split_plan(m, n, k, kAny, kGemmTf32WgmmaBlocksPerSm, kGemmTf32WgmmaTileN).splits);
+    const int splits = std::max({split_plan(m, n, k, kAny, kBlocksPerSm, kTileN).splits,
+                                 split_plan(m, n, k, kAny, kGemmTf32WgmmaBlocksPerSm, kGemmTf32WgmmaTileN).splits,
+                                 split_plan(m, n, k, kAny, kGemmTf32TmaBlocksPerSm, kGemmTf32TmaTileN).splits});
     return splits > 1 ? static_cast<size_t>(splits) * m * n * sizeof(float) : 0;
 }
 
 Tf32Kernel gemm_tf32_chosen_kernel(const GemmOperands<float> &o) {
-    // wgmma where A has k contiguous. Measured on the H200 (bench/results/2026-12-03-h200-rnn-wgmma/, call 5), it
-    // took the RNN's W x and W^T dG 19-30% faster than mma.sync, but with A's m contiguous (the weight gradients)
-    // it ran 7% faster on one shape and the passes that hold them 6-14% slower on six of eight.
-    return unit_stride_rows(o.a_col, o.a_row) && gemm_tf32_wgmma_available() ? Tf32Kernel::wgmma : Tf32Kernel::mma_sync;
+    // The tensor memory accelerator's kernel where both operands have k contiguous and hold TF32 values already;
+    // else wgmma where A has k contiguous. Measured on the H200 (bench/results/2026-12-03-h200-rnn-wgmma/, call 5),
+    // wgmma took the RNN's W x and W^T dG 19-30% faster than mma.sync, but with A's m contiguous (the weight
+    // gradients as the reserve space holds them) it ran 7% faster on one shape and the passes that hold them 6-14%
+    // slower on six of eight.
+    const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
+    if (a_k && b_k && o.tf32_rounded && gemm_tf32_tma_available()) return Tf32Kernel::tma;
+    return a_k && gemm_tf32_wgmma_available() ? Tf32Kernel::wgmma : Tf32Kernel::mma_sync;
 }
 
 Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *workspace, size_t workspace_bytes,
@@ -291,17 +299,27 @@ Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *worksp
     const char *reason = nullptr;
     if (kernel == Tf32Kernel::wgmma && !gemm_tf32_wgmma_available(&reason))
         return fail(CUDNN_STATUS_NOT_SUPPORTED, "gemm_tf32 on wgmma: %s", reason);
-    const bool wgmma = kernel == Tf32Kernel::wgmma;
-    const SplitPlan plan =
-        split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0,
-                   wgmma ? kGemmTf32WgmmaBlocksPerSm : kBlocksPerSm, wgmma ? kGemmTf32WgmmaTileN : kTileN);
+    const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
+    if (kernel == Tf32Kernel::tma) {
+        if (!gemm_tf32_tma_available(&reason))
+            return fail(CUDNN_STATUS_NOT_SUPPORTED, "gemm_tf32 on the tensor memory accelerator: %s", reason);
+        if (!a_k || !b_k || !o.tf32_rounded)
+            return fail(CUDNN_STATUS_NOT_SUPPORTED,
+                        "gemm_tf32 on the tensor memory accelerator takes A and B with k contiguous and factors "
+                        "rounded to TF32 already");
+    }
+    int blocks_per_sm = kBlocksPerSm, tile_n = kTileN;
+    if (kernel == Tf32Kernel::wgmma) blocks_per_sm = kGemmTf32WgmmaBlocksPerSm, tile_n = kGemmTf32WgmmaTileN;
+    if (kernel == Tf32Kernel::tma) blocks_per_sm = kGemmTf32TmaBlocksPerSm, tile_n = kGemmTf32TmaTileN;
+    const SplitPlan plan = split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0, blocks_per_sm, tile_n);
     Tf32Args args;
     args.g = o;
     args.k_per_split = plan.k_per_split;
     args.partials = plan.splits > 1 ? static_cast<float *>(workspace) : nullptr;
-    const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
     Status status;
-    if (wgmma) {
+    if (kernel == Tf32Kernel::tma) {
+        status = gemm_tf32_tma(stream, args, plan.splits);
+    } else if (kernel == Tf32Kernel::wgmma) {
         status = gemm_tf32_wgmma(stream, args, plan.splits);
     } else if (a_k) {
         status = b_k ? launch<true, true>(stream, args, plan.splits) : launch<true, false>(stream, args, plan.splits);

@@ -1,9 +1,9 @@
 // A dense matrix product of float operands on TF32 tensor cores: C = beta * C + A B + bias, operands as
 // gemm_simt takes them (GemmOperands), each with one index at unit stride and 16-byte rows, so that tiles
 // stream into shared memory several slices ahead of the products. The RNN's products over every time step run
-// here (docs/RNN.md): on mma.sync, and on Hopper partly on wgmma (gemm_tf32_wgmma.hpp); gemm_simt and the
-// convolutions' implicit GEMM take what this turns down. Each factor rounds to TF32 (to nearest) and sums stay
-// float, on either kernel: a product is off by up to 2^-10 of the sum of its terms' magnitudes on top of float's
+// here (docs/RNN.md): on mma.sync, and on Hopper on wgmma (gemm_tf32_wgmma.hpp, gemm_tf32_tma.hpp); gemm_simt
+// and the convolutions' implicit GEMM take what this turns down. Each factor rounds to TF32 (to nearest; or came
+// rounded) and sums stay float, on every kernel: a product is off by up to 2^-10 of the sum of its terms' magnitudes on top of float's
 // rounding. A long k splits over blocks whose parts add in a fixed order (a second kernel): deterministic.
 #pragma once
 
@@ -25,10 +25,11 @@ bool gemm_tf32_takes(const GemmOperands<float> &operands, const char **reason);
 // device (0: it never splits this product). With less it runs unsplit, as fast as the tiles allow.
 size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k);
 
-// Which kernel runs the product. Chosen: the wgmma kernel (gemm_tf32_wgmma.hpp) on a GPU of compute capability
-// 9.0 (built for sm_90a) where A has k contiguous, else mma.sync (why: gemm_tf32.cu). The tests ask for each;
-// asking for wgmma where it cannot run answers NOT_SUPPORTED.
-enum class Tf32Kernel { chosen, mma_sync, wgmma };
+// Which kernel runs the product. Chosen, on a GPU of compute capability 9.0 (built for sm_90a): the tensor memory
+// accelerator's kernel (gemm_tf32_tma.hpp) where A and B have k contiguous and operands.tf32_rounded holds, else
+// the wgmma kernel (gemm_tf32_wgmma.hpp) where A has k contiguous; mma.sync otherwise and elsewhere (why:
+// gemm_tf32.cu). The tests ask for each; asking for one where it cannot run answers NOT_SUPPORTED.
+enum class Tf32Kernel { chosen, mma_sync, wgmma, tma };
 
 // The kernel Tf32Kernel::chosen runs for these operands on the current device.
 Tf32Kernel gemm_tf32_chosen_kernel(const GemmOperands<float> &operands);

@@ -14,9 +14,8 @@
 #include "cuda/common/async_copy.cuh"
 #include "cuda/common/gemm_tf32_tiles.cuh"
 #include "cuda/common/mma_tf32.cuh"
+#include "cuda/common/wgmma.cuh"
 #endif
-
-#include <atomic>
 
 namespace librednn::cuda {
 
@@ -42,49 +41,6 @@ constexpr size_t kSharedBytes = static_cast<size_t>(kStages) * kStageFloats * si
 
 // Where chunk c (k 4c to 4c + 3) of row r of a wgmma tile starts: rows of 128 bytes, chunk c at c ^ (r mod 8).
 __device__ __forceinline__ int wgmma_chunk(int r, int c) { return r * kTileK + ((c ^ (r & 7)) << 2); }
-
-// The shared-memory matrix descriptor of a K-major, 128-byte-swizzled operand from `p` on: 8-row groups 1024
-// bytes apart (the stride offset); the leading offset is unused in this mode (1).
-__device__ __forceinline__ uint64_t wgmma_descriptor(const float *p) {
-    const uint32_t address = shared_address(p);
-    return static_cast<uint64_t>((address & 0x3FFFF) >> 4) | (uint64_t{1} << 16) | (uint64_t{1024 >> 4} << 32) |
-           (uint64_t{1} << 62);
-}
-
-// d = A B (+ d where keep_d is not 0) for a warpgroup's 64 x 128 tile over 8 k: A's 64 rows and B's 128 columns
-// both K-major in shared memory (the descriptors), d in wgmma's accumulator layout (register 4 j + e: row
-// 16 w + g + 8 (e / 2), column 8 j + 2 t + e mod 2, for lane 4 g + t of the warpgroup's warp w).
-__device__ __forceinline__ void wgmma_m64n128k8(float (&d)[64], uint64_t a, uint64_t b, int keep_d) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-        "}, %64, %65, p, 1, 1;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
-          "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
-          "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
-          "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
-          "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
-          "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
-          "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(a), "l"(b), "r"(keep_d)
-        : "memory");
-}
-
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-template <int Pending>
-__device__ __forceinline__ void wgmma_wait() {
-    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(Pending) : "memory");
-}
-// Keeps the compiler from reading an accumulator before the wgmma that writes it has been waited for.
-__device__ __forceinline__ void wgmma_settle(float &value) { asm volatile("" : "+f"(value)::"memory"); }
-// Orders this thread's ordinary shared-memory stores before the tensor cores' reads (after the next barrier).
-__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
 // One thread's share of one operand's 128 x 32 slices: four chunks of four neighbours in memory, loaded into
 // registers one slice ahead and stored into the wgmma tile rounded to TF32. The operand's element (outer, l) lies
@@ -242,14 +198,13 @@ Status launch(cudaStream_t stream, const Tf32Args &args, int splits) {
     return check_launch("gemm_tf32_wgmma_kernel");
 }
 
-// Why the kernel cannot run, per device (kAnswers[0] when it can); 0 in g_answer: not asked yet.
+// Why the kernel cannot run (query_answer's index; kAnswers[0] when it can).
 constexpr const char *kAnswers[] = {
     nullptr,
     "wgmma is an sm_90a instruction: it runs on GPUs of compute capability 9.0 only",
     "the device gives a block less shared memory than the wgmma kernel's stages take",
     "no sm_90a image of the wgmma kernel loads on this device",
 };
-std::atomic<int> g_answer[kCachedDevices];  // 1 + the index into kAnswers
 
 int query_answer() {
     const DeviceLimits limits = current_device_limits();
@@ -267,28 +222,13 @@ int query_answer() {
 }  // namespace
 
 bool gemm_tf32_wgmma_available(const char **reason) {
-    const auto no = [&](const char *why) {
-        if (reason != nullptr) *reason = why;
-        return false;
-    };
     static const bool off = switched_off("LIBREDNN_GEMM_TF32_WGMMA");
-    if (off) return no("switched off by LIBREDNN_GEMM_TF32_WGMMA=0");
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) {
-        cudaGetLastError();
-        return no("no current CUDA device");
+    if (off) {
+        if (reason != nullptr) *reason = "switched off by LIBREDNN_GEMM_TF32_WGMMA=0";
+        return false;
     }
-    int answer = 0;
-    if (device < 0 || device >= kCachedDevices) {
-        answer = query_answer();
-    } else {
-        answer = g_answer[device].load(std::memory_order_relaxed) - 1;
-        if (answer < 0) {
-            answer = query_answer();
-            g_answer[device].store(answer + 1, std::memory_order_relaxed);
-        }
-    }
-    return answer == 0 ? true : no(kAnswers[answer]);
+    static const DeviceQuestion runs(query_answer, kAnswers);
+    return runs.ask(reason);
 }
 
 Status gemm_tf32_wgmma(cudaStream_t stream, const tf32_tiles::Tf32Args &args, int splits) {

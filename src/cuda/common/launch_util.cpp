@@ -109,6 +109,31 @@ int ResidentBlocks::per_sm() const {
     return blocks;
 }
 
+DeviceQuestion::DeviceQuestion(int (*query)(), const char *const *reasons) : query_(query), reasons_(reasons) {
+    for (std::atomic<int> &answer : per_device_) answer.store(0, std::memory_order_relaxed);
+}
+
+bool DeviceQuestion::ask(const char **reason) const {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        cudaGetLastError();
+        if (reason != nullptr) *reason = "no current CUDA device";
+        return false;
+    }
+    int answer = 0;
+    if (device < 0 || device >= kCachedDevices) {
+        answer = query_();
+    } else {
+        answer = per_device_[device].load(std::memory_order_relaxed) - 1;
+        if (answer < 0) {
+            answer = query_();
+            per_device_[device].store(answer + 1, std::memory_order_relaxed);
+        }
+    }
+    if (answer != 0 && reason != nullptr) *reason = reasons_[answer];
+    return answer == 0;
+}
+
 int grid_size(const ResidentBlocks &resident, int64_t work_items, int64_t items_per_block, int waves) {
     const int64_t blocks = int64_t{current_device_limits().sm_count} * resident.per_sm() * waves;
     const int64_t needed = (work_items + items_per_block - 1) / items_per_block;

@@ -49,6 +49,21 @@ private:
     mutable std::atomic<int> per_device_[kCachedDevices];  // 0: not asked yet
 };
 
+// A yes-or-why question about the current device (whether a kernel runs there, say), asked once per device:
+// `query` answers 0 for yes, else the index of its reason in `reasons`. Construct one per question as a
+// function-local static.
+class DeviceQuestion {
+public:
+    DeviceQuestion(int (*query)(), const char *const *reasons);
+    // True on the current device, else false with the reason in `reason` (when not null).
+    bool ask(const char **reason) const;
+
+private:
+    int (*query_)();
+    const char *const *reasons_;
+    mutable std::atomic<int> per_device_[kCachedDevices];  // 1 + the answer; 0: not asked yet
+};
+
 // The same for a kernel whose residency is known: `waves` times the blocks every SM holds at once (a
 // grid-stride loop's grid then ends in whole waves), never more than the work needs.
 int grid_size(const ResidentBlocks &resident, int64_t work_items, int64_t items_per_block, int waves = 1);
