@@ -3,11 +3,13 @@
 // layer inputs, R's with each step's previous h (gathered first), P's with the unprojected h (a layer above the
 // first reads its input through the forward's dropout factors); each bias's is a column sum of the gate gradients. Sums
 // go to the workspace in the compute type, then add into (or replace) the caller's gradients.
+#include "cuda/common/mma_tf32.cuh"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace librednn::cuda {
 
@@ -87,11 +89,151 @@ Status bias_gradients(cudaStream_t stream, const C *grads, int64_t grads_row, in
     return check_launch("bias_sum_kernel");
 }
 
+// The weight products' operands K-major and rounded to TF32 (float compute on tensor cores): every operand
+// [steps][columns] as the passes hold it turns [columns][ld], k contiguous, so that gemm_tf32 copies it to the tensor
+// cores untouched (its tensor memory accelerator's kernel). A block turns a 32 x 32 tile through shared memory,
+// reading and writing whole 128-byte lines. The sources say what element (k, c) of each operand is.
+struct DenseRows {  // the gate gradients, or the layer below's outputs (times their dropout factors where given)
+    const float *data;
+    const float *factors;
+    int64_t row;
+    __device__ float operator()(int64_t k, int c) const {
+        const int64_t at = k * row + c;
+        return factors != nullptr ? data[at] * factors[at] : data[at];
+    }
+};
+
+template <class T>
+struct CallerRows {  // the caller's x: step k's row through the table, zero beyond the sequence
+    const T *data;
+    const int64_t *rows;
+    const int *lengths;
+    int N, width;
+    __device__ float operator()(int64_t k, int c) const {
+        const int t = static_cast<int>(k / N), n = static_cast<int>(k % N);
+        return t < lengths[n] ? to_compute<float>(data[rows[k] * width + c]) : 0.0f;
+    }
+};
+
+template <class T>
+struct PreviousH {  // each step's previous h, as rnn_gather_all_previous_h_kernel gathers it
+    const int *lengths;
+    int N, P, dir;
+    const float *outputs;
+    int64_t out_row;
+    const T *hx;
+    __device__ float operator()(int64_t k, int i) const {
+        const int t = static_cast<int>(k / N), n = static_cast<int>(k % N);
+        const int length = lengths[n];
+        if (t >= length) return 0.0f;
+        if (dir == 0 ? t == 0 : t == length - 1)
+            return hx ? to_compute<float>(hx[static_cast<int64_t>(n) * P + i]) : 0.0f;
+        const int previous = dir == 0 ? t - 1 : t + 1;
+        return outputs[(static_cast<int64_t>(previous) * N + n) * out_row + static_cast<int64_t>(dir) * P + i];
+    }
+};
+
+constexpr int kTurnTile = 32, kTurnRows = 8;
+
+template <class Source>
+__global__ void __launch_bounds__(kTurnTile *kTurnRows)
+    turn_tf32_kernel(Source source, int64_t steps, int columns, float *turned, int64_t ld) {
+    __shared__ float tile[kTurnTile][kTurnTile + 1];
+    const int x = static_cast<int>(threadIdx.x) % kTurnTile, y = static_cast<int>(threadIdx.x) / kTurnTile;
+    const int64_t k0 = static_cast<int64_t>(blockIdx.x) * kTurnTile;
+    const int c0 = static_cast<int>(blockIdx.y) * kTurnTile;
+#pragma unroll
+    for (int j = 0; j < kTurnTile; j += kTurnRows) {
+        const int64_t k = k0 + y + j;
+        const int c = c0 + x;
+        tile[y + j][x] = k < steps && c < columns ? source(k, c) : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < kTurnTile; j += kTurnRows) {
+        const int c = c0 + y + j;
+        const int64_t k = k0 + x;
+        if (c < columns && k < steps) turned[c * ld + k] = __uint_as_float(tf32_bits(tile[x][y + j]));
+    }
+}
+
+template <class Source>
+Status turn_tf32(cudaStream_t stream, const Source &source, int64_t steps, int columns, float *turned, int64_t ld) {
+    const dim3 grid(static_cast<unsigned>((steps + kTurnTile - 1) / kTurnTile),
+                    static_cast<unsigned>((columns + kTurnTile - 1) / kTurnTile));
+    turn_tf32_kernel<Source><<<grid, kTurnTile * kTurnRows, 0, stream>>>(source, steps, columns, turned, ld);
+    return check_launch("turn_tf32_kernel");
+}
+
 template <class T, class C>
 __global__ void __launch_bounds__(kRnnBlock) finish_gradients_kernel(const C *sums, int64_t count, bool add, T *dw) {
     for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
          e += static_cast<int64_t>(gridDim.x) * blockDim.x)
         dw[e] = from_compute<T>(add ? to_compute<C>(dw[e]) + sums[e] : sums[e]);
+}
+
+// Whether the pass turns its W and R products' operands K-major and TF32 first (turn_tf32): where the passes
+// prepare TF32 operands (rnn_products.hpp) and the grid's tiles span the rows. Else the products read the reserve
+// space's rows in place.
+bool turned_products(const RnnProblem &p) {
+    const RnnNetwork &net = p.net;
+    const int64_t widest = std::max<int64_t>(
+        {static_cast<int64_t>(net.gates()) * net.hidden_size, net.input_size, static_cast<int64_t>(p.y_size())});
+    return rnn_prepares_tf32_operands(p) && widest <= int64_t{65535} * kTurnTile;
+}
+
+// One pseudo-layer's W and R gradients from turned operands: the gate gradients [gates * hidden][ld] in the
+// gates piece, the layer input [width][ld] in sequence_a, the previous h [projSize][ld] in sequence_b (ld: the
+// steps rounded up to whole 16-byte rows; the workspace holds that, rnn_plan.cpp). The cells other than the GRU
+// leave the same gradients for W's products and R's, turned once.
+template <class T>
+Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b,
+                             const RnnWorkspacePointers<float> &at, int pl, const float *grads,
+                             const float *outputs_start) {
+    const RnnNetwork &net = p.net;
+    const int layer = pl / net.directions(), dir = pl % net.directions();
+    const int P = net.proj_size, N = p.batch_size, Y = p.y_size();
+    const int64_t steps = static_cast<int64_t>(p.max_seq_length) * N,
+                  gH = static_cast<int64_t>(net.gates()) * net.hidden_size;
+    const int64_t ld = rnn_turned_row(steps), gradient_block = rnn_reserve_gradient_block(net);
+    const RnnLayerPlaces places = rnn_layer_places(net, pl);
+    const float *reserve = static_cast<const float *>(b.reserve);
+    GemmOperands<float> product;
+    product.scratch = at.split, product.scratch_elements = at.split_elements;
+    product.k = steps, product.m = gH, product.a = at.gates, product.a_row = ld, product.a_col = 1;
+    product.b_row = 1, product.b_col = ld, product.tf32_rounded = true;
+    const auto weight_product = [&](const GemmOperands<float> &operands) {
+        return rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::backward_filter, operands,
+                           at.products, at.product_bytes);
+    };
+    const bool shared_gradients = net.cell != CUDNN_GRU;
+    if (places.input_matrices >= 0) {
+        const int width = places.width;
+        if (layer == 0) {
+            const CallerRows<T> x{static_cast<const T *>(b.x), at.rows, at.lengths, N, width};
+            LIBREDNN_CHECK(turn_tf32(stream, x, steps, width, at.sequence_a, ld));
+        } else {
+            // The layer's input as the forward gave it: the output below, times its dropout factors.
+            const float *factors =
+                p.dropout_between_layers() ? reserve + rnn_reserve_dropout_start(p) + steps * Y * (layer - 1) : nullptr;
+            const DenseRows below{outputs_start + steps * Y * (layer - 1), factors, Y};
+            LIBREDNN_CHECK(turn_tf32(stream, below, steps, width, at.sequence_a, ld));
+        }
+        LIBREDNN_CHECK(
+            turn_tf32(stream, DenseRows{grads, nullptr, gradient_block}, steps, static_cast<int>(gH), at.gates, ld));
+        product.n = width, product.b = at.sequence_a;
+        product.c = at.weights + places.input_matrices, product.c_row = width;
+        LIBREDNN_CHECK(weight_product(product));
+    }
+    if (places.input_matrices < 0 || !shared_gradients)
+        LIBREDNN_CHECK(turn_tf32(stream, DenseRows{grads + gH, nullptr, gradient_block}, steps, static_cast<int>(gH),
+                                 at.gates, ld));
+    const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
+    const PreviousH<T> previous{at.lengths, N, P, dir, outputs_start + steps * Y * layer, Y, hx};
+    LIBREDNN_CHECK(turn_tf32(stream, previous, steps, P, at.sequence_b, ld));
+    product.n = P, product.b = at.sequence_b;
+    product.c = at.weights + places.recurrent_matrices, product.c_row = P;
+    return weight_product(product);
 }
 
 template <class T, class C>
@@ -101,9 +243,12 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * N, gH = static_cast<int64_t>(g) * H;
     const RnnWorkspacePointers<C> at = rnn_workspace_pointers<C>(p, workspace);
     LIBREDNN_CHECK(rnn_upload_tables(stream, p, at.lengths, at.rows));
-    rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * net.input_size), kRnnBlock, 0, stream>>>(
-        static_cast<const T *>(b.x), at.rows, at.lengths, N, steps, net.input_size, at.sequence_a);
-    LIBREDNN_CHECK(check_launch("rnn_load_sequences_kernel"));
+    const bool turned = std::is_same_v<C, float> && turned_products(p);
+    if (!turned) {
+        rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * net.input_size), kRnnBlock, 0, stream>>>(
+            static_cast<const T *>(b.x), at.rows, at.lengths, N, steps, net.input_size, at.sequence_a);
+        LIBREDNN_CHECK(check_launch("rnn_load_sequences_kernel"));
+    }
     const C *reserve = static_cast<const C *>(b.reserve);
     const int64_t forward_block = rnn_reserve_forward_block(net), gradient_block = rnn_reserve_gradient_block(net);
     const int64_t outputs_start = steps * forward_block * net.pseudo_layers();
@@ -117,19 +262,6 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         const RnnLayerPlaces places = rnn_layer_places(net, pl);
         const int width = places.width;
         const C *grads = gradients + pl * steps * gradient_block;
-        const C *input = layer == 0 ? at.sequence_a : reserve + outputs_start + steps * Y * (layer - 1);
-        if (layer > 0 && p.dropout_between_layers()) {
-            // The layer's input as the forward gave it: the output below times its dropout factors.
-            const C *factors = reserve + rnn_reserve_dropout_start(p) + steps * Y * (layer - 1);
-            rnn_apply_dropout_kernel<C>
-                <<<rnn_grid(steps * Y), kRnnBlock, 0, stream>>>(input, factors, steps * Y, at.sequence_b);
-            LIBREDNN_CHECK(check_launch("rnn_apply_dropout_kernel"));
-            input = at.sequence_b;
-        }
-        const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
-        rnn_gather_all_previous_h_kernel<T, C><<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(
-            at.lengths, N, steps, P, dir, reserve + outputs_start + steps * Y * layer, Y, hx, at.gates);
-        LIBREDNN_CHECK(check_launch("rnn_gather_all_previous_h_kernel"));
         // Each product: rows are a gradient's rows (gate and unit), columns the other operand's, the sum
         // over every (t, n).
         const auto weight_product = [&](const GemmOperands<C> &operands) {
@@ -141,16 +273,34 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         product.k = steps;
         product.a_row = 1, product.a_col = gradient_block;
         product.b_col = 1;
-        if (places.input_matrices >= 0) {
-            product.m = gH, product.n = width, product.a = grads;
-            product.b = input, product.b_row = width;
-            product.c = sums + places.input_matrices, product.c_row = width;
+        if constexpr (std::is_same_v<C, float>) {
+            if (turned) LIBREDNN_CHECK(turned_layer_products<T>(stream, p, b, at, pl, grads, reserve + outputs_start));
+        }
+        if (!turned) {
+            const C *input = layer == 0 ? at.sequence_a : reserve + outputs_start + steps * Y * (layer - 1);
+            if (layer > 0 && p.dropout_between_layers()) {
+                // The layer's input as the forward gave it: the output below times its dropout factors.
+                const C *factors = reserve + rnn_reserve_dropout_start(p) + steps * Y * (layer - 1);
+                rnn_apply_dropout_kernel<C>
+                    <<<rnn_grid(steps * Y), kRnnBlock, 0, stream>>>(input, factors, steps * Y, at.sequence_b);
+                LIBREDNN_CHECK(check_launch("rnn_apply_dropout_kernel"));
+                input = at.sequence_b;
+            }
+            const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
+            rnn_gather_all_previous_h_kernel<T, C><<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(
+                at.lengths, N, steps, P, dir, reserve + outputs_start + steps * Y * layer, Y, hx, at.gates);
+            LIBREDNN_CHECK(check_launch("rnn_gather_all_previous_h_kernel"));
+            if (places.input_matrices >= 0) {
+                product.m = gH, product.n = width, product.a = grads;
+                product.b = input, product.b_row = width;
+                product.c = sums + places.input_matrices, product.c_row = width;
+                LIBREDNN_CHECK(weight_product(product));
+            }
+            product.m = gH, product.n = P, product.a = grads + gH;
+            product.b = at.gates, product.b_row = P;
+            product.c = sums + places.recurrent_matrices, product.c_row = P;
             LIBREDNN_CHECK(weight_product(product));
         }
-        product.m = gH, product.n = P, product.a = grads + gH;
-        product.b = at.gates, product.b_row = P;
-        product.c = sums + places.recurrent_matrices, product.c_row = P;
-        LIBREDNN_CHECK(weight_product(product));
         if (places.projection >= 0) {
             product.m = P, product.n = H, product.a = grads + 2 * gH;
             product.b = reserve + pl * steps * forward_block + 5 * static_cast<int64_t>(H),

@@ -23,8 +23,8 @@ RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p) {
     const int64_t H = net.hidden_size, P = net.proj_size, gH = net.gates() * H;
     RnnCudaWorkspace w;
     w.weights = rnn_weight_elements(net);
-    w.sequences = steps * std::max<int64_t>(net.input_size, p.y_size());
-    w.gates = steps * gH;
+    w.sequences = rnn_turned_row(steps) * std::max<int64_t>(net.input_size, p.y_size());
+    w.gates = rnn_turned_row(steps) * gH;
     // Forward: h, the new h, c, full h, pre-activations. Backward data: dh, dc, d(full h), d(previous h),
     // the step's recurrent gate gradients, the previous h, the GRU's R_h h + b, its z * dh.
     w.state_per_sequence = std::max(2 * P + 2 * H + gH, 3 * P + 4 * H + gH);

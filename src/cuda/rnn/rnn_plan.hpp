@@ -15,7 +15,8 @@ namespace librednn::cuda {
 
 // The workspace, in elements of the compute type C unless named bytes: the weights converted to C
 // (backward weights: the gradients' sums), two [T][N][widest] sequence buffers (layer input and output,
-// or their gradients), [T][N][gates * hidden] for W x + b_W (backward weights: every step's previous h),
+// or their gradients), [T][N][gates * hidden] for W x + b_W (backward weights: every step's previous h, or
+// the gate gradients turned K-major; all three a little longer where T * N is not a multiple of 4),
 // per-sequence state, the parts of a recurrence step's products when they split k (batches up to 64), the
 // tables, and last the split sums of backward weights' products on the implicit GEMM (rnn_products.hpp).
 struct RnnCudaWorkspace {
@@ -26,6 +27,10 @@ struct RnnCudaWorkspace {
     size_t bytes = 0;
 };
 RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p);
+
+// The row length of an operand that backward weights turns K-major (one row a column, `steps` = T * N of k): the
+// steps rounded up to whole 16-byte rows. The sequence and gates pieces hold their widths' rows of it.
+inline int64_t rnn_turned_row(int64_t steps) { return (steps + 3) / 4 * 4; }
 
 // The workspace's pieces as pointers (C = float or double).
 template <class C>

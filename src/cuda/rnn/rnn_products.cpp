@@ -76,6 +76,18 @@ RnnProductKernel rnn_product_kernel(const RnnProblem &p, RnnProductScope scope, 
                                                                                         : RnnProductKernel::simt;
 }
 
+bool rnn_prepares_tf32_operands(const RnnProblem &p) {
+    static const int64_t min_steps = [] {
+        const char *value = std::getenv("LIBREDNN_RNN_TF32_OPERANDS_MIN_STEPS");
+        const long long wanted = value != nullptr ? std::atoll(value) : 0;
+        return wanted >= 1 ? static_cast<int64_t>(wanted) : int64_t{512};
+    }();
+    const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
+    const int64_t gH = static_cast<int64_t>(p.net.gates()) * p.net.hidden_size;
+    return steps >= min_steps && rnn_product_kernel(p, RnnProductScope::all_steps, gH, p.net.proj_size, steps) ==
+                                     RnnProductKernel::tensor_cores;
+}
+
 ConvProblem rnn_product_problem(const GemmOperands<float> &o, RnnProductShape shape, cudnnMathType_t math_type) {
     ConvProblem c;
     c.filter_format = CUDNN_TENSOR_NCHW;
