@@ -7,6 +7,7 @@
 // and layer outputs in the reserve space, in the layout the host backend uses (ops/rnn/problem.hpp); with dropout
 // between layers, a kernel draws each layer's factors (ops/rnn/dropout_mask.hpp) and multiplies the next
 // layer's input by them.
+#include "cuda/common/mma_tf32.cuh"
 #include "cuda/rnn/rnn_cell_forward.cuh"
 #include "cuda/rnn/rnn_fused_step.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
@@ -22,6 +23,23 @@
 namespace librednn::cuda {
 
 namespace {
+
+// to[e] = from[e] rounded to TF32 (in place where to is from): the W x products' operands where the pass prepares
+// them (rnn_prepares_tf32_operands).
+__global__ void __launch_bounds__(kRnnBlock) round_tf32_kernel(const float *from, int64_t count, float *to) {
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x)
+        to[e] = __uint_as_float(tf32_bits(from[e]));
+}
+
+template <class C>
+Status round_tf32(cudaStream_t stream, const C *from, int64_t count, C *to) {
+    if constexpr (std::is_same_v<C, float>) {
+        round_tf32_kernel<<<rnn_grid(count), kRnnBlock, 0, stream>>>(from, count, to);
+        return check_launch("round_tf32_kernel");
+    }
+    return CUDNN_STATUS_SUCCESS;
+}
 
 template <class C>
 __global__ void __launch_bounds__(kRnnBlock) cell_forward_kernel(const __grid_constant__ CellForward<C> a) {
@@ -132,9 +150,20 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
     const char *persistent_declined = "it computes in float only";  // the log's reasons (rnn_log_steps)
     if constexpr (std::is_same_v<C, float>)
         persistent_forward = rnn_persistent_forward_applies(p, &persistent_declined);
+    // The W x products' operands TF32 already where the pass prepares them: W in the converted weights, and the
+    // layer input in place where it is the pass's own copy (x, the last layer's output in inference, the dropout
+    // factors' product), else (the reserve space's outputs) in sequence_a, free once layer 0 is done.
+    const bool tf32_operands = std::is_same_v<C, float> && rnn_prepares_tf32_operands(p);
     for (int layer = 0; layer < net.layers; ++layer) {
         out = p.training ? reserve + outputs_start + steps * Y * layer
                          : (in == at.sequence_a ? at.sequence_b : at.sequence_a);
+        const C *product_in = in;
+        const RnnLayerPlaces first = rnn_layer_places(net, layer * net.directions());
+        if (tf32_operands && first.input_matrices >= 0) {
+            C *rounded = in == at.sequence_a || in == at.sequence_b ? const_cast<C *>(in) : at.sequence_a;
+            LIBREDNN_CHECK(round_tf32(stream, in, steps * first.width, rounded));
+            product_in = rounded;
+        }
         for (int dir = 0; dir < net.directions(); ++dir) {
             const int pl = layer * net.directions() + dir;
             const RnnLayerPlaces places = rnn_layer_places(net, pl);
@@ -142,9 +171,13 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             const C *input_bias = places.input_biases >= 0 ? at.weights + places.input_biases : nullptr;
             if (places.input_matrices >= 0) {
                 GemmOperands<C> wx;
+                if (tf32_operands)
+                    LIBREDNN_CHECK(round_tf32(stream, at.weights + places.input_matrices, gH * width,
+                                              at.weights + places.input_matrices));
+                wx.tf32_rounded = tf32_operands;
                 wx.scratch = at.split, wx.scratch_elements = at.split_elements;
                 wx.m = steps, wx.n = gH, wx.k = width;
-                wx.a = in, wx.a_row = width, wx.a_col = 1;
+                wx.a = product_in, wx.a_row = width, wx.a_col = 1;
                 wx.b = at.weights + places.input_matrices, wx.b_row = 1, wx.b_col = width;
                 wx.c = at.gates, wx.c_row = gH, wx.bias = input_bias;
                 LIBREDNN_CHECK(rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::forward, wx));
