@@ -3,8 +3,9 @@
 // stream into shared memory several slices ahead of the products. The RNN's products over every time step run
 // here (docs/RNN.md): on mma.sync, and on Hopper on wgmma (gemm_tf32_wgmma.hpp, gemm_tf32_tma.hpp); gemm_simt
 // and the convolutions' implicit GEMM take what this turns down. Each factor rounds to TF32 (to nearest; or came
-// rounded) and sums stay float, on every kernel: a product is off by up to 2^-10 of the sum of its terms' magnitudes on top of float's
-// rounding. A long k splits over blocks whose parts add in a fixed order (a second kernel): deterministic.
+// rounded) and sums stay float, on every kernel: a product is off by up to 2^-10 of the sum of its terms'
+// magnitudes on top of float's rounding. A long k splits over blocks whose parts add in a fixed order (a second
+// kernel): deterministic.
 #pragma once
 
 #include "core/status.hpp"
