@@ -288,6 +288,14 @@ public:
         return w;
     }
 
+    // The dropout factors every training forward of this case draws (its states are reset before each), as
+    // docs/RNN.md documents them; empty without dropout between layers.
+    std::vector<double> dropout_factors() const {
+        if (!p_.dropout_between_layers()) return {};
+        const DropoutState states = dropout_->state();  // the key; the reset states have counted no call
+        return documented_dropout_factors(p_, states.key, 0);
+    }
+
     size_t h_count() const { return static_cast<size_t>(p_.net.pseudo_layers()) * p_.batch_size * p_.net.proj_size; }
     size_t c_count() const { return static_cast<size_t>(p_.net.pseudo_layers()) * p_.batch_size * p_.net.hidden_size; }
 
@@ -432,7 +440,8 @@ TEST(RnnBackward, MatchesCentralDifferencesWithDropoutAndClipping) {
 // forward's own errors included, every product counted as TF32 where the math type allows it (each off by
 // 2^-10 of itself, its sum by 4 u an addition), each element-wise step 16 u (docs/NUMERICS.md, "RNNs"). Half
 // data computes in float and rounds its outputs to half (tolerance_for(half)). Every other pair of trials runs
-// under CUDNN_FMA_MATH, the rest under the default math.
+// under CUDNN_FMA_MATH, the rest under the default math; one network of three with several layers drops out
+// between them (the reference takes the forward's documented factors).
 // One trial of the comparison below: a random network of `type` under `math`, `batch` sequences (0: 1 to 3),
 // `hidden` units without a projection (0: random_problem's choice). Returns false, comparing nothing, where a
 // gradient lies beyond half's range (a wide ReLU network's can: half data cannot hold it).
@@ -440,6 +449,9 @@ bool expect_float_or_half_matches_double(Random &rng, cudnnDataType_t type, cudn
                                          int hidden = 0) {
     RnnProblem p = random_problem(rng, type, batch, hidden);
     p.net.math_type = math;
+    // Dropout between layers in one trial of three that has them: the gradient reaching a lower layer, and its
+    // input in the weight gradients, go through the forward's factors.
+    if (p.net.layers > 1 && rng.integer(0, 2) == 0) p.dropout = rng.pick<float>({0.3f, 0.6f});
     const Optional o = random_optional(rng, p.net);
     const std::string text = describe(p, o);
     SCOPED_TRACE(text);
@@ -455,7 +467,7 @@ bool expect_float_or_half_matches_double(Random &rng, cudnnDataType_t type, cudn
     const int T = p.max_seq_length, N = p.batch_size;
     const BackwardBalls<FloatRounding> want =
         backward_balls<FloatRounding>(p, config_of(p), weights, dense_of(p, in.x, n.input_size), in.hx, in.cx,
-                                      dense_of(p, in.dy, p.y_size()), in.dhy, in.dcy);
+                                      dense_of(p, in.dy, p.y_size()), in.dhy, in.dcy, low.dropout_factors());
     EXPECT_TRUE(want.ok) << last_failure_reason();
     if (!want.ok) return true;
     std::vector<Ball<FloatRounding>> want_dw(in.w.size());
@@ -504,13 +516,14 @@ bool expect_float_or_half_matches_double(Random &rng, cudnnDataType_t type, cudn
 // Double data against the reference's backward pass (reference/rnn_backward.hpp: backpropagation through time
 // of the reference forward, written independently of the backends) on random networks of every cell, with and
 // without projection, bias modes, skip input, directions, layers, layouts, lengths (0 included), clipping and
-// the optional states, without dropout. Both compute in double, in different orders: the bound is the float
-// comparison's below with double's unit roundoff and element-wise step.
+// the optional states, and dropout between layers (the forward's documented factors). Both compute in double, in
+// different orders: the bound is the float comparison's below with double's unit roundoff and element-wise step.
 TEST(RnnBackward, MatchesTheReferenceBackwardPass) {
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 40; ++trial) {
         RnnProblem p = random_problem(rng, CUDNN_DATA_DOUBLE);
         p.net.layers = static_cast<int>(rng.integer(1, 3));
+        if (p.net.layers > 1 && rng.coin()) p.dropout = rng.pick<float>({0.3f, 0.6f});
         if (p.net.cell == CUDNN_LSTM && rng.coin()) {
             p.clipping = true;
             p.lclip = -rng.uniform(0.05, 0.3);
@@ -530,9 +543,10 @@ TEST(RnnBackward, MatchesTheReferenceBackwardPass) {
         const auto dense = [&](const std::vector<double> &data, int width) { return dense_of(p, data, width); };
         std::vector<double> dx, dhx, dcx;
         reference::RnnWeights dw;
-        ASSERT_EQ(reference::rnn_backward(config_of(p), weights, T, p.seq_lengths, dense(in.x, n.input_size), in.hx,
-                                          in.cx, dense(in.dy, Y), in.dhy, in.dcy, &dx, &dhx, &dcx, &dw),
-                  CUDNN_STATUS_SUCCESS)
+        ASSERT_EQ(
+            reference::rnn_backward(config_of(p), weights, T, p.seq_lengths, dense(in.x, n.input_size), in.hx, in.cx,
+                                    dense(in.dy, Y), in.dhy, in.dcy, &dx, &dhx, &dcx, &dw, library.dropout_factors()),
+            CUDNN_STATUS_SUCCESS)
             << last_failure_reason();
         std::vector<double> want_dw(in.w.size(), 0.0);
         std::vector<bool> mapped(in.w.size(), false);  // weight-space elements that hold a weight

@@ -222,7 +222,8 @@ ForwardErrors forward_errors_in(const RnnProblem &p, const reference::RnnConfig 
 // The backward pass over intervals: each gradient's reference value (mid) and how far a backend's may be from it
 // (rad). Every product counted as TF32 where the math type allows it (the backward's products over all steps, the
 // weight gradients, and from batch 17 the steps' R^T dG run on tensor cores; the GRU's R_h h + b_Rh is recomputed
-// over all steps). x and dy dense [T][N][width], zeros beyond each sequence.
+// over all steps). x and dy dense [T][N][width], zeros beyond each sequence; `dropout` the factors the training
+// forward drew between layers (documented_dropout_factors; empty without dropout).
 template <class R>
 struct BackwardBalls {
     std::vector<Ball<R>> dx, dhx, dcx;
@@ -235,7 +236,7 @@ BackwardBalls<R> backward_balls(const RnnProblem &p, const reference::RnnConfig 
                                 const reference::RnnWeights &weights, const std::vector<double> &x,
                                 const std::vector<double> &hx, const std::vector<double> &cx,
                                 const std::vector<double> &dy, const std::vector<double> &dhy,
-                                const std::vector<double> &dcy) {
+                                const std::vector<double> &dcy, const std::vector<double> &dropout) {
     const RnnNetwork &n = p.net;
     const bool in_double = n.data_type == CUDNN_DATA_DOUBLE;
     const bool tf32 = !in_double && n.math_type != CUDNN_FMA_MATH;
@@ -246,10 +247,10 @@ BackwardBalls<R> backward_balls(const RnnProblem &p, const reference::RnnConfig 
         return std::vector<Ball<R>>(values.begin(), values.end());
     };
     BackwardBalls<R> out;
-    if (p.dropout_between_layers()) return out;  // the comparison does not take the factors yet: ok stays false
+    if (p.dropout_between_layers() && dropout.empty()) return out;  // no factors for the layers: ok stays false
     out.ok = reference::rnn_backward_over<Ball<R>>(ops, config, weights, p.max_seq_length, p.seq_lengths, balls(x),
                                                    balls(hx), balls(cx), balls(dy), balls(dhy), balls(dcy), &out.dx,
-                                                   &out.dhx, &out.dcx, &out.dw, {}) == CUDNN_STATUS_SUCCESS;
+                                                   &out.dhx, &out.dcx, &out.dw, dropout) == CUDNN_STATUS_SUCCESS;
     return out;
 }
 
