@@ -222,16 +222,18 @@ struct SplitPlan {
     int64_t k_per_split = 0;
 };
 
-// Splits k where the kernel's tiles (128 x tile_n) would fill fewer than three quarters of the SMs' resident blocks
-// (`blocks_per_sm` each), each part keeping at least kMinSplitTiles k-tiles and the parts fitting `workspace_bytes`.
-// From three quarters on, a split would only add a wave and the parts' sum (the tensor memory accelerator's kernel
-// on the RNN's weight gradients, 128 tiles on 132 SMs: two splits took 100 + 23 us a product).
-SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes, int blocks_per_sm, int tile_n) {
+// Splits k where the kernel's tiles (128 x tile_n) would fill fewer than `fill_quarters` quarters of the SMs'
+// resident blocks (`blocks_per_sm` each), each part keeping at least kMinSplitTiles k-tiles and the parts fitting
+// `workspace_bytes`. The tensor memory accelerator's kernel splits only below three quarters: above, a split would
+// only add a wave and the parts' sum (the RNN's weight gradients, 128 tiles on 132 SMs: two splits took 100 + 23 us
+// a product); the other two below all of them, as measured when they landed.
+SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes, int blocks_per_sm, int tile_n,
+                     int fill_quarters = 4) {
     const int64_t tiles = ((m + kTileM - 1) / kTileM) * ((n + tile_n - 1) / tile_n);
     const int64_t k_tiles = (k + kTileK - 1) / kTileK;
     const int64_t slots = blocks_per_sm * static_cast<int64_t>(current_device_limits().sm_count);
     int64_t splits = 1;
-    if (4 * tiles < 3 * slots)
+    if (4 * tiles < fill_quarters * slots)
         splits = std::min<int64_t>({kGemmMaxSplit, (slots + tiles - 1) / tiles, k_tiles / kMinSplitTiles});
     while (splits > 1 && static_cast<size_t>(splits) * m * n * sizeof(float) > workspace_bytes) --splits;
     splits = std::max<int64_t>(splits, 1);
@@ -278,7 +280,7 @@ size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k) {
     constexpr size_t kAny = std::numeric_limits<size_t>::max();
     const int splits = std::max({split_plan(m, n, k, kAny, kBlocksPerSm, kTileN).splits,
                                  split_plan(m, n, k, kAny, kGemmTf32WgmmaBlocksPerSm, kGemmTf32WgmmaTileN).splits,
-                                 split_plan(m, n, k, kAny, kGemmTf32TmaBlocksPerSm, kGemmTf32TmaTileN).splits});
+                                 split_plan(m, n, k, kAny, kGemmTf32TmaBlocksPerSm, kGemmTf32TmaTileN, 3).splits});
     return splits > 1 ? static_cast<size_t>(splits) * m * n * sizeof(float) : 0;
 }
 
@@ -294,8 +296,8 @@ Tf32Kernel gemm_tf32_chosen_kernel(const GemmOperands<float> &o) {
 }
 
 Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *workspace, size_t workspace_bytes,
-                 Tf32Kernel kernel) {
-    if (kernel == Tf32Kernel::chosen) kernel = gemm_tf32_chosen_kernel(o);
+                 Tf32Kernel requested) {
+    const Tf32Kernel kernel = requested == Tf32Kernel::chosen ? gemm_tf32_chosen_kernel(o) : requested;
     const char *reason = nullptr;
     if (kernel == Tf32Kernel::wgmma && !gemm_tf32_wgmma_available(&reason))
         return fail(CUDNN_STATUS_NOT_SUPPORTED, "gemm_tf32 on wgmma: %s", reason);
@@ -308,10 +310,12 @@ Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *worksp
                         "gemm_tf32 on the tensor memory accelerator takes A and B with k contiguous and factors "
                         "rounded to TF32 already");
     }
-    int blocks_per_sm = kBlocksPerSm, tile_n = kTileN;
+    int blocks_per_sm = kBlocksPerSm, tile_n = kTileN, fill_quarters = 4;
     if (kernel == Tf32Kernel::wgmma) blocks_per_sm = kGemmTf32WgmmaBlocksPerSm, tile_n = kGemmTf32WgmmaTileN;
-    if (kernel == Tf32Kernel::tma) blocks_per_sm = kGemmTf32TmaBlocksPerSm, tile_n = kGemmTf32TmaTileN;
-    const SplitPlan plan = split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0, blocks_per_sm, tile_n);
+    if (kernel == Tf32Kernel::tma)
+        blocks_per_sm = kGemmTf32TmaBlocksPerSm, tile_n = kGemmTf32TmaTileN, fill_quarters = 3;
+    const SplitPlan plan =
+        split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0, blocks_per_sm, tile_n, fill_quarters);
     Tf32Args args;
     args.g = o;
     args.k_per_split = plan.k_per_split;
@@ -319,6 +323,11 @@ Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *worksp
     Status status;
     if (kernel == Tf32Kernel::tma) {
         status = gemm_tf32_tma(stream, args, plan.splits);
+        // A tensor map the driver turned down, or shared memory it would not give, launched nothing (the reason is
+        // logged): where the caller let gemm_tf32 choose, the next kernel takes the product.
+        if (status == CUDNN_STATUS_NOT_SUPPORTED && requested == Tf32Kernel::chosen)
+            return gemm_tf32(stream, o, workspace, workspace_bytes,
+                             a_k && gemm_tf32_wgmma_available() ? Tf32Kernel::wgmma : Tf32Kernel::mma_sync);
     } else if (kernel == Tf32Kernel::wgmma) {
         status = gemm_tf32_wgmma(stream, args, plan.splits);
     } else if (a_k) {

@@ -37,6 +37,6 @@ Tf32Kernel gemm_tf32_chosen_kernel(const GemmOperands<float> &operands);
 
 // Queues the product on `stream` (the caller checked gemm_tf32_takes); the split parts go to `workspace`.
 Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &operands, void *workspace, size_t workspace_bytes,
-                 Tf32Kernel kernel = Tf32Kernel::chosen);
+                 Tf32Kernel requested = Tf32Kernel::chosen);
 
 }  // namespace librednn::cuda

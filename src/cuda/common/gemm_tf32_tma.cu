@@ -119,9 +119,14 @@ EncodeTiled tensor_map_encoder() {
     static const EncodeTiled encoder = [] {
         void *function = nullptr;
         cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found) !=
-                cudaSuccess ||
-            found != cudaDriverEntryPointSuccess) {
+#if CUDART_VERSION >= 12050
+        const cudaError_t looked_up =
+            cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found);
+#else  // the by-version lookup came with CUDA 12.5
+        const cudaError_t looked_up =
+            cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &function, cudaEnableDefault, &found);
+#endif
+        if (looked_up != cudaSuccess || found != cudaDriverEntryPointSuccess) {
             cudaGetLastError();
             return EncodeTiled{nullptr};
         }

@@ -3,6 +3,7 @@
 #include "cuda/rnn/rnn_products.hpp"
 
 #include "cuda/common/gemm_tf32.hpp"
+#include "cuda/common/gemm_tf32_tma.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "cuda/rnn/rnn_plan.hpp"
 
@@ -84,8 +85,9 @@ bool rnn_prepares_tf32_operands(const RnnProblem &p) {
     }();
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
     const int64_t gH = static_cast<int64_t>(p.net.gates()) * p.net.hidden_size;
-    return steps >= min_steps && rnn_product_kernel(p, RnnProductScope::all_steps, gH, p.net.proj_size, steps) ==
-                                     RnnProductKernel::tensor_cores;
+    return steps >= min_steps && gemm_tf32_tma_available() &&
+           rnn_product_kernel(p, RnnProductScope::all_steps, gH, p.net.proj_size, steps) ==
+               RnnProductKernel::tensor_cores;
 }
 
 ConvProblem rnn_product_problem(const GemmOperands<float> &o, RnnProductShape shape, cudnnMathType_t math_type) {

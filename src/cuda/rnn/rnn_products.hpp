@@ -42,8 +42,9 @@ enum class RnnProductKernel { simt, tensor_cores };
 RnnProductKernel rnn_product_kernel(const RnnProblem &problem, RnnProductScope scope, int64_t m, int64_t n, int64_t k);
 
 // Whether the passes hand the products over all steps TF32 operands (GemmOperands::tf32_rounded: copies rounded
-// once, or K-major turned copies in backward weights), so that on Hopper gemm_tf32's tensor memory accelerator
-// kernel takes them: float compute on tensor cores, and T * N from 512 steps, where the copies repay themselves
+// once, or K-major turned copies in backward weights), so that gemm_tf32's tensor memory accelerator kernel takes
+// them: where that kernel runs (Hopper; elsewhere the copies were never measured), float compute on tensor cores,
+// and T * N from 512 steps, where the copies repay themselves
 // (measured on the H200, bench/results/2026-12-04-h200-rnn-weight-gradients/, call 2: backward weights at 3200
 // steps (batch 64) took 0.58-0.88 of the time without, at 50 (batch 1) 1.23-1.32 at hidden 512).
 // LIBREDNN_RNN_TF32_OPERANDS_MIN_STEPS (read once) moves the threshold: the tests set 1 to prepare them for every
