@@ -92,7 +92,9 @@ Status bias_gradients(cudaStream_t stream, const C *grads, int64_t grads_row, in
 // The weight products' operands K-major and rounded to TF32 (float compute on tensor cores): every operand
 // [steps][columns] as the passes hold it turns [columns][ld], k contiguous, so that gemm_tf32 copies it to the tensor
 // cores untouched (its tensor memory accelerator's kernel). A block turns a 32 x 32 tile through shared memory,
-// reading and writing whole 128-byte lines. The sources say what element (k, c) of each operand is.
+// reading and writing whole 128-byte lines. The sources say what element (k, c) of each operand is: DenseRows,
+// and rnn_kernels.cuh's RnnSequenceElement and RnnPreviousH (which rnn_load_sequences_kernel and
+// rnn_gather_all_previous_h_kernel copy as they are).
 struct DenseRows {  // the gate gradients, or the layer below's outputs (times their dropout factors where given)
     const float *data;
     const float *factors;
@@ -100,36 +102,6 @@ struct DenseRows {  // the gate gradients, or the layer below's outputs (times t
     __device__ float operator()(int64_t k, int c) const {
         const int64_t at = k * row + c;
         return factors != nullptr ? data[at] * factors[at] : data[at];
-    }
-};
-
-template <class T>
-struct CallerRows {  // the caller's x: step k's row through the table, zero beyond the sequence
-    const T *data;
-    const int64_t *rows;
-    const int *lengths;
-    int N, width;
-    __device__ float operator()(int64_t k, int c) const {
-        const int t = static_cast<int>(k / N), n = static_cast<int>(k % N);
-        return t < lengths[n] ? to_compute<float>(data[rows[k] * width + c]) : 0.0f;
-    }
-};
-
-template <class T>
-struct PreviousH {  // each step's previous h, as rnn_gather_all_previous_h_kernel gathers it
-    const int *lengths;
-    int N, P, dir;
-    const float *outputs;
-    int64_t out_row;
-    const T *hx;
-    __device__ float operator()(int64_t k, int i) const {
-        const int t = static_cast<int>(k / N), n = static_cast<int>(k % N);
-        const int length = lengths[n];
-        if (t >= length) return 0.0f;
-        if (dir == 0 ? t == 0 : t == length - 1)
-            return hx ? to_compute<float>(hx[static_cast<int64_t>(n) * P + i]) : 0.0f;
-        const int previous = dir == 0 ? t - 1 : t + 1;
-        return outputs[(static_cast<int64_t>(previous) * N + n) * out_row + static_cast<int64_t>(dir) * P + i];
     }
 };
 
@@ -210,7 +182,7 @@ Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const Rnn
     if (places.input_matrices >= 0) {
         const int width = places.width;
         if (layer == 0) {
-            const CallerRows<T> x{static_cast<const T *>(b.x), at.rows, at.lengths, N, width};
+            const RnnSequenceElement<T, float> x{static_cast<const T *>(b.x), at.rows, at.lengths, N, width};
             LIBREDNN_CHECK(turn_tf32(stream, x, steps, width, at.sequence_a, ld));
         } else {
             // The layer's input as the forward gave it: the output below, times its dropout factors.
@@ -229,7 +201,7 @@ Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const Rnn
         LIBREDNN_CHECK(turn_tf32(stream, DenseRows{grads + gH, nullptr, gradient_block}, steps, static_cast<int>(gH),
                                  at.gates, ld));
     const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
-    const PreviousH<T> previous{at.lengths, N, P, dir, outputs_start + steps * Y * layer, Y, hx};
+    const RnnPreviousH<T, float> previous{at.lengths, N, P, dir, outputs_start + steps * Y * layer, Y, hx};
     LIBREDNN_CHECK(turn_tf32(stream, previous, steps, P, at.sequence_b, ld));
     product.n = P, product.b = at.sequence_b;
     product.c = at.weights + places.recurrent_matrices, product.c_row = P;

@@ -29,18 +29,30 @@ __host__ __device__ inline int rnn_cell_gates(int cell) { return cell == CUDNN_L
 // Blocks of kRnnBlock threads for a grid-stride loop over `items`.
 inline int rnn_grid(int64_t items) { return grid_size(items, 1, kRnnBlock); }
 
+// Element (step, i) of the caller's sequence tensor as dense rows take it: row rows[step] (step = t N + n), 0 beyond
+// the sequence's length. rnn_load_sequences_kernel copies it; backward weights turns it K-major.
+template <class T, class C>
+struct RnnSequenceElement {
+    const T *data;
+    const int64_t *rows;
+    const int *lengths;
+    int N, width;
+    __device__ C operator()(int64_t step, int i) const {
+        const int t = static_cast<int>(step / N), n = static_cast<int>(step % N);
+        return t < lengths[n] ? to_compute<C>(data[rows[step] * width + i]) : C(0);
+    }
+};
+
 // dense[(t, n)][i] = the sequence tensor's (t, n, i), 0 beyond the sequence's length.
 template <class T, class C>
 __global__ void __launch_bounds__(kRnnBlock)
     rnn_load_sequences_kernel(const T *data, const int64_t *rows, const int *lengths, int N, int64_t steps, int width,
                               C *dense) {
+    const RnnSequenceElement<T, C> element{data, rows, lengths, N, width};
     const int64_t total = steps * width;
     for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
-         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t step = e / width;
-        const int t = static_cast<int>(step / N), n = static_cast<int>(step % N);
-        dense[e] = t < lengths[n] ? to_compute<C>(data[rows[step] * width + e % width]) : C(0);
-    }
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x)
+        dense[e] = element(e / width, static_cast<int>(e % width));
 }
 
 // The sequence tensor from dense rows (row stride `stride`): `fill` beyond each sequence's length where the
@@ -85,32 +97,36 @@ __global__ void __launch_bounds__(kRnnBlock)
         to[e] = from_compute<T>(from[(e / width) * stride + e % width]);
 }
 
-// Every step's previous h for pseudo-layer `dir` of a layer, [T][N][P]: the layer output one step before in the
-// recurrence's order, hx (this pseudo-layer's, or zeros) at its first step, zeros beyond the sequence. Backward
-// weights' R products read it, and backward data's GRU R_h h + b_Rh of every step.
+// Element (step, i) of every step's previous h for pseudo-layer `dir` of a layer (step = t N + n): the layer
+// output one step before in the recurrence's order, hx (this pseudo-layer's, or zeros) at its first step, zeros
+// beyond the sequence. Backward weights' R products read it, and backward data's GRU R_h h + b_Rh of every step.
+template <class T, class C>
+struct RnnPreviousH {
+    const int *lengths;
+    int N, P, dir;
+    const C *outputs;
+    int64_t out_row;
+    const T *hx;
+    __device__ C operator()(int64_t step, int i) const {
+        const int t = static_cast<int>(step / N), n = static_cast<int>(step % N);
+        const int length = lengths[n];
+        if (t >= length) return C(0);
+        if (dir == 0 ? t == 0 : t == length - 1) return hx ? to_compute<C>(hx[static_cast<int64_t>(n) * P + i]) : C(0);
+        const int previous = dir == 0 ? t - 1 : t + 1;
+        return outputs[(static_cast<int64_t>(previous) * N + n) * out_row + static_cast<int64_t>(dir) * P + i];
+    }
+};
+
+// The previous h of every step, [T][N][P] (RnnPreviousH).
 template <class T, class C>
 __global__ void __launch_bounds__(kRnnBlock)
     rnn_gather_all_previous_h_kernel(const int *lengths, int N, int64_t steps, int P, int dir, const C *outputs,
                                      int64_t out_row, const T *hx, C *h_prev) {
+    const RnnPreviousH<T, C> element{lengths, N, P, dir, outputs, out_row, hx};
     const int64_t total = steps * P;
     for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < total;
-         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const int64_t row = e / P;
-        const int i = static_cast<int>(e % P);
-        const int t = static_cast<int>(row / N), n = static_cast<int>(row % N);
-        const int length = lengths[n];
-        C v = C(0);
-        if (t < length) {
-            const bool first = dir == 0 ? t == 0 : t == length - 1;
-            if (first) {
-                v = hx ? to_compute<C>(hx[static_cast<int64_t>(n) * P + i]) : C(0);
-            } else {
-                const int previous = dir == 0 ? t - 1 : t + 1;
-                v = outputs[(static_cast<int64_t>(previous) * N + n) * out_row + static_cast<int64_t>(dir) * P + i];
-            }
-        }
-        h_prev[e] = v;
-    }
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x)
+        h_prev[e] = element(e / P, static_cast<int>(e % P));
 }
 
 // out[e] = in[e] * factors[e] (in place when out is in): a layer output's gradient, or a layer input, through
