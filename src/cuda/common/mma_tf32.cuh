@@ -14,6 +14,10 @@ __device__ __forceinline__ uint32_t tf32_bits(float x) {
     return r;
 }
 
+// x rounded to TF32 as a float (its low 13 bits zero): a value kernels keep rounded once, for the mma to read as
+// it is, instead of rounding at each read.
+__device__ __forceinline__ float tf32_rounded(float x) { return __uint_as_float(tf32_bits(x) & 0xffffe000u); }
+
 // d += A B for one 16 x 8 tile: A's fragment a0-a3 (rows g and g + 8, k t and t + 4 of lane 4 g + t), B's b0, b1
 // (k t and t + 4, column g), d's c0-c3 (rows g and g + 8, columns 2 t and 2 t + 1).
 __device__ __forceinline__ void mma_tf32_m16n8k8(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,

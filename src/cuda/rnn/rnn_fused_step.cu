@@ -109,10 +109,6 @@ __device__ __forceinline__ void load_cell_inputs(const FusedStep &a, int unit0, 
     }
 }
 
-// h rounded to TF32 as the mma reads it (to nearest, ties away), its low 13 bits cleared: the value a persistent
-// TF32 launch keeps beside each h for the next step's products.
-__device__ __forceinline__ float tf32_rounded(float x) { return __uint_as_float(tf32_bits(x) & 0xffffe000u); }
-
 // finish_pass with the inputs load_cell_inputs loaded (the same threads and items). With r_out >= 0 each new h also
 // goes, rounded to TF32, to offset r_out of the state.
 template <int kGates, int kUnits, int kColumns, class Sum>
