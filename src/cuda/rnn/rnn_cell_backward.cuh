@@ -58,62 +58,98 @@ __device__ __forceinline__ C rnn_previous_h(const CellBackward<T, C> &a, int n, 
     return a.outputs[(static_cast<int64_t>(previous) * a.N + n) * a.out_row + static_cast<int64_t>(a.dir) * a.P + i];
 }
 
-// Unit i of sequence n at time t (its step s), dfull the gradient reaching its output (h, or the unprojected h
-// with a projection): the gate gradients of the row, written to the reserve space twice (gw for W's products, gr
-// for R's; they differ only in the GRU's h gate) and to step_grads (the sequence's recurrent gradients of the step,
-// gates * hidden), and the LSTM's dc carried to the step before (the GRU's z * dh likewise). The GRU also needs the
-// unit's h before the step (h_prev) and R_h h + b_Rh (pre_h), which each caller has where its steps keep them; other
-// cells ignore both.
+// What the backward cell of unit i of sequence n at time t (its step s) reads besides the gradient reaching it:
+// the forward's saved values (ReLU and tanh: h; LSTM: its gates, then c; GRU: its gates), the LSTM's c before
+// the step and dc carried from the step after. Loaded apart from the arithmetic so that a kernel can issue every
+// load of several units before it needs them.
+template <class C>
+struct CellBackwardInputs {
+    C saved[5];
+    C c_prev, dc;
+};
+
 template <class T, class C>
-__device__ __forceinline__ void rnn_cell_backward_unit(const CellBackward<T, C> &a, int n, int i, int s, int t, C dfull,
-                                                       C *step_grads, C h_prev, C pre_h) {
+__device__ __forceinline__ CellBackwardInputs<C> rnn_cell_backward_inputs(const CellBackward<T, C> &a, int n, int i,
+                                                                          int s, int t) {
+    const int H = a.H;
+    const C *saved = a.saved + (static_cast<int64_t>(t) * a.N + n) * a.saved_row;
+    CellBackwardInputs<C> in{};
+    const int count = a.cell == CUDNN_LSTM ? 5 : rnn_cell_gates(a.cell);
+#pragma unroll
+    for (int q = 0; q < 5; ++q)
+        if (q < count) in.saved[q] = saved[q * H + i];
+    if (a.cell == CUDNN_LSTM) {
+        if (s > 0) {
+            const int previous = a.dir == 0 ? t - 1 : t + 1;
+            in.c_prev = a.saved[(static_cast<int64_t>(previous) * a.N + n) * a.saved_row + 4 * H + i];
+        } else {
+            in.c_prev = a.cx ? to_compute<C>(a.cx[static_cast<int64_t>(n) * H + i]) : C(0);
+        }
+        in.dc = a.state[n * a.spn + a.at.dc + i];
+    }
+    return in;
+}
+
+// Unit i of sequence n at time t (its step s) from its inputs `in`, dfull the gradient reaching its output (h, or
+// the unprojected h with a projection): the gate gradients of the row, written to the reserve space twice (gw for
+// W's products, gr for R's; they differ only in the GRU's h gate) and to step_grads (the sequence's recurrent
+// gradients of the step, gates * hidden) as `exchange` gives them (as they are, or rounded for a product), and the
+// LSTM's dc carried to the step before (the GRU's z * dh likewise). The GRU also needs the unit's h before the step
+// (h_prev) and R_h h + b_Rh (pre_h), which each caller has where its steps keep them; other cells ignore both.
+template <class T, class C, class Exchange>
+__device__ __forceinline__ void rnn_cell_backward_unit_from(const CellBackward<T, C> &a, int n, int i, int t, C dfull,
+                                                            C *step_grads, C h_prev, C pre_h,
+                                                            const CellBackwardInputs<C> &in, const Exchange &exchange) {
     const int H = a.H;
     const int64_t row = static_cast<int64_t>(t) * a.N + n;
-    const int gates = rnn_cell_gates(a.cell);
     C *st = a.state + n * a.spn;
-    const C *saved = a.saved + row * a.saved_row;
-    C *gw = a.grads + row * a.grads_row, *gr = gw + gates * H;
+    C *gw = a.grads + row * a.grads_row, *gr = gw + rnn_cell_gates(a.cell) * H;
     switch (a.cell) {
-        case CUDNN_RNN_RELU: gw[i] = saved[i] > C(0) ? dfull : C(0); break;
-        case CUDNN_RNN_TANH: gw[i] = dfull * (C(1) - saved[i] * saved[i]); break;
+        case CUDNN_RNN_RELU: {
+            const C g = in.saved[0] > C(0) ? dfull : C(0);
+            gw[i] = g, gr[i] = g, step_grads[i] = exchange(g);
+            break;
+        }
+        case CUDNN_RNN_TANH: {
+            const C g = dfull * (C(1) - in.saved[0] * in.saved[0]);
+            gw[i] = g, gr[i] = g, step_grads[i] = exchange(g);
+            break;
+        }
         case CUDNN_LSTM: {
-            const C in_gate = saved[i], forget = saved[H + i], cell = saved[2 * H + i], out_gate = saved[3 * H + i];
-            const C tc = math_tanh(saved[4 * H + i]);
-            C c_prev;
-            if (s > 0) {
-                const int previous = a.dir == 0 ? t - 1 : t + 1;
-                c_prev = a.saved[(static_cast<int64_t>(previous) * a.N + n) * a.saved_row + 4 * H + i];
-            } else {
-                c_prev = a.cx ? to_compute<C>(a.cx[static_cast<int64_t>(n) * H + i]) : C(0);
-            }
-            C &dc = st[a.at.dc + i];
-            const C c = saved[4 * H + i];
-            const C dct = a.clip && (c == a.lclip || c == a.rclip) ? C(0) : dc + dfull * out_gate * (C(1) - tc * tc);
-            gw[i] = dct * cell * in_gate * (C(1) - in_gate);
-            gw[H + i] = dct * c_prev * forget * (C(1) - forget);
-            gw[2 * H + i] = dct * in_gate * (C(1) - cell * cell);
-            gw[3 * H + i] = dfull * tc * out_gate * (C(1) - out_gate);
-            dc = dct * forget;
+            const C in_gate = in.saved[0], forget = in.saved[1], cell = in.saved[2], out_gate = in.saved[3];
+            const C c = in.saved[4], tc = math_tanh(c);
+            const C dct = a.clip && (c == a.lclip || c == a.rclip) ? C(0) : in.dc + dfull * out_gate * (C(1) - tc * tc);
+            const C g[4] = {dct * cell * in_gate * (C(1) - in_gate), dct * in.c_prev * forget * (C(1) - forget),
+                            dct * in_gate * (C(1) - cell * cell), dfull * tc * out_gate * (C(1) - out_gate)};
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                gw[k * H + i] = g[k], gr[k * H + i] = g[k], step_grads[k * H + i] = exchange(g[k]);
+            st[a.at.dc + i] = dct * forget;
             break;
         }
         default: {
-            const C reset = saved[i], update = saved[H + i], candidate = saved[2 * H + i];
-            const C pre = pre_h;
+            const C reset = in.saved[0], update = in.saved[1], candidate = in.saved[2];
             const C dcandidate = dfull * (C(1) - update) * (C(1) - candidate * candidate);
-            gw[i] = dcandidate * pre * reset * (C(1) - reset);
-            gw[H + i] = dfull * (h_prev - candidate) * update * (C(1) - update);
+            const C g[2] = {dcandidate * pre_h * reset * (C(1) - reset),
+                            dfull * (h_prev - candidate) * update * (C(1) - update)};
+#pragma unroll
+            for (int k = 0; k < 2; ++k)
+                gw[k * H + i] = g[k], gr[k * H + i] = g[k], step_grads[k * H + i] = exchange(g[k]);
             gw[2 * H + i] = dcandidate;
             gr[2 * H + i] = dcandidate * reset;
-            step_grads[2 * H + i] = dcandidate * reset;
+            step_grads[2 * H + i] = exchange(dcandidate * reset);
             st[a.at.z_dh + i] = dfull * update;
             break;
         }
     }
-    for (int k = 0; k < gates; ++k) {
-        if (a.cell == CUDNN_GRU && k == 2) continue;
-        gr[k * H + i] = gw[k * H + i];
-        step_grads[k * H + i] = gw[k * H + i];
-    }
+}
+
+// The same with its inputs loaded first and the recurrent gradients written as they are.
+template <class T, class C>
+__device__ __forceinline__ void rnn_cell_backward_unit(const CellBackward<T, C> &a, int n, int i, int s, int t, C dfull,
+                                                       C *step_grads, C h_prev, C pre_h) {
+    rnn_cell_backward_unit_from(a, n, i, t, dfull, step_grads, h_prev, pre_h, rnn_cell_backward_inputs(a, n, i, s, t),
+                                [](C value) { return value; });
 }
 
 }  // namespace librednn::cuda
