@@ -644,16 +644,19 @@ TEST(RnnBackward, FloatAndHalfMatchDoubleOnPersistentSteps) {
     EXPECT_EQ(compared, 8) << "too many draws overflowed half";
 }
 
-// Batches of 17 to 64 without a projection: on CUDA each backward-data step is the cells then R^T dG on TF32
-// tensor cores with the sum split over blocks (cuda/rnn/rnn_split_product.hpp), the next step's cells adding the
-// parts. Hidden sizes below and across the product's 64-column tiles, a multiple of 4 and not (30: the unfused
-// steps), and 400, where a split takes more than one 32-term slice; unequal lengths, 0 included. Three trials in
-// four under the default math (CUDNN_FMA_MATH keeps the unfused steps).
+// Batches of 17 to 64 without a projection: on CUDA all the backward-data steps of a pseudo-layer run in one
+// launch of clusters (cuda/rnn/rnn_cluster_backward.hpp), R^T dG on TF32 tensor cores; with LIBREDNN_RNN_CLUSTER_STEP=0
+// (the OpsCuda.RnnSplitSteps test) each step is the cells then R^T dG with the sum split over blocks
+// (cuda/rnn/rnn_split_product.hpp), the next step's cells adding the parts. Hidden sizes below and across the split
+// product's 64-column tiles, a multiple of 4 and not (30: the unfused steps of the split path), 400 (a split takes
+// more than one 32-term slice; 13 clusters of 32 units, the last partly used, and slices padded past gates x
+// hidden), 520 and 600 (clusters of 72 units, the last partly used);
+// unequal lengths, 0 included. Three trials in four under the default math (CUDNN_FMA_MATH keeps the unfused steps).
 TEST(RnnBackward, FloatAndHalfMatchDoubleOnSplitSteps) {
     LIBREDNN_SEEDED_RANDOM(rng);
     int compared = 0;
     for (int draw = 0; draw < 40 && compared < 8; ++draw) {
-        const int hidden = compared == 0 ? 400 : rng.pick<int>({20, 30, 68, 132, 264});
+        const int hidden = compared == 0 ? 400 : compared == 1 ? 600 : rng.pick<int>({20, 30, 68, 132, 264, 520});
         const int batch = static_cast<int>(hidden > 300 ? rng.integer(17, 20) : rng.integer(17, 64));
         if (expect_float_or_half_matches_double(rng, compared % 2 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT,
                                                 compared % 4 == 3 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH, batch, hidden))

@@ -9,6 +9,7 @@
 // clipped c. Small batches take all the steps of a pseudo-layer in one persistent kernel (rnn_persistent.hpp),
 // batches of 17 to 64 two launches a step on the split product (rnn_split_product.hpp).
 #include "cuda/rnn/rnn_cell_backward.cuh"
+#include "cuda/rnn/rnn_cluster_backward.hpp"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_persistent.hpp"
 #include "cuda/rnn/rnn_plan.hpp"
@@ -204,12 +205,18 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
     // How the steps run, the same for every pseudo-layer: all in one persistent launch (batches up to 16,
     // rnn_persistent.hpp), two launches a step on the split product (17 to 64, rnn_split_product.hpp; each layer's R
     // must also be aligned), or the unfused steps.
-    bool persistent = false, split_planned = false;
+    bool persistent = false, cluster_planned = false, split_planned = false;
     RnnSplitProduct plan;
     // The log's reasons (rnn_log_steps).
-    const char *persistent_declined = "it computes in float only", *split_declined = "it computes in float only";
+    const char *persistent_declined = "it computes in float only", *cluster_declined = "it computes in float only",
+               *split_declined = "it computes in float only";
     if constexpr (std::is_same_v<C, float>) {
         persistent = rnn_persistent_backward_data_applies(p, at.split_elements, &persistent_declined);
+        cluster_planned = !persistent && rnn_cluster_backward_applies(p, at.split_elements, &cluster_declined);
+        if (cluster_planned && !aligned16(at.split)) {
+            cluster_planned = false;
+            cluster_declined = "the workspace is not 16-byte aligned";
+        }
         split_planned = !persistent && rnn_split_product_plan(p, at.split_elements, &plan, &split_declined);
     }
     const T *dhy = static_cast<const T *>(b.dhy), *dcy = static_cast<const T *>(b.dcy);
@@ -264,13 +271,13 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             const int grid_p = rnn_grid(int64_t{N} * P), grid_h = rnn_grid(int64_t{N} * H);
             // The persistent kernel and the split product both take the GRU's R_h h + b_Rh of every step first in
             // one product (into the workspace's W x piece, unused by this pass).
-            bool split = false;
+            bool cluster = false, split = false;
             if constexpr (std::is_same_v<C, float>) {
                 const C *recurrent = at.weights + places.recurrent_matrices;
                 split = split_planned && rnn_split_product_aligned(at.state + state.gate_grads, spn, recurrent);
                 if (split_planned && !split) split_declined = "the gate gradients or R are not 16-byte aligned";
                 C *previous_h = nullptr, *pre_h = nullptr;
-                if ((persistent || split) && net.cell == CUDNN_GRU) {
+                if ((persistent || cluster_planned || split) && net.cell == CUDNN_GRU) {
                     previous_h = at.gates;
                     pre_h = at.gates + steps * P;
                     rnn_gather_all_previous_h_kernel<T, C><<<rnn_grid(steps * P), kRnnBlock, 0, stream>>>(
@@ -285,15 +292,22 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                 }
                 if (persistent)
                     LIBREDNN_CHECK(rnn_persistent_backward_data(stream, cell, recurrent, pre_h, at.split, max_length));
+                if (cluster_planned) {
+                    LIBREDNN_CHECK(rnn_cluster_backward_data(stream, cell, recurrent, pre_h, at.split, max_length,
+                                                             dhx != nullptr, &cluster));
+                    if (!cluster) cluster_declined = "the driver refused its launch";
+                }
+                if (cluster) split = false;
                 if (split)
                     LIBREDNN_CHECK(backward_split_steps(stream, cell, plan, recurrent, previous_h, pre_h, at.split,
                                                         max_length, dhx != nullptr));
             }
             rnn_log_steps(p, "RNN backward-data steps", pl,
                           {{"persistent kernel", persistent ? nullptr : persistent_declined},
+                           {"clusters, one launch", cluster ? nullptr : cluster_declined},
                            {"split product, two launches a step", split ? nullptr : split_declined},
                            {"a cell kernel and products a step", nullptr}});
-            for (int s = max_length - 1; s >= 0 && !persistent && !split; --s) {
+            for (int s = max_length - 1; s >= 0 && !persistent && !cluster && !split; --s) {
                 cell.s = s;
                 take_output_gradient_kernel<T, C><<<grid_p, kRnnBlock, 0, stream>>>(cell);
                 LIBREDNN_CHECK(check_launch("take_output_gradient_kernel"));

@@ -2,6 +2,7 @@
 #include "cuda/rnn/rnn_plan.hpp"
 
 #include "cuda/common/gemm_simt.hpp"
+#include "cuda/rnn/rnn_cluster_backward.hpp"
 #include "cuda/rnn/rnn_products.hpp"
 #include "ops/common/dispatch.hpp"
 
@@ -21,17 +22,22 @@ RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p) {
     const RnnNetwork &net = p.net;
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
     const int64_t H = net.hidden_size, P = net.proj_size, gH = net.gates() * H;
+    // Every piece a whole number of 8 elements: each starts 32-byte aligned where the workspace does (the kernels'
+    // 16- and 32-byte copies).
+    const auto whole = [](int64_t elements) { return (elements + 7) / 8 * 8; };
     RnnCudaWorkspace w;
-    w.weights = rnn_weight_elements(net);
-    w.sequences = rnn_turned_row(steps) * std::max<int64_t>(net.input_size, p.y_size());
-    w.gates = rnn_turned_row(steps) * gH;
+    w.weights = whole(rnn_weight_elements(net));
+    w.sequences = whole(rnn_turned_row(steps) * std::max<int64_t>(net.input_size, p.y_size()));
+    w.gates = whole(rnn_turned_row(steps) * gH);
     // Forward: h, the new h, c, full h, pre-activations. Backward data: dh, dc, d(full h), d(previous h),
     // the step's recurrent gate gradients, the previous h, the GRU's R_h h + b, its z * dh.
     w.state_per_sequence = std::max(2 * P + 2 * H + gH, 3 * P + 4 * H + gH);
-    w.state = static_cast<int64_t>(p.batch_size) * w.state_per_sequence;
+    w.state = whole(static_cast<int64_t>(p.batch_size) * w.state_per_sequence);
     // A step's products have batch rows and at most gates * hidden columns; larger batches fill the GPU
-    // without splitting k.
-    if (p.batch_size <= 64) w.split = kGemmMaxSplit * static_cast<int64_t>(p.batch_size) * gH;
+    // without splitting k. Backward data's cluster kernel exchanges two steps' gate gradients there.
+    if (p.batch_size <= 64)
+        w.split = whole(std::max(kGemmMaxSplit * static_cast<int64_t>(p.batch_size) * gH,
+                                 rnn_cluster_backward_exchange_elements(net)));
     const size_t element = net.data_type == CUDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
     w.table_offset = align_up(static_cast<size_t>(w.weights + 2 * w.sequences + w.gates + w.state + w.split) * element);
     w.product_offset = align_up(w.table_offset + align_up(sizeof(int) * static_cast<size_t>(p.batch_size)) +
