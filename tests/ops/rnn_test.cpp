@@ -310,26 +310,36 @@ TEST(Rnn, ForwardOnBatchesOfTensorCoreStepsMatchesReference) {
 // sequences (their h carried to the other buffer), both directions, and two hidden sizes past the kernel's wide-tile
 // threshold (kRnnFusedWideTileHidden, 768: eight units per block, else four). Hidden sizes that are multiples of 16
 // take the TF32 kernel unless the math type is FMA, the others the FP32 one; hidden 144 at batch 65 or 80 takes it
-// over whole 128-k chunks and a tail in two passes.
+// over whole 128-k chunks and a tail in two passes. On Hopper, hidden sizes that are multiples of 64 take the wgmma
+// kernel over two or more steps (rnn_fused_step_wgmma.hpp): 768 with eight units a block, 64-192 with four, over one
+// or two passes; 784 and 144 keep the mma.sync kernel's persistent launch.
 TEST(Rnn, ForwardOfFusedStepsMatchesReference) {
     LIBREDNN_SEEDED_RANDOM(rng);
-    for (int trial = 0; trial < 21; ++trial) {
+    for (int trial = 0; trial < 23; ++trial) {
         RnnProblem p = random_problem(rng);
         RnnNetwork &n = p.net;
-        const bool wide = trial < 2;
-        // Trial 2: the TF32 kernel's whole 128-k chunks and its k tail over more than one pass of 64 sequences.
-        const bool passes = trial == 2;
-        n.hidden_size = wide ? (trial == 0 ? 776 : 784) : passes ? 144 : 8 * static_cast<int>(rng.integer(1, 5));
+        const bool wide = trial < 2 || trial == 3;
+        // Trial 2: the TF32 kernel's whole 128-k chunks and its k tail over more than one pass of 64 sequences;
+        // trials 3-5 the wgmma kernel's.
+        const bool passes = trial >= 2 && trial <= 5;
+        n.hidden_size = wide         ? (trial == 0   ? 776
+                                        : trial == 1 ? 784
+                                                     : 768)
+                        : trial == 2 ? 144
+                        : passes     ? rng.pick<int>({64, 128, 192})
+                                     : 8 * static_cast<int>(rng.integer(1, 5));
         n.proj_size = n.hidden_size;
         if (n.skip_input) n.input_size = n.hidden_size;
         n.data_type = rng.coin() ? CUDNN_DATA_FLOAT : CUDNN_DATA_HALF;
         n.math_prec = n.data_type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
         if (wide) n.layers = 1, n.bidirectional = false, n.input_size = n.skip_input ? n.hidden_size : 5;
-        p.max_seq_length = wide ? 3 : static_cast<int>(rng.integer(1, 6));
+        p.max_seq_length = wide     ? 3
+                           : passes ? static_cast<int>(rng.integer(2, 6))
+                                    : static_cast<int>(rng.integer(1, 6));
         if (passes) n.math_type = CUDNN_DEFAULT_MATH, n.data_type = CUDNN_DATA_FLOAT, n.math_prec = CUDNN_DATA_FLOAT;
         random_lengths(rng,
-                       wide     ? 33
-                       : passes ? rng.pick<int>({65, 80})
+                       wide     ? (trial == 3 ? 65 : 33)
+                       : passes ? rng.pick<int>({17, 64, 65, 80})
                                 : rng.pick<int>({1, 7, 17, 24, 32, 33, 64, 65, 80}),
                        &p);
         p.has_hy = true;

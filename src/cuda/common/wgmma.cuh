@@ -1,7 +1,7 @@
 // Hopper's warpgroup MMA (wgmma, sm_90a) for the TF32 products that stage their operands in shared memory
 // (gemm_tf32_wgmma.cu, gemm_tf32_tma.cu): the operand descriptor of wgmma's 128-byte-swizzled K-major layout, the
-// m64n128k8 and m64n256k8 TF32 products with float accumulators, and the fences and waits around them. Include it
-// only from files compiled for sm_90a alone (src/CMakeLists.txt).
+// m64n128k8 and m64n256k8 TF32 products (and m64nNk8 up to N = 32) with float accumulators, and the fences and waits
+// around them. Include it only from files compiled for sm_90a alone (src/CMakeLists.txt).
 #pragma once
 
 #include "cuda/common/async_copy.cuh"
@@ -85,6 +85,56 @@ __device__ __forceinline__ void wgmma_m64n256k8(float (&d)[128], uint64_t a, uin
           "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]),
           "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
           "+f"(d[126]), "+f"(d[127])
+        : "l"(a), "l"(b), "r"(keep_d)
+        : "memory");
+}
+
+// d = A B (+ d where keep_d is not 0) for a warpgroup's 64 x N tile over 8 k, N a multiple of 8 up to 32 (the
+// narrow products of the RNN's persistent steps): A's 64 rows and B's N columns K-major in shared memory, d in
+// wgmma's accumulator layout (register 4 j + e: row 16 w + g + 8 (e / 2), column 8 j + 2 t + e mod 2).
+template <int N>
+__device__ __forceinline__ void wgmma_m64nk8(float (&d)[N / 2], uint64_t a, uint64_t b, int keep_d);
+
+template <>
+__device__ __forceinline__ void wgmma_m64nk8<8>(float (&d)[4], uint64_t a, uint64_t b, int keep_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%0, %1, %2, %3}, %4, %5, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "l"(a), "l"(b), "r"(keep_d)
+        : "memory");
+}
+
+template <>
+__device__ __forceinline__ void wgmma_m64nk8<16>(float (&d)[8], uint64_t a, uint64_t b, int keep_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(a), "l"(b), "r"(keep_d)
+        : "memory");
+}
+
+template <>
+__device__ __forceinline__ void wgmma_m64nk8<24>(float (&d)[12], uint64_t a, uint64_t b, int keep_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %14, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n24k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11}, %12, "
+        "%13, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+          "+f"(d[9]), "+f"(d[10]), "+f"(d[11])
+        : "l"(a), "l"(b), "r"(keep_d)
+        : "memory");
+}
+
+template <>
+__device__ __forceinline__ void wgmma_m64nk8<32>(float (&d)[16], uint64_t a, uint64_t b, int keep_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, "
+        "%13, %14, %15}, %16, %17, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+          "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
         : "l"(a), "l"(b), "r"(keep_d)
         : "memory");
 }

@@ -220,7 +220,7 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             // The persistent kernel (all steps in one launch) or the fused step (one a step): h alternates between
             // the state's h and h_new.
             bool persistent = persistent_forward, fused = false;
-            const char *fused_declined = "it computes in float only";
+            const char *fused_declined = "it computes in float only", *wgmma_declined = fused_declined;
             if constexpr (std::is_same_v<C, float>) {
                 if (places.projection >= 0) fused_declined = "it takes no projection";
                 fused = !persistent && places.projection < 0 &&
@@ -230,11 +230,12 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                 if (fused)  // all the steps in one launch where the device holds the whole grid
                     LIBREDNN_CHECK(rnn_fused_steps_persistent_forward(stream, cell, recurrent.b, recurrent.bias,
                                                                       max_length, p.net.math_type != CUDNN_FMA_MATH,
-                                                                      &persistent));
+                                                                      &persistent, &wgmma_declined));
             }
             rnn_log_steps(
                 p, p.training ? "RNN training forward steps" : "RNN inference steps", pl,
                 {{"persistent kernel", persistent_forward ? nullptr : persistent_declined},
+                 {"fused step on wgmma, all steps in one cooperative launch", fused ? wgmma_declined : fused_declined},
                  {persistent ? "fused step, all steps in one cooperative launch" : "fused step, a launch a step",
                   fused ? nullptr : fused_declined},
                  {"a product and a cell kernel a step", nullptr}});

@@ -6,6 +6,7 @@
 #include "cuda/rnn/rnn_cell_forward.cuh"
 #include "cuda/rnn/rnn_fused_step.cuh"
 #include "cuda/rnn/rnn_fused_step.hpp"
+#include "cuda/rnn/rnn_fused_step_wgmma.hpp"
 #include "cuda/rnn/rnn_persistent.hpp"
 
 #include <cooperative_groups.h>
@@ -435,8 +436,10 @@ Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cel
 }
 
 Status rnn_fused_steps_persistent_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,
-                                          const float *bias, int steps, bool tensor_cores, bool *launched) {
+                                          const float *bias, int steps, bool tensor_cores, bool *launched,
+                                          const char **wgmma_declined) {
     *launched = false;
+    if (wgmma_declined != nullptr) *wgmma_declined = "it runs the persistent TF32 steps only";
     const int gates = rnn_cell_gates(cell.cell);
     if (!rnn_persistent_switched_on() || steps < 2 || !tensor_cores || fused_switch() == FusedSwitch::fp32 ||
         !tf32_fits(gates, cell.P))
@@ -447,6 +450,8 @@ Status rnn_fused_steps_persistent_forward(cudaStream_t stream, const CellForward
     // h rounded to TF32 in the state's room for the unprojected h and R h + b_R, which the fused step does not use
     // (without a projection, at least 3 hidden from there: forward_state, RnnWorkspace::state_per_sequence).
     a.r_in = cell.at.full, a.r_out = cell.at.full + cell.P;
+    LIBREDNN_CHECK(rnn_fused_steps_wgmma(stream, a, launched, wgmma_declined));
+    if (*launched) return CUDNN_STATUS_SUCCESS;
     switch (gates) {
         case 4: return launch_tf32<4>(stream, a, launched);
         case 3: return launch_tf32<3>(stream, a, launched);

@@ -49,8 +49,10 @@ Status rnn_fused_step_forward(cudaStream_t stream, const CellForward<float> &cel
 // barrier between steps, and each block stages and rounds its rows of R once instead of each step. *launched
 // false (nothing done; the caller takes the steps one at a time) where the TF32 kernel does not take the problem
 // (`tensor_cores` false, a hidden size it does not take, LIBREDNN_RNN_FUSED_STEP=fp32), LIBREDNN_RNN_PERSISTENT=0,
-// fewer than 2 steps, or the device cannot hold every block at once.
+// fewer than 2 steps, or the device cannot hold every block at once. On Hopper the wgmma kernel
+// (rnn_fused_step_wgmma.hpp) takes them first; `wgmma_declined` (when not null) gets why it did not, or null.
 Status rnn_fused_steps_persistent_forward(cudaStream_t stream, const CellForward<float> &cell, const float *recurrent,
-                                          const float *bias, int steps, bool tensor_cores, bool *launched);
+                                          const float *bias, int steps, bool tensor_cores, bool *launched,
+                                          const char **wgmma_declined = nullptr);
 
 }  // namespace librednn::cuda
