@@ -1,7 +1,8 @@
 // Hopper's warpgroup MMA (wgmma, sm_90a) for the TF32 products that stage their operands in shared memory
-// (gemm_tf32_wgmma.cu, gemm_tf32_tma.cu): the operand descriptor of wgmma's 128-byte-swizzled K-major layout, the
-// m64n128k8 and m64n256k8 TF32 products (and m64nNk8 up to N = 32) with float accumulators, and the fences and waits
-// around them. Include it only from files compiled for sm_90a alone (src/CMakeLists.txt).
+// (gemm_tf32_wgmma.cu, gemm_tf32_tma.cu, the RNN's rnn_fused_step_wgmma.cu and rnn_cluster_backward.cu): the operand
+// descriptor of wgmma's 128-byte-swizzled K-major layout, the m64n128k8 and m64n256k8 TF32 products (and the narrow
+// m64nNk8) with float accumulators, and the fences and waits around them. Include it only from files compiled for
+// sm_90a alone (src/CMakeLists.txt).
 #pragma once
 
 #include "cuda/common/async_copy.cuh"
@@ -89,8 +90,8 @@ __device__ __forceinline__ void wgmma_m64n256k8(float (&d)[128], uint64_t a, uin
         : "memory");
 }
 
-// d = A B (+ d where keep_d is not 0) for a warpgroup's 64 x N tile over 8 k, N a multiple of 8 up to 32 (the
-// narrow products of the RNN's persistent steps): A's 64 rows and B's N columns K-major in shared memory, d in
+// d = A B (+ d where keep_d is not 0) for a warpgroup's 64 x N tile over 8 k, N 8, 16, 24, 32 or 72 (the narrow
+// products of the RNN's persistent steps): A's 64 rows and B's N columns K-major in shared memory, d in
 // wgmma's accumulator layout (register 4 j + e: row 16 w + g + 8 (e / 2), column 8 j + 2 t + e mod 2).
 template <int N>
 __device__ __forceinline__ void wgmma_m64nk8(float (&d)[N / 2], uint64_t a, uint64_t b, int keep_d);
@@ -135,6 +136,22 @@ __device__ __forceinline__ void wgmma_m64nk8<32>(float (&d)[16], uint64_t a, uin
         "%13, %14, %15}, %16, %17, p, 1, 1;\n}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
           "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(a), "l"(b), "r"(keep_d)
+        : "memory");
+}
+
+template <>
+__device__ __forceinline__ void wgmma_m64nk8<72>(float (&d)[36], uint64_t a, uint64_t b, int keep_d) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %38, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n72k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, "
+        "%13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, "
+        "%35}, %36, %37, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+          "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+          "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+          "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+          "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
         : "l"(a), "l"(b), "r"(keep_d)
         : "memory");
 }

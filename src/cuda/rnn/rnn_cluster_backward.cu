@@ -1,14 +1,20 @@
-// The cluster kernel of the CUDA RNN's backward-data recurrence (rnn_cluster_backward.hpp).
-#include "core/logging.hpp"
-#include "cuda/common/async_copy.cuh"
-#include "cuda/common/cluster.cuh"
-#include "cuda/common/launch_util.hpp"
-#include "cuda/common/mma_tf32.cuh"
-#include "cuda/rnn/rnn_cell_backward.cuh"
+// The cluster kernel of the CUDA RNN's backward-data recurrence (rnn_cluster_backward.hpp), its products on
+// Hopper's warpgroup MMA (sm_90a).
 #include "cuda/rnn/rnn_cluster_backward.hpp"
+
+#include "core/logging.hpp"
+#include "cuda/common/launch_util.hpp"
+#include "cuda/rnn/rnn_cell_backward.cuh"
 #include "cuda/rnn/rnn_persistent.hpp"
 
+#if LIBREDNN_BUILD_SM90A
+#include "cuda/common/async_copy.cuh"
+#include "cuda/common/cluster.cuh"
+#include "cuda/common/mma_tf32.cuh"
+#include "cuda/common/wgmma.cuh"
+
 #include <cooperative_groups.h>
+#endif
 
 #include <string>
 
@@ -16,27 +22,46 @@ namespace librednn::cuda {
 
 namespace {
 
+// A block's slice of gates x hidden: the terms rounded up to whole 32-term blocks (128-byte rows of wgmma's
+// operands).
+int slice_terms(int gH) { return (gH + kRnnClusterBlocks * 32 - 1) / (kRnnClusterBlocks * 32) * 32; }
+
+}  // namespace
+
+int64_t rnn_cluster_backward_exchange_elements(const RnnNetwork &net) {
+    return int64_t{2} * 64 * kRnnClusterBlocks * slice_terms(net.gates() * net.hidden_size);
+}
+
+#if LIBREDNN_BUILD_SM90A
+
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "rnn_cluster_backward.cu compiles for sm_90a only (src/CMakeLists.txt)"
+#endif
+
+namespace {
+
 namespace cg = cooperative_groups;
 
 constexpr int kWarps = 8, kThreads = kWarps * 32;
-constexpr int kRows = 64;  // sequences a product takes: four m16 tiles (rows past the batch are not used)
-// The gate gradients stream through kStages buffers of kChunkK terms of the block's slice (two chunks in flight
-// while one multiplies), each row padded by 16 floats so that the eight rows a 16-byte fragment read touches fall on
-// different banks.
-constexpr int kChunkK = 64, kPitch = kChunkK + 16, kChunkQuads = kChunkK / 4, kStages = 3;
-constexpr size_t kTileBytes = kStages * kRows * kPitch * sizeof(float);
-
-// A block's slice of gates x hidden: the terms rounded up to whole 16-term steps.
-int slice_terms(int gH) { return (gH + kRnnClusterBlocks * 16 - 1) / (kRnnClusterBlocks * 16) * 16; }
+constexpr int kRows = 64;  // sequences a product takes: wgmma's 64 rows (rows past the batch are not used)
+// The gate gradients stream through kStages stages of kChunkK terms of the block's slice, two 32-term blocks (one for
+// each warpgroup), stored as wgmma reads them; chunks c + 1 and c + 2 in flight while chunk c multiplies.
+constexpr int kBlockK = 32, kChunkK = 2 * kBlockK, kStages = 4, kStageFloats = kRows * kChunkK;
+constexpr size_t kStagesBytes = kStages * kStageFloats * sizeof(float);
 
 // The n8 tiles of units a cluster takes: 4 (32 units) up to hidden 480, else 9 (72 units): at most 15 clusters up
 // to hidden 1080, as many as the H200 holds at once (clusters of 8 blocks of one an SM; a GPC holds two, some one).
 int cluster_tiles(int hidden) { return hidden <= 15 * 32 ? 4 : 9; }
 
+// R's slice, then the stages (the partial sums take the stages' room once the product is done); 1024 bytes to
+// align the swizzled operands.
 size_t shared_bytes(int tiles, int slice) {
-    return static_cast<size_t>(slice) * 8 * tiles * sizeof(float) + kTileBytes +
-           static_cast<size_t>(kRows) * (8 * tiles + 4) * sizeof(float);
+    static_assert(kRows * (8 * 9 + 4) * sizeof(float) <= kStagesBytes, "the partial sums fit the stages");
+    return static_cast<size_t>(slice) * 8 * tiles * sizeof(float) + kStagesBytes + 1024;
 }
+
+// Where float 4 c .. 4 c + 3 of row r of a 32-term block lies: rows of 128 bytes, chunk c at c ^ (r mod 8).
+__device__ __forceinline__ int swizzled(int r, int c) { return r * kBlockK + ((c ^ (r & 7)) << 2); }
 
 template <class T>
 struct ClusterBackward {
@@ -51,79 +76,70 @@ struct ClusterBackward {
 };
 
 // Block `rank` of a cluster multiplies rows 0 .. kRows - 1 of the gate gradients in `grads` (row n at n * pitch,
-// rows past N reading row N - 1), terms [rank * slice, (rank + 1) * slice), by its slice of R (staged as the mma's B
-// fragments in `frags`), into partial[n][j] for the cluster's 8 kTiles units j. Warps: two halves of each chunk's
-// 16-term steps, each half four warps of one m16 tile (16 rows) by the kTiles n8 tiles; the halves' sums meet in
-// `partial` in a fixed order. A lane reads 16 terms of a row as one 16-byte load: the mma's k t and t + 4 of the
-// first 8-term step are the stored terms 4t and 4t + 1, of the second 4t + 2 and 4t + 3 (R's fragments likewise).
-template <int kTiles>
+// rows past N reading row N - 1), terms [k0, k0 + slice), by its slice of R (`rows`: wgmma's B operand, the
+// cluster's kUnits units by the slice's terms in 32-term blocks), into partial[n][j] (pitch kUnits + 4, in the
+// stages' room). Warpgroup w multiplies the w-th 32-term block of each chunk (wgmma m64nNk8 from shared memory); the
+// second warpgroup's sums, then the first's added to them, meet in `partial` in a fixed order.
+template <int kUnits>
 __device__ __forceinline__ void slice_product(const float *grads, int N, int pitch, int k0, int slice,
-                                              const float4 *frags, float *tiles, float *partial) {
-    constexpr int kPartialPitch = kTiles * 8 + 4;
-    const int tid = static_cast<int>(threadIdx.x), warp = tid / 32, lane = tid % 32, g = lane / 4, t4 = lane % 4;
-    const int half = warp / 4, wm = warp % 4;
-    float acc[kTiles][4];
+                                              const float *rows, float *stages, float *partial) {
+    constexpr int kPartialPitch = kUnits + 4;
+    const int tid = static_cast<int>(threadIdx.x), warpgroup = tid / 128, warp = (tid % 128) / 32;
+    const int lane = tid % 32, g = lane / 4, t = lane % 4;
+    // This thread's copies of a chunk: 16-byte piece `piece` (float 4 (piece mod 8) of 32-term block piece / 8) of
+    // rows row0 + 16 i, i < 4.
+    const int piece = tid % 16, row0 = tid / 16;
+    const float *sources[4];
 #pragma unroll
-    for (int j = 0; j < kTiles; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc[j][e] = 0.0f;
-    const auto load_chunk = [&](int c) {
-        float *tile = tiles + (c % kStages) * kRows * kPitch;
-        const int terms = min(kChunkK, slice - c * kChunkK);
-        for (int e = tid; e < kRows * kChunkQuads; e += kThreads) {
-            const int row = e / kChunkQuads, q = e % kChunkQuads;
-            if (4 * q < terms)
-                async_copy16(tile + row * kPitch + 4 * q,
-                             grads + static_cast<int64_t>(min(row, N - 1)) * pitch + k0 + c * kChunkK + 4 * q);
-        }
-        async_copy_commit();
-    };
+    for (int i = 0; i < 4; ++i)
+        sources[i] = grads + static_cast<int64_t>(min(row0 + 16 * i, N - 1)) * pitch + k0 + 4 * piece;
     const int chunks = (slice + kChunkK - 1) / kChunkK;
-    for (int c = 0; c < kStages - 1; ++c) {
-        if (c < chunks)
-            load_chunk(c);
-        else
-            async_copy_commit();
-    }
-    for (int c = 0; c < chunks; ++c) {
-        // Chunk c + kStages - 1 into the buffer chunk c - 1 left (every thread was done with it at the barrier that
-        // ended the last pass); an empty group past the last chunk keeps the count, so that the wait leaves chunk c
-        // landed.
-        if (c + kStages - 1 < chunks)
-            load_chunk(c + kStages - 1);
-        else
-            async_copy_commit();
-        async_copy_wait_groups<kStages - 1>();
-        __syncthreads();
-        const float *tile = tiles + (c % kStages) * kRows * kPitch;
-        const int steps16 = min(kChunkK, slice - c * kChunkK) / 16, first_half = (steps16 + 1) / 2;
-        const int begin = half == 0 ? 0 : first_half, end = half == 0 ? first_half : steps16;
-        for (int sl = begin; sl < end; ++sl) {
-            const float *row = tile + (wm * 16 + g) * kPitch + 16 * sl + 4 * t4;
-            const float4 lo = *reinterpret_cast<const float4 *>(row),
-                         hi = *reinterpret_cast<const float4 *>(row + 8 * kPitch);
-            const float4 *b = frags + (c * (kChunkK / 16) + sl) * kTiles * 32 + lane;
+    const auto blocks_of = [&](int c) { return min(2, (slice - c * kChunkK) / kBlockK); };
+    const auto load_chunk = [&](int c) {
+        if (c < chunks && piece / 8 < blocks_of(c)) {
+            float *stage = stages + (c % kStages) * kStageFloats + (piece / 8) * kRows * kBlockK;
 #pragma unroll
-            for (int j = 0; j < kTiles; ++j) {
-                const float4 r = b[j * 32];
-                mma_tf32_m16n8k8(acc[j], __float_as_uint(lo.x), __float_as_uint(hi.x), __float_as_uint(lo.y),
-                                 __float_as_uint(hi.y), __float_as_uint(r.x), __float_as_uint(r.y));
-                mma_tf32_m16n8k8(acc[j], __float_as_uint(lo.z), __float_as_uint(hi.z), __float_as_uint(lo.w),
-                                 __float_as_uint(hi.w), __float_as_uint(r.z), __float_as_uint(r.w));
-            }
+            for (int i = 0; i < 4; ++i)
+                async_copy16(stage + swizzled(row0 + 16 * i, piece % 8), sources[i] + c * kChunkK);
         }
+        async_copy_commit();  // an empty group past the last chunk keeps the count
+    };
+    float acc[kUnits / 2];
+#pragma unroll
+    for (int e = 0; e < kUnits / 2; ++e) acc[e] = 0.0f;
+    load_chunk(0);
+    load_chunk(1);
+    for (int c = 0; c < chunks; ++c) {
+        async_copy_wait_groups<1>();  // chunk c landed
+        fence_proxy_async();
+        // Every thread's copies of chunk c visible; every warpgroup done with chunk c - 2's stage, which chunk c + 2
+        // takes.
         __syncthreads();
+        load_chunk(c + 2);
+        if (warpgroup < blocks_of(c)) {
+            const float *ta = stages + (c % kStages) * kStageFloats + warpgroup * kRows * kBlockK;
+            const float *tb = rows + (2 * c + warpgroup) * kUnits * kBlockK;
+            wgmma_fence();
+#pragma unroll
+            for (int kk = 0; kk < kBlockK; kk += 8)  // 8 terms are 32 bytes further along the swizzled rows
+                wgmma_m64nk8<kUnits>(acc, wgmma_descriptor(ta + kk), wgmma_descriptor(tb + kk), c > 0 || kk > 0);
+            wgmma_commit();
+            wgmma_wait<1>();  // chunk c - 1's products done: its stage may be refilled after the next barrier
+        }
     }
-    // The second half's sums, then the first half's added to them.
+    wgmma_wait<0>();
+#pragma unroll
+    for (int e = 0; e < kUnits / 2; ++e) wgmma_settle(acc[e]);
+    __syncthreads();  // both warpgroups' products have read the stages that `partial` takes
+    // Register 4 j + e: sequence 16 warp + g + 8 (e / 2), unit 8 j + 2 t + e mod 2.
     for (int pass = 1; pass >= 0; --pass) {
-        if (half == pass) {
+        if (warpgroup == pass) {
 #pragma unroll
-            for (int j = 0; j < kTiles; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    float &to = partial[(wm * 16 + g + (e >= 2 ? 8 : 0)) * kPartialPitch + j * 8 + 2 * t4 + (e & 1)];
-                    to = pass == 1 ? acc[j][e] : to + acc[j][e];
-                }
+            for (int e = 0; e < kUnits / 2; ++e) {
+                float &to =
+                    partial[(16 * warp + g + 8 * ((e % 4) / 2)) * kPartialPitch + 8 * (e / 4) + 2 * t + (e & 1)];
+                to = pass == 1 ? acc[e] : to + acc[e];
+            }
         }
         __syncthreads();
     }
@@ -139,20 +155,20 @@ template <class T, int kTiles>
 __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __grid_constant__ ClusterBackward<T> a) {
     constexpr int kUnits = 8 * kTiles, kCellUnits = kUnits / kRnnClusterBlocks, kPartialPitch = kUnits + 4;
     constexpr int kItems = (kCellUnits * kRows + kThreads - 1) / kThreads;
-    extern __shared__ float4 shared[];
+    extern __shared__ float4 dynamic[];
     const CellBackward<T, float> &cell = a.cell;
     const int H = cell.H, N = cell.N, gates = rnn_cell_gates(cell.cell), gH = gates * H;
     const int tid = static_cast<int>(threadIdx.x);
     cg::cluster_group cluster = cg::this_cluster();
     const int rank = static_cast<int>(cluster.block_rank());
     const int unit0 = static_cast<int>(blockIdx.x) / kRnnClusterBlocks * kUnits, k0 = rank * a.slice;
-    float4 *frags = shared;                                                        // [slice / 16][kTiles][32]
-    float *tiles = reinterpret_cast<float *>(frags + a.slice / 16 * kTiles * 32);  // [kStages][kRows][kPitch]
-    float *partial = tiles + kStages * kRows * kPitch;                             // [kRows][kPartialPitch]
+    float *rows = reinterpret_cast<float *>((reinterpret_cast<uintptr_t>(dynamic) + 1023) / 1024 * 1024);
+    float *stages = rows + a.slice * kUnits;  // [kStages][2 blocks][kRows][kBlockK], swizzled
+    float *partial = stages;                  // [kRows][kPartialPitch], once a product is done
 
-    // The block's slice of R as B fragments: float4 (step * kTiles + tile) * 32 + lane (lane 4 g + t) holds column
-    // 8 tile + g at the step's terms 4t .. 4t + 3; zeros past gates x hidden and past the units. Eight loads of a
-    // thread in flight at once (one after another they took about a microsecond each).
+    // The block's slice of R as wgmma's K-major B operand: unit j's terms kl in 32-term block kl / 32, row j, rounded
+    // to TF32; zeros past gates x hidden and past the units. Eight loads of a thread in flight at once (one after
+    // another they took about a microsecond each).
     constexpr int kBatch = 8;
     const int elements = a.slice * kUnits;
     for (int e0 = tid; e0 < elements; e0 += kBatch * kThreads) {
@@ -166,8 +182,7 @@ __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __g
         for (int b = 0; b < kBatch; ++b) {
             const int e = e0 + b * kThreads, kl = e / kUnits, j = e % kUnits;
             if (e >= elements) break;
-            const int lane = (j % 8) * 4 + (kl % 16) / 4;
-            reinterpret_cast<float *>(frags + ((kl / 16) * kTiles + j / 8) * 32 + lane)[kl % 4] = tf32_rounded(v[b]);
+            rows[(kl / kBlockK) * kUnits * kBlockK + swizzled(j, (kl % kBlockK) / 4) + kl % 4] = tf32_rounded(v[b]);
         }
     }
     // The exchange's padding terms of this slice (past gates x hidden) are zeros in both buffers: read by the products,
@@ -175,6 +190,7 @@ __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __g
     const int padding = max(0, min(a.slice, k0 + a.slice - gH)), first_padding = a.slice - padding;
     for (int e = tid; e < 2 * kRows * padding; e += kThreads)
         a.exchange[static_cast<int64_t>(e / padding) * a.pitch + k0 + first_padding + e % padding] = 0.0f;
+    fence_proxy_async();  // R's slice, stored by this thread, before the tensor cores read it
     __syncthreads();
 
     for (int k = 0; k <= a.steps; ++k) {
@@ -202,7 +218,7 @@ __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __g
         float after[kItems] = {};  // R^T times the step after's gate gradients, for the block's items
         if (k > 0 && (k < a.steps || a.want_dhx)) {
             const float *grads = a.exchange + static_cast<int64_t>((k - 1) % 2) * kRows * a.pitch;
-            slice_product<kTiles>(grads, N, a.pitch, k0, a.slice, frags, tiles, partial);
+            slice_product<kUnits>(grads, N, a.pitch, k0, a.slice, rows, stages, partial);
             cluster_arrive();  // every block's part written
             cluster_wait();
 #pragma unroll
@@ -362,10 +378,6 @@ Status launch(cudaStream_t stream, const CellBackward<T, float> &cell, const flo
 
 }  // namespace
 
-int64_t rnn_cluster_backward_exchange_elements(const RnnNetwork &net) {
-    return int64_t{2} * kRows * kRnnClusterBlocks * slice_terms(net.gates() * net.hidden_size);
-}
-
 bool rnn_cluster_backward_applies(const RnnProblem &p, int64_t exchange_elements, const char **reason) {
     const char *why = p.net.data_type == CUDNN_DATA_HALF ? declines<__half>(p, exchange_elements)
                                                          : declines<float>(p, exchange_elements);
@@ -382,5 +394,26 @@ Status rnn_cluster_backward_data(cudaStream_t stream, const CellBackward<float, 
                                  const float *pre_h, float *exchange, int steps, bool want_dhx, bool *launched) {
     return launch<float>(stream, cell, recurrent, pre_h, exchange, steps, want_dhx, launched);
 }
+
+#else  // built without sm_90a
+
+bool rnn_cluster_backward_applies(const RnnProblem &, int64_t, const char **reason) {
+    if (reason != nullptr) *reason = "this build has no sm_90a kernels (its CUDA architectures do not include 90)";
+    return false;
+}
+
+Status rnn_cluster_backward_data(cudaStream_t, const CellBackward<__half, float> &, const float *, const float *,
+                                 float *, int, bool, bool *launched) {
+    *launched = false;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+Status rnn_cluster_backward_data(cudaStream_t, const CellBackward<float, float> &, const float *, const float *,
+                                 float *, int, bool, bool *launched) {
+    *launched = false;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+#endif
 
 }  // namespace librednn::cuda

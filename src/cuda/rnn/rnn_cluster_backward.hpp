@@ -1,9 +1,11 @@
 // The backward-data recurrence of the CUDA RNN for batches of 17 to 64 sequences in one launch (docs/RNN.md, "On
 // CUDA"): thread-block clusters of kRnnClusterBlocks blocks, each cluster a tile of hidden units, each block of a
 // cluster one slice of gates x hidden. A block holds its slice of R (the k rows of its slice, the columns of its
-// cluster's units) in shared memory, rounded to TF32, for the whole sequence. A step:
+// cluster's units) in shared memory, rounded to TF32, as the B operand of Hopper's warpgroup MMA, for the whole
+// sequence. A step:
 // - the block multiplies its slice of the step after's recurrent gate gradients (every sequence, from the
-//   workspace, read from L2) by its slice of R on TF32 tensor cores: its part of R^T dG for the cluster's units;
+//   workspace, read from L2 in four stages of 64 terms) by its slice of R (wgmma, TF32): its part of R^T dG for the
+//   cluster's units;
 // - the cluster's blocks add their parts through distributed shared memory, each for its share of the units,
 //   in the order of the slices (deterministic);
 // - each block runs the backward cell of its units (every sequence) on that sum plus the layer output's gradient,
@@ -11,6 +13,7 @@
 // - a grid-wide barrier (the launch is cooperative) before any block reads them.
 // A block reads 1/kRnnClusterBlocks of each step's gate gradients where the split product's blocks and a block of
 // the persistent kernel read all of them: at hidden 1024, batch 64, 16 MB of L2 reads a step instead of 128.
+// Compiled for sm_90a only (src/CMakeLists.txt); other builds decline it.
 #pragma once
 
 #include "core/status.hpp"
@@ -30,7 +33,7 @@ struct CellBackward;
 constexpr int kRnnClusterBlocks = 8;
 
 // The workspace elements the launch exchanges the gate gradients through (two steps' of 64 sequences, each row
-// gates x hidden rounded up to whole slices of whole 16-term steps).
+// gates x hidden rounded up to whole slices of whole 32-term blocks).
 int64_t rnn_cluster_backward_exchange_elements(const RnnNetwork &net);
 
 // Whether the cluster kernel runs this problem's backward-data steps: float compute under a math type that allows
