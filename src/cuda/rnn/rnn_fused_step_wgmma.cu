@@ -224,38 +224,45 @@ int query_answer() {
 
 }  // namespace
 
-Status rnn_fused_steps_wgmma(cudaStream_t stream, const fused_step::FusedStep &a, bool *launched,
-                             const char **declined) {
-    *launched = false;
+bool rnn_fused_steps_wgmma_applies(int gates, int hidden, const char **reason) {
     static const bool off = switched_off("LIBREDNN_RNN_FUSED_STEP_WGMMA");
     static const DeviceQuestion runs(query_answer, kAnswers);
-    const int gates = rnn_cell_gates(a.cell.cell), units = units_for(a.cell.H), blocks = (a.cell.H + units - 1) / units;
-    const size_t bytes = shared_bytes(gates, units, a.K);
+    const int units = units_for(hidden), blocks = (hidden + units - 1) / units;
+    const size_t bytes = shared_bytes(gates, units, hidden);
     const char *why = nullptr;
     if (off)
         why = "switched off by LIBREDNN_RNN_FUSED_STEP_WGMMA=0";
-    else if (a.K % kChunkK != 0)
+    else if (hidden % kChunkK != 0)
         why = "it takes hidden sizes that are multiples of 64";
     else if (runs.ask(&why) && !opt_in(gates, units).allow(bytes))  // ask() gives the device's reason
         why = "a block's rows of R and its stages do not fit its shared memory";
     else if (why == nullptr && !cooperative_launch_fits(kernel_for(gates, units), kWarps * 32, bytes, blocks))
         why = "the device cannot hold every block at once";
-    if (why != nullptr) {
-        if (declined != nullptr) *declined = why;
-        return CUDNN_STATUS_SUCCESS;
-    }
-    if (declined != nullptr) *declined = nullptr;
+    if (reason != nullptr) *reason = why;
+    return why == nullptr;
+}
+
+Status rnn_fused_steps_wgmma(cudaStream_t stream, const fused_step::FusedStep &a, bool *launched,
+                             const char **declined) {
+    *launched = false;
+    const int gates = rnn_cell_gates(a.cell.cell), units = units_for(a.cell.H), blocks = (a.cell.H + units - 1) / units;
+    if (!rnn_fused_steps_wgmma_applies(gates, a.K, declined)) return CUDNN_STATUS_SUCCESS;
     FusedStep copy = a;
     *launched = true;
-    return launch_cooperative(stream, kernel_for(gates, units), blocks, kWarps * 32, bytes, &copy,
-                              "the persistent fused RNN steps on wgmma");
+    return launch_cooperative(stream, kernel_for(gates, units), blocks, kWarps * 32, shared_bytes(gates, units, a.K),
+                              &copy, "the persistent fused RNN steps on wgmma");
 }
 
 #else  // built without sm_90a
 
+bool rnn_fused_steps_wgmma_applies(int, int, const char **reason) {
+    if (reason != nullptr) *reason = "this build has no sm_90a kernels (its CUDA architectures do not include 90)";
+    return false;
+}
+
 Status rnn_fused_steps_wgmma(cudaStream_t, const fused_step::FusedStep &, bool *launched, const char **declined) {
     *launched = false;
-    if (declined != nullptr) *declined = "this build has no sm_90a kernels (its CUDA architectures do not include 90)";
+    rnn_fused_steps_wgmma_applies(0, 0, declined);
     return CUDNN_STATUS_SUCCESS;
 }
 

@@ -13,12 +13,15 @@ namespace fused_step {
 struct FusedStep;
 }
 
+// Whether the kernel takes a cell of `gates` gates whose hidden size (the sum over k) is `hidden`, on this device:
+// false with a sentence in `reason` otherwise (the reasons below; null where it takes them).
+bool rnn_fused_steps_wgmma_applies(int gates, int hidden, const char **reason = nullptr);
+
 // All of a.steps steps in one cooperative launch, as the mma.sync persistent kernel takes them (h alternating
 // between a.h_in and a.h_out, TF32 copies in a.r_in and a.r_out); `declined` null where it launched. *launched
-// false with the reason in `declined`
-// where it does not take them: LIBREDNN_RNN_FUSED_STEP_WGMMA=0 (a measurement switch, read once), a hidden size not
-// a multiple of 64, no sm_90 device or sm_90a image, too little shared memory, or a device that cannot hold every
-// block at once.
+// false with the reason in `declined` where it does not take them: LIBREDNN_RNN_FUSED_STEP_WGMMA=0 (a measurement
+// switch, read once), a hidden size not a multiple of 64, no sm_90 device or sm_90a image, too little shared memory,
+// or a device that cannot hold every block at once.
 Status rnn_fused_steps_wgmma(cudaStream_t stream, const fused_step::FusedStep &a, bool *launched,
                              const char **declined);
 

@@ -1,0 +1,73 @@
+// Where the library was built for sm_90a and the GPU is of compute capability 9.0 (the H200 the gpu lane runs on),
+// the RNN's batch-64 recurrences run on their wgmma kernels: the forward's persistent fused step
+// (src/cuda/rnn/rnn_fused_step_wgmma.hpp) and backward data's cluster kernel (src/cuda/rnn/rnn_cluster_backward.hpp)
+// take issue 15's shapes, so that the RNN op tests that reach those shapes test what runs there, and a kernel that
+// stopped launching (a shared-memory or residency limit, an image that does not load) fails here instead of
+// falling back unseen.
+#include "cuda/rnn/rnn_cluster_backward.hpp"
+#include "cuda/rnn/rnn_fused_step_wgmma.hpp"
+#include "gpu_test_util.hpp"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+using namespace librednn;
+using namespace librednn::cuda;
+
+bool env_off(const char *variable) {
+    const char *value = std::getenv(variable);
+    return value != nullptr && std::strcmp(value, "0") == 0;
+}
+
+// Skips unless an sm_90a build runs on a 9.0 GPU.
+bool on_sm90a() {
+    int device = 0, major = 0, minor = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess && major == 9 &&
+           minor == 0 && LIBREDNN_TEST_BUILT_FOR_SM90;
+}
+
+TEST(RnnPersistentSteps, ForwardRunsOnWgmmaWhereBuilt) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    if (!on_sm90a()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
+    if (env_off("LIBREDNN_RNN_FUSED_STEP_WGMMA")) GTEST_SKIP() << "LIBREDNN_RNN_FUSED_STEP_WGMMA=0";
+    for (int gates : {4, 3, 1})
+        for (int hidden : {64, 512, 1024}) {
+            const char *reason = nullptr;
+            EXPECT_TRUE(rnn_fused_steps_wgmma_applies(gates, hidden, &reason))
+                << gates << " gates, hidden " << hidden << ": " << reason;
+        }
+    const char *reason = nullptr;
+    EXPECT_FALSE(rnn_fused_steps_wgmma_applies(4, 1000, &reason));  // not a multiple of 64: the mma.sync kernel
+    EXPECT_NE(reason, nullptr);
+}
+
+TEST(RnnPersistentSteps, BackwardDataRunsInClustersWhereBuilt) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    if (!on_sm90a()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
+    if (env_off("LIBREDNN_RNN_CLUSTER_STEP") || env_off("LIBREDNN_RNN_PERSISTENT"))
+        GTEST_SKIP() << "the cluster kernel is switched off";
+    for (cudnnRNNMode_t cell : {CUDNN_LSTM, CUDNN_GRU})
+        for (int hidden : {512, 1024})
+            for (int batch : {17, 64}) {
+                RnnProblem p;
+                p.net.cell = cell;
+                p.net.hidden_size = p.net.proj_size = p.net.input_size = hidden;
+                p.net.data_type = p.net.math_prec = CUDNN_DATA_FLOAT;
+                p.net.math_type = CUDNN_DEFAULT_MATH;
+                p.batch_size = batch;
+                p.max_seq_length = 50;
+                const char *reason = nullptr;
+                EXPECT_TRUE(rnn_cluster_backward_applies(p, rnn_cluster_backward_exchange_elements(p.net), &reason))
+                    << (cell == CUDNN_LSTM ? "lstm" : "gru") << " hidden " << hidden << " batch " << batch << ": "
+                    << reason;
+            }
+}
+
+}  // namespace
