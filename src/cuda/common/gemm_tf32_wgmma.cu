@@ -39,8 +39,7 @@ constexpr int kStageFloats = kAFloats + kBFloats;
 // The stages, 1024-byte aligned (the swizzle's period) by up to 1 KB of slack.
 constexpr size_t kSharedBytes = static_cast<size_t>(kStages) * kStageFloats * sizeof(float) + 1024;
 
-// Where chunk c (k 4c to 4c + 3) of row r of a wgmma tile starts: rows of 128 bytes, chunk c at c ^ (r mod 8).
-__device__ __forceinline__ int wgmma_chunk(int r, int c) { return r * kTileK + ((c ^ (r & 7)) << 2); }
+static_assert(kTileK == 32, "a tile's rows are wgmma_swizzled's 32 floats");
 
 // One thread's share of one operand's 128 x 32 slices: four chunks of four neighbours in memory, loaded into
 // registers one slice ahead and stored into the wgmma tile rounded to TF32. The operand's element (outer, l) lies
@@ -106,17 +105,17 @@ struct SliceLoader {
 #pragma unroll
             for (int s = 0; s < kChunks; ++s) {
                 const float4 r = make_float4(tf32(v[s].x), tf32(v[s].y), tf32(v[s].z), tf32(v[s].w));
-                *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 32 * s, l_first >> 2)) = r;
+                *reinterpret_cast<float4 *>(tile + wgmma_swizzled(outer_first + 32 * s, l_first >> 2)) = r;
             }
         } else {  // v[s] holds rows outer_first..+3 (x..w) at k l_first + s
             const int c = l_first >> 2;
-            *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first, c)) =
+            *reinterpret_cast<float4 *>(tile + wgmma_swizzled(outer_first, c)) =
                 make_float4(tf32(v[0].x), tf32(v[1].x), tf32(v[2].x), tf32(v[3].x));
-            *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 1, c)) =
+            *reinterpret_cast<float4 *>(tile + wgmma_swizzled(outer_first + 1, c)) =
                 make_float4(tf32(v[0].y), tf32(v[1].y), tf32(v[2].y), tf32(v[3].y));
-            *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 2, c)) =
+            *reinterpret_cast<float4 *>(tile + wgmma_swizzled(outer_first + 2, c)) =
                 make_float4(tf32(v[0].z), tf32(v[1].z), tf32(v[2].z), tf32(v[3].z));
-            *reinterpret_cast<float4 *>(tile + wgmma_chunk(outer_first + 3, c)) =
+            *reinterpret_cast<float4 *>(tile + wgmma_swizzled(outer_first + 3, c)) =
                 make_float4(tf32(v[0].w), tf32(v[1].w), tf32(v[2].w), tf32(v[3].w));
         }
     }

@@ -19,6 +19,10 @@ __device__ __forceinline__ uint64_t wgmma_descriptor(const float *p) {
            (uint64_t{1} << 62);
 }
 
+// Where float 4 c .. 4 c + 3 of row r lies in that layout: rows of 32 floats (128 bytes), the row's 16-byte chunk c
+// at c ^ (r mod 8). A block of 32 k of n rows takes 32 n floats.
+__device__ __forceinline__ int wgmma_swizzled(int r, int c) { return r * 32 + ((c ^ (r & 7)) << 2); }
+
 // d = A B (+ d where keep_d is not 0) for a warpgroup's 64 x 128 tile over 8 k: A's 64 rows and B's 128 columns
 // both K-major in shared memory (the descriptors), d in wgmma's accumulator layout (register 4 j + e: row
 // 16 w + g + 8 (e / 2), column 8 j + 2 t + e mod 2, for lane 4 g + t of the warpgroup's warp w).

@@ -60,9 +60,6 @@ size_t shared_bytes(int tiles, int slice) {
     return static_cast<size_t>(slice) * 8 * tiles * sizeof(float) + kStagesBytes + 1024;
 }
 
-// Where float 4 c .. 4 c + 3 of row r of a 32-term block lies: rows of 128 bytes, chunk c at c ^ (r mod 8).
-__device__ __forceinline__ int swizzled(int r, int c) { return r * kBlockK + ((c ^ (r & 7)) << 2); }
-
 template <class T>
 struct ClusterBackward {
     CellBackward<T, float> cell;
@@ -100,7 +97,7 @@ __device__ __forceinline__ void slice_product(const float *grads, int N, int pit
             float *stage = stages + (c % kStages) * kStageFloats + (piece / 8) * kRows * kBlockK;
 #pragma unroll
             for (int i = 0; i < 4; ++i)
-                async_copy16(stage + swizzled(row0 + 16 * i, piece % 8), sources[i] + c * kChunkK);
+                async_copy16(stage + wgmma_swizzled(row0 + 16 * i, piece % 8), sources[i] + c * kChunkK);
         }
         async_copy_commit();  // an empty group past the last chunk keeps the count
     };
@@ -182,7 +179,8 @@ __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __g
         for (int b = 0; b < kBatch; ++b) {
             const int e = e0 + b * kThreads, kl = e / kUnits, j = e % kUnits;
             if (e >= elements) break;
-            rows[(kl / kBlockK) * kUnits * kBlockK + swizzled(j, (kl % kBlockK) / 4) + kl % 4] = tf32_rounded(v[b]);
+            rows[(kl / kBlockK) * kUnits * kBlockK + wgmma_swizzled(j, (kl % kBlockK) / 4) + kl % 4] =
+                tf32_rounded(v[b]);
         }
     }
     // The exchange's padding terms of this slice (past gates x hidden) are zeros in both buffers: read by the products,

@@ -46,9 +46,6 @@ size_t shared_bytes(int gates, int units, int k) {
     return (n * k + static_cast<size_t>(kStages) * kStageFloats + 2 * n * kSumsPitch) * sizeof(float) + 1024;
 }
 
-// Where float 4 c .. 4 c + 3 of row r of a 32-k block lies: rows of 128 bytes, chunk c at c ^ (r mod 8).
-__device__ __forceinline__ int swizzled(int r, int c) { return r * kBlockK + ((c ^ (r & 7)) << 2); }
-
 // Rows r < gates x units of R (gate r / kUnits, unit unit0 + r % kUnits) rounded to TF32 into `rows` as 32-k
 // blocks of kN rows (block b at b * kN * 32), zeros past the block's rows and past H; four loads of a thread in
 // flight at once.
@@ -73,7 +70,7 @@ __device__ __forceinline__ void stage_rows(const FusedStep &a, int gates, int un
             if (p >= pieces) break;
             const float4 w =
                 make_float4(tf32_rounded(v[b].x), tf32_rounded(v[b].y), tf32_rounded(v[b].z), tf32_rounded(v[b].w));
-            *reinterpret_cast<float4 *>(rows + (q / 8) * kN * kBlockK + swizzled(r, q % 8)) = w;
+            *reinterpret_cast<float4 *>(rows + (q / 8) * kN * kBlockK + wgmma_swizzled(r, q % 8)) = w;
         }
     }
 }
@@ -119,7 +116,7 @@ __global__ void __launch_bounds__(kWarps * 32, 1) fused_steps_wgmma_kernel(const
                     float *stage = stages + (c % kStages) * kStageFloats + (piece / 8) * kColumns * kBlockK;
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
-                        async_copy16(stage + swizzled(row0 + 16 * i, piece % 8), sources[i] + c * kChunkK);
+                        async_copy16(stage + wgmma_swizzled(row0 + 16 * i, piece % 8), sources[i] + c * kChunkK);
                 }
                 async_copy_commit();  // an empty group past the last chunk keeps the count
             };
