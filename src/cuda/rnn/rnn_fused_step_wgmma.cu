@@ -165,40 +165,29 @@ __global__ void __launch_bounds__(kWarps * 32, 1) fused_steps_wgmma_kernel(const
 // Eight units a block from kRnnFusedWideTileHidden, else four, as the mma.sync kernel.
 int units_for(int hidden) { return hidden >= kRnnFusedWideTileHidden ? 8 : 4; }
 
+// The kernel of a cell's gates and a block's units, and its shared-memory opt-in.
+struct Instance {
+    const void *kernel;
+    const SharedMemoryOptIn *opt_in;
+};
+
 template <int kGates, int kUnits>
-const void *kernel_for() {
-    return reinterpret_cast<const void *>(fused_steps_wgmma_kernel<kGates, kUnits>);
+Instance instance() {
+    const void *kernel = reinterpret_cast<const void *>(fused_steps_wgmma_kernel<kGates, kUnits>);
+    static const SharedMemoryOptIn opt_in(kernel);
+    return {kernel, &opt_in};
 }
 
 template <int kGates>
-const void *kernel_for(int units) {
-    return units == 8 ? kernel_for<kGates, 8>() : kernel_for<kGates, 4>();
+Instance instance(int units) {
+    return units == 8 ? instance<kGates, 8>() : instance<kGates, 4>();
 }
 
-const void *kernel_for(int gates, int units) {
+Instance instance(int gates, int units) {
     switch (gates) {
-        case 4: return kernel_for<4>(units);
-        case 3: return kernel_for<3>(units);
-        default: return kernel_for<1>(units);
-    }
-}
-
-template <int kGates, int kUnits>
-const SharedMemoryOptIn &opt_in() {
-    static const SharedMemoryOptIn value(kernel_for<kGates, kUnits>());
-    return value;
-}
-
-template <int kGates>
-const SharedMemoryOptIn &opt_in(int units) {
-    return units == 8 ? opt_in<kGates, 8>() : opt_in<kGates, 4>();
-}
-
-const SharedMemoryOptIn &opt_in(int gates, int units) {
-    switch (gates) {
-        case 4: return opt_in<4>(units);
-        case 3: return opt_in<3>(units);
-        default: return opt_in<1>(units);
+        case 4: return instance<4>(units);
+        case 3: return instance<3>(units);
+        default: return instance<1>(units);
     }
 }
 
@@ -212,7 +201,7 @@ int query_answer() {
     const DeviceLimits limits = current_device_limits();
     if (limits.compute_major != 9 || limits.compute_minor != 0) return 1;
     cudaFuncAttributes attributes;
-    if (cudaFuncGetAttributes(&attributes, kernel_for(4, 8)) != cudaSuccess) {
+    if (cudaFuncGetAttributes(&attributes, instance(4, 8).kernel) != cudaSuccess) {
         cudaGetLastError();
         return 2;
     }
@@ -226,14 +215,15 @@ bool rnn_fused_steps_wgmma_applies(int gates, int hidden, const char **reason) {
     static const DeviceQuestion runs(query_answer, kAnswers);
     const int units = units_for(hidden), blocks = (hidden + units - 1) / units;
     const size_t bytes = shared_bytes(gates, units, hidden);
+    const Instance kernel = instance(gates, units);
     const char *why = nullptr;
     if (off)
         why = "switched off by LIBREDNN_RNN_FUSED_STEP_WGMMA=0";
     else if (hidden % kChunkK != 0)
         why = "it takes hidden sizes that are multiples of 64";
-    else if (runs.ask(&why) && !opt_in(gates, units).allow(bytes))  // ask() gives the device's reason
+    else if (runs.ask(&why) && !kernel.opt_in->allow(bytes))  // ask() gives the device's reason
         why = "a block's rows of R and its stages do not fit its shared memory";
-    else if (why == nullptr && !cooperative_launch_fits(kernel_for(gates, units), kWarps * 32, bytes, blocks))
+    else if (why == nullptr && !cooperative_launch_fits(kernel.kernel, kWarps * 32, bytes, blocks))
         why = "the device cannot hold every block at once";
     if (reason != nullptr) *reason = why;
     return why == nullptr;
@@ -246,8 +236,8 @@ Status rnn_fused_steps_wgmma(cudaStream_t stream, const fused_step::FusedStep &a
     if (!rnn_fused_steps_wgmma_applies(gates, a.K, declined)) return CUDNN_STATUS_SUCCESS;
     FusedStep copy = a;
     *launched = true;
-    return launch_cooperative(stream, kernel_for(gates, units), blocks, kWarps * 32, shared_bytes(gates, units, a.K),
-                              &copy, "the persistent fused RNN steps on wgmma");
+    return launch_cooperative(stream, instance(gates, units).kernel, blocks, kWarps * 32,
+                              shared_bytes(gates, units, a.K), &copy, "the persistent fused RNN steps on wgmma");
 }
 
 #else  // built without sm_90a
