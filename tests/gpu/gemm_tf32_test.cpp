@@ -9,6 +9,7 @@
 #include "cuda/common/gemm_tf32.hpp"
 #include "cuda/common/gemm_tf32_tma.hpp"
 #include "cuda/common/gemm_tf32_wgmma.hpp"
+#include "cuda/common/launch_util.hpp"
 #include "gpu_test_util.hpp"
 #include "product_bound.hpp"
 
@@ -158,13 +159,8 @@ TEST(GemmTf32, TensorMemoryAcceleratorMatchesDoubleProduct) {
 // orientations above then test what runs.
 TEST(GemmTf32, WgmmaRunsWhereBuilt) {
     LIBREDNN_SKIP_WITHOUT_GPU();
-    int device = 0, major = 0, minor = 0;
-    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-    ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
-    ASSERT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), cudaSuccess);
-    if (major != 9 || minor != 0 || !LIBREDNN_TEST_BUILT_FOR_SM90) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
-    const char *off = std::getenv("LIBREDNN_GEMM_TF32_WGMMA");
-    if (off != nullptr && std::strcmp(off, "0") == 0) GTEST_SKIP() << "LIBREDNN_GEMM_TF32_WGMMA=0";
+    if (!librednn::gpu_test::sm90a_build_on_sm90_gpu()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
+    if (librednn::cuda::switched_off("LIBREDNN_GEMM_TF32_WGMMA")) GTEST_SKIP() << "LIBREDNN_GEMM_TF32_WGMMA=0";
     const char *reason = "";
     EXPECT_TRUE(librednn::cuda::gemm_tf32_wgmma_available(&reason)) << reason;
     GemmOperands<float> g;
@@ -175,8 +171,7 @@ TEST(GemmTf32, WgmmaRunsWhereBuilt) {
     EXPECT_EQ(librednn::cuda::gemm_tf32_chosen_kernel(g), Tf32Kernel::mma_sync);
     // Both with k contiguous and TF32 already: the tensor memory accelerator's kernel, which must run here too.
     g.a_row = 64, g.a_col = 1, g.tf32_rounded = true;
-    const char *tma_off = std::getenv("LIBREDNN_GEMM_TF32_TMA");
-    if (tma_off != nullptr && std::strcmp(tma_off, "0") == 0) return;
+    if (librednn::cuda::switched_off("LIBREDNN_GEMM_TF32_TMA")) return;
     EXPECT_TRUE(librednn::cuda::gemm_tf32_tma_available(&reason)) << reason;
     EXPECT_EQ(librednn::cuda::gemm_tf32_chosen_kernel(g), Tf32Kernel::tma);
 }

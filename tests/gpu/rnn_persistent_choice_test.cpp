@@ -4,6 +4,7 @@
 // take issue 15's shapes, so that the RNN op tests that reach those shapes test what runs there, and a kernel that
 // stopped launching (a shared-memory or residency limit, an image that does not load) fails here instead of
 // falling back unseen.
+#include "cuda/common/launch_util.hpp"
 #include "cuda/rnn/rnn_cluster_backward.hpp"
 #include "cuda/rnn/rnn_fused_step_wgmma.hpp"
 #include "gpu_test_util.hpp"
@@ -11,32 +12,15 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <cstring>
-
 namespace {
 
 using namespace librednn;
 using namespace librednn::cuda;
 
-bool env_off(const char *variable) {
-    const char *value = std::getenv(variable);
-    return value != nullptr && std::strcmp(value, "0") == 0;
-}
-
-// Skips unless an sm_90a build runs on a 9.0 GPU.
-bool on_sm90a() {
-    int device = 0, major = 0, minor = 0;
-    return cudaGetDevice(&device) == cudaSuccess &&
-           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-           cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess && major == 9 &&
-           minor == 0 && LIBREDNN_TEST_BUILT_FOR_SM90;
-}
-
 TEST(RnnPersistentSteps, ForwardRunsOnWgmmaWhereBuilt) {
     LIBREDNN_SKIP_WITHOUT_GPU();
-    if (!on_sm90a()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
-    if (env_off("LIBREDNN_RNN_FUSED_STEP_WGMMA")) GTEST_SKIP() << "LIBREDNN_RNN_FUSED_STEP_WGMMA=0";
+    if (!gpu_test::sm90a_build_on_sm90_gpu()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
+    if (switched_off("LIBREDNN_RNN_FUSED_STEP_WGMMA")) GTEST_SKIP() << "LIBREDNN_RNN_FUSED_STEP_WGMMA=0";
     for (int gates : {4, 3, 1})
         for (int hidden : {64, 512, 1024}) {
             const char *reason = nullptr;
@@ -50,8 +34,8 @@ TEST(RnnPersistentSteps, ForwardRunsOnWgmmaWhereBuilt) {
 
 TEST(RnnPersistentSteps, BackwardDataRunsInClustersWhereBuilt) {
     LIBREDNN_SKIP_WITHOUT_GPU();
-    if (!on_sm90a()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
-    if (env_off("LIBREDNN_RNN_CLUSTER_STEP") || env_off("LIBREDNN_RNN_PERSISTENT"))
+    if (!gpu_test::sm90a_build_on_sm90_gpu()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
+    if (switched_off("LIBREDNN_RNN_CLUSTER_STEP") || switched_off("LIBREDNN_RNN_PERSISTENT"))
         GTEST_SKIP() << "the cluster kernel is switched off";
     for (cudnnRNNMode_t cell : {CUDNN_LSTM, CUDNN_GRU})
         for (int hidden : {512, 1024})
