@@ -189,6 +189,17 @@ __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __g
     for (int e = tid; e < 2 * kRows * padding; e += kThreads)
         a.exchange[static_cast<int64_t>(e / padding) * a.pitch + k0 + first_padding + e % padding] = 0.0f;
     fence_proxy_async();  // R's slice, stored by this thread, before the tensor cores read it
+    // Each item's sequence length, read once (a step's times then need no load), and the cluster's partial sums as
+    // this thread reads them.
+    int length[kItems];
+#pragma unroll
+    for (int it = 0; it < kItems; ++it) {
+        const int n = (tid + it * kThreads) / kCellUnits;
+        length[it] = n < N ? cell.lengths[n] : 0;
+    }
+    const float *parts[kRnnClusterBlocks];
+#pragma unroll
+    for (int r = 0; r < kRnnClusterBlocks; ++r) parts[r] = cluster.map_shared_rank(partial, r);
     __syncthreads();
 
     for (int k = 0; k <= a.steps; ++k) {
@@ -203,7 +214,7 @@ __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __g
             const int e = tid + it * kThreads, n = e / kCellUnits, i = unit0 + rank * kCellUnits + e % kCellUnits;
             time[it] = -1;
             if (k == a.steps || n >= N || i >= H) continue;
-            const int t = rnn_step_time(cell.lengths, n, cell.dir, s);
+            const int t = s >= length[it] ? -1 : cell.dir == 0 ? s : length[it] - 1 - s;
             time[it] = t;
             if (t < 0) continue;
             const int64_t row = static_cast<int64_t>(t) * N + n;
@@ -219,14 +230,20 @@ __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __g
             slice_product<kUnits>(grads, N, a.pitch, k0, a.slice, rows, stages, partial);
             cluster_arrive();  // every block's part written
             cluster_wait();
+            // Every rank's part first (the remote loads in flight together), then added in rank order.
+            float part[kItems][kRnnClusterBlocks];
 #pragma unroll
             for (int it = 0; it < kItems; ++it) {
                 const int e = tid + it * kThreads, n = e / kCellUnits, u = rank * kCellUnits + e % kCellUnits;
+#pragma unroll
+                for (int r = 0; r < kRnnClusterBlocks; ++r)
+                    part[it][r] = n < kRows ? parts[r][n * kPartialPitch + u] : 0.0f;
+            }
+#pragma unroll
+            for (int it = 0; it < kItems; ++it) {
                 float sum = 0.0f;
-                if (n < kRows) {
-                    for (int r = 0; r < kRnnClusterBlocks; ++r)
-                        sum += cluster.map_shared_rank(partial, r)[n * kPartialPitch + u];
-                }
+#pragma unroll
+                for (int r = 0; r < kRnnClusterBlocks; ++r) sum += part[it][r];
                 after[it] = sum;
             }
         }
@@ -236,7 +253,7 @@ __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __g
                 for (int it = 0; it < kItems; ++it) {
                     const int e = tid + it * kThreads, n = e / kCellUnits,
                               i = unit0 + rank * kCellUnits + e % kCellUnits;
-                    if (n >= N || i >= H || cell.lengths[n] <= 0) continue;  // no step: dh is still dhy
+                    if (n >= N || i >= H || length[it] <= 0) continue;  // no step: dh is still dhy
                     float *st = cell.state + n * cell.spn;
                     st[cell.at.dh + i] = after[it] + (cell.cell == CUDNN_GRU ? st[cell.at.z_dh + i] : 0.0f);
                 }
@@ -255,10 +272,9 @@ __global__ void __launch_bounds__(kThreads, 1) cluster_backward_kernel(const __g
                 continue;
             }
             float *st = cell.state + n * cell.spn;
-            const float dh =
-                (s + 1 < cell.lengths[n] ? after[it] + (cell.cell == CUDNN_GRU ? st[cell.at.z_dh + i] : 0.0f)
-                                         : st[cell.at.dh + i]) +
-                dout[it];
+            const float dh = (s + 1 < length[it] ? after[it] + (cell.cell == CUDNN_GRU ? st[cell.at.z_dh + i] : 0.0f)
+                                                 : st[cell.at.dh + i]) +
+                             dout[it];
             rnn_cell_backward_unit_from(cell, n, i, t, dh, step_grads, h_prev[it], pre_h[it], inputs[it],
                                         [](float value) { return tf32_rounded(value); });
         }
