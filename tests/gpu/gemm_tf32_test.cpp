@@ -5,14 +5,16 @@
 // may be off only by its additions' roundings (k of them and a few more): a single dropped or doubled term, or a
 // factor rounded otherwise, fails. Every run twice, bit for bit; C's gap past each row untouched. Every kernel:
 // mma.sync everywhere, and on a GPU of compute capability 9.0 the wgmma kernel and the tensor memory accelerator's
-// (operands with k contiguous, factors TF32 already), which must run there.
+// (operands with k contiguous, factors TF32 already, or halves), which must run there.
 #include "cuda/common/gemm_tf32.hpp"
+#include "cuda/common/f16_factors.hpp"
 #include "cuda/common/gemm_tf32_tma.hpp"
 #include "cuda/common/gemm_tf32_wgmma.hpp"
 #include "cuda/common/launch_util.hpp"
 #include "gpu_test_util.hpp"
 #include "product_bound.hpp"
 
+#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -134,24 +136,126 @@ TEST(GemmTf32, EveryOrientationMatchesDoubleProduct) {
     }
 }
 
-// The tensor memory accelerator's kernel (both operands with k contiguous, factors TF32 already): whole and
-// ragged 128 x 256 tiles, k past the 32-k slice, rows wider than the matrix, a bias, accumulation, split k with
-// and without room for the parts, and sums longer than its four stages, the weight gradients' k.
+// The tensor memory accelerator's kernel's shapes (both operands with k contiguous): whole and ragged 128 x 256
+// tiles, k past a slice, rows wider than the matrix, a bias, accumulation, split k with and without room for the
+// parts, and sums longer than its four stages, the weight gradients' k.
+const Shape kTmaShapes[] = {
+    {1024, 2048, 96, true, true, true, false, 0, true, false},
+    {2048, 1024, 200, true, true, false, true, 4, true, false},
+    {130, 300, 37, true, true, false, false, 8, true, false},
+    {5, 3, 7, true, true, true, true, 0, true, false},
+    {256, 512, 3200, true, true, false, false, 12, true, true},
+    {300, 260, 1001, true, true, true, true, 4, true, true},
+    {256, 512, 3200, true, true, false, true, 0, false, true},
+};
+
+// The kernel on TF32 factors (rounded already), on every shape above.
 TEST(GemmTf32, TensorMemoryAcceleratorMatchesDoubleProduct) {
     LIBREDNN_SKIP_WITHOUT_GPU();
     if (!librednn::cuda::gemm_tf32_tma_available()) GTEST_SKIP() << "no tensor memory accelerator kernel here";
     std::mt19937_64 rng(22);
-    const Shape shapes[] = {
-        {1024, 2048, 96, true, true, true, false, 0, true, false},
-        {2048, 1024, 200, true, true, false, true, 4, true, false},
-        {130, 300, 37, true, true, false, false, 8, true, false},
-        {5, 3, 7, true, true, true, true, 0, true, false},
-        {256, 512, 3200, true, true, false, false, 12, true, true},
-        {300, 260, 1001, true, true, true, true, 4, true, true},
-        {256, 512, 3200, true, true, false, true, 0, false, true},
-    };
     for (Data data : {Data::reals, Data::integers})
-        for (const Shape &s : shapes) check(s, Tf32Kernel::tma, data, rng);
+        for (const Shape &s : kTmaShapes) check(s, Tf32Kernel::tma, data, rng);
+}
+
+// Half factors (GemmOperands::f16_factors) on the tensor memory accelerator's kernel: the same shapes, rows of whole
+// 16-byte vectors of halves, on halves in [-1, 1] (11 significant bits: their products are exact in float, so only the
+// additions err, as for TF32 factors) and on integers (exact: any dropped, doubled or misplaced term fails, and with
+// 64 k a slice, a slice read as 32 k would drop half of them). Each operand once unscaled and once declared scaled (its
+// largest magnitude's bits at a_maximum, b_maximum: 2^20 and 40000, exponents 6 and 1), which the kernel must undo by
+// 2^7 exactly.
+void check_half(const Shape &s, Data data, bool scaled, std::mt19937_64 &rng) {
+    SCOPED_TRACE(testing::Message() << "half " << (data == Data::integers ? "integers" : "reals") << " scaled "
+                                    << scaled << " m " << s.m << " n " << s.n << " k " << s.k << " bias " << s.bias
+                                    << " accumulate " << s.accumulate << " row_gap " << s.row_gap << " workspace "
+                                    << s.workspace);
+    GemmOperands<float> g;
+    g.m = s.m, g.n = s.n, g.k = s.k;
+    const int64_t row = (s.k + 7) / 8 * 8 + 2 * s.row_gap;  // halves: whole 16-byte vectors, then the gap
+    g.a_row = row, g.a_col = 1, g.b_row = 1, g.b_col = row;
+    g.c_row = s.n + s.row_gap + 1, g.accumulate = s.accumulate, g.f16_factors = true;
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::uniform_int_distribution<int> integer(-3, 3);
+    // The factors as halves for the device and as floats (their exact values) for the bound.
+    const auto factors = [&](int64_t count, std::vector<__half> &halves) {
+        std::vector<float> v(static_cast<size_t>(count));
+        halves.resize(v.size());
+        for (size_t i = 0; i < v.size(); ++i) {
+            halves[i] = __float2half_rn(data == Data::integers ? static_cast<float>(integer(rng))
+                                                               : static_cast<float>(uniform(rng)));
+            v[i] = __half2float(halves[i]);
+        }
+        return v;
+    };
+    std::vector<__half> a16, b16;
+    std::vector<float> a = factors(s.m * row, a16), b = factors(s.n * row, b16);
+    std::vector<float> bias(static_cast<size_t>(s.n)), c0(static_cast<size_t>(s.m * g.c_row));
+    const auto value = [&] {  // the bias and C's old values: integers too where the sums must be exact
+        return data == Data::integers ? static_cast<float>(integer(rng)) : static_cast<float>(uniform(rng));
+    };
+    for (float &x : bias) x = value();
+    for (float &x : c0) x = value();
+    const std::vector<uint32_t> maxima = {0x49800000u /* 2^20 */, 0x471c4000u /* 40000 */};
+    if (scaled) {  // what the product must come to: each factor times 2^6 (A's) and 2^1 (B's), exact
+        for (float &x : a) x = std::ldexp(x, 6);
+        for (float &x : b) x = std::ldexp(x, 1);
+    }
+    __half *da = device_copy(a16), *db = device_copy(b16);
+    float *dbias = device_copy(bias), *dc = device_copy(c0);
+    uint32_t *dmaxima = device_copy(maxima);
+    g.a = reinterpret_cast<const float *>(da), g.b = reinterpret_cast<const float *>(db), g.c = dc;
+    g.bias = s.bias ? dbias : nullptr;
+    if (scaled) g.a_maximum = dmaxima, g.b_maximum = dmaxima + 1;
+    const size_t asked = gemm_tf32_workspace_bytes(s.m, s.n, s.k);
+    void *workspace = nullptr;
+    if (s.workspace && asked > 0) {
+        ASSERT_EQ(cudaMalloc(&workspace, asked), cudaSuccess);
+    }
+    ASSERT_EQ(gemm_tf32(nullptr, g, workspace, workspace != nullptr ? asked : 0), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<float> got(c0.size());
+    ASSERT_EQ(cudaMemcpy(got.data(), dc, got.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+    if (data == Data::integers)
+        librednn::gpu_test::expect_product_within_bound(g, a, b, bias, c0, got, 0.0, 0.0);  // exactly
+    else  // products of halves exact in float: only the additions err, as for TF32 factors
+        librednn::gpu_test::expect_product_within_bound(g, a, b, bias, c0, got, 0.0, 4 * 0x1p-24, false,
+                                                        librednn::cuda::kGemmMaxSplit + 2);
+    cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(dmaxima), cudaFree(workspace);
+}
+
+TEST(GemmTf32, HalfFactorsMatchDoubleProduct) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    if (!librednn::cuda::gemm_tf32_tma_available()) GTEST_SKIP() << "no tensor memory accelerator kernel here";
+    std::mt19937_64 rng(23);
+    for (Data data : {Data::reals, Data::integers})
+        for (const Shape &s : kTmaShapes)
+            for (bool scaled : {false, true}) check_half(s, data, scaled, rng);
+    // Any other kernel, or rows that are not whole 16-byte vectors of halves, turns them down.
+    GemmOperands<float> g;
+    g.m = g.n = g.k = 8, g.a_row = g.b_col = 8, g.a_col = g.b_row = 1, g.c_row = 8, g.f16_factors = true;
+    EXPECT_EQ(gemm_tf32(nullptr, g, nullptr, 0, Tf32Kernel::mma_sync), CUDNN_STATUS_NOT_SUPPORTED);
+    g.a_row = 12;
+    EXPECT_EQ(gemm_tf32(nullptr, g, nullptr, 0), CUDNN_STATUS_NOT_SUPPORTED);
+}
+
+// The exponent that scales an operand's largest magnitude below 2^15 (f16_factors.hpp): none up to 32767.99, one
+// from 2^15 (65504, half's largest, too: its rounding must not overflow), and none for infinity and NaN.
+TEST(GemmTf32, HalfFactorScaleExponent) {
+    using librednn::cuda::f16_scale_exponent;
+    const auto bits = [](float value) {
+        uint32_t b;
+        std::memcpy(&b, &value, sizeof b);
+        return b;
+    };
+    EXPECT_EQ(f16_scale_exponent(0), 0);
+    EXPECT_EQ(f16_scale_exponent(bits(1.0f)), 0);
+    EXPECT_EQ(f16_scale_exponent(bits(32767.99f)), 0);
+    EXPECT_EQ(f16_scale_exponent(bits(32768.0f)), 1);
+    EXPECT_EQ(f16_scale_exponent(bits(65504.0f)), 1);
+    EXPECT_EQ(f16_scale_exponent(bits(65536.0f)), 2);
+    EXPECT_EQ(f16_scale_exponent(bits(0x1p100f)), 86);
+    EXPECT_EQ(f16_scale_exponent(bits(INFINITY)), 0);
+    EXPECT_EQ(f16_scale_exponent(bits(NAN)), 0);
 }
 
 // Where the library was built for sm_90a and the GPU is of compute capability 9.0 (the H200 the gpu lane runs

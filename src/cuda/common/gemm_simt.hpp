@@ -27,6 +27,12 @@ struct GemmOperands {
     // Every factor of A and B is a TF32 value already (float operands: the low 13 bits zero, as gemm_tf32 rounds
     // them), so that gemm_tf32 may copy them to the tensor cores untouched. Other products ignore it.
     bool tf32_rounded = false;
+    // gemm_tf32 alone, on Hopper (its tensor memory accelerator's kernel): a and b point at IEEE half factors, both
+    // with k contiguous (a_row, b_col count halves), each operand scaled by 2^-f16_scale_exponent of the bits of its
+    // largest magnitude where a_maximum (b_maximum) points at them in device memory (f16_factors.hpp); the sums are
+    // scaled back exactly. Other products turn such operands down.
+    bool f16_factors = false;
+    const uint32_t *a_maximum = nullptr, *b_maximum = nullptr;
     // Room for partial sums (optional): a product with few tiles and a long k then splits k over blocks and
     // adds the parts in a second kernel, in a fixed order.
     C *scratch = nullptr;

@@ -205,7 +205,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) gemm_tf32_kernel(const
             }
 }
 
-// Adds the split parts in split order and finishes each element.
+// Adds the split parts in split order and finishes each element (kHalf: undoing half factors' scales first).
+template <bool kHalf>
 __global__ void __launch_bounds__(kThreads) gemm_tf32_sum_kernel(const __grid_constant__ Tf32Args args, int splits) {
     const GemmOperands<float> &g = args.g;
     const int64_t total = g.m * g.n;
@@ -213,6 +214,7 @@ __global__ void __launch_bounds__(kThreads) gemm_tf32_sum_kernel(const __grid_co
          e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         float sum = 0.0f;
         for (int s = 0; s < splits; ++s) sum += args.partials[s * total + e];
+        if constexpr (kHalf) sum = F16Unscale(g)(sum);
         write_result(g, e / g.n, e % g.n, sum);
     }
 }
@@ -227,10 +229,11 @@ struct SplitPlan {
 // `workspace_bytes`. The tensor memory accelerator's kernel splits only below three quarters: above, a split would
 // only add a wave and the parts' sum (the RNN's weight gradients, 128 tiles on 132 SMs: two splits took 100 + 23 us
 // a product); the other two below all of them, as measured when they landed.
+// A split's part of k is a whole number of `tile_k` (the kernel's slice).
 SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes, int blocks_per_sm, int tile_n,
-                     int fill_quarters = 4) {
+                     int fill_quarters = 4, int tile_k = kTileK) {
     const int64_t tiles = ((m + kTileM - 1) / kTileM) * ((n + tile_n - 1) / tile_n);
-    const int64_t k_tiles = (k + kTileK - 1) / kTileK;
+    const int64_t k_tiles = (k + tile_k - 1) / tile_k;
     const int64_t slots = blocks_per_sm * static_cast<int64_t>(current_device_limits().sm_count);
     int64_t splits = 1;
     if (4 * tiles < fill_quarters * slots)
@@ -240,7 +243,7 @@ SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes, in
     const int64_t per = (k_tiles + splits - 1) / splits;
     SplitPlan plan;
     plan.splits = static_cast<int>((k_tiles + per - 1) / per);
-    plan.k_per_split = per * kTileK;
+    plan.k_per_split = per * tile_k;
     return plan;
 }
 
@@ -291,6 +294,7 @@ Tf32Kernel gemm_tf32_chosen_kernel(const GemmOperands<float> &o) {
     // gradients as the reserve space holds them) it ran 7% faster on one shape and the passes that hold them 6-14%
     // slower on six of eight.
     const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
+    if (o.f16_factors) return Tf32Kernel::tma;  // no other kernel reads halves
     if (a_k && b_k && o.tf32_rounded && gemm_tf32_tma_available()) return Tf32Kernel::tma;
     return a_k && gemm_tf32_wgmma_available() ? Tf32Kernel::wgmma : Tf32Kernel::mma_sync;
 }
@@ -302,10 +306,14 @@ Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *worksp
     if (kernel == Tf32Kernel::wgmma && !gemm_tf32_wgmma_available(&reason))
         return fail(CUDNN_STATUS_NOT_SUPPORTED, "gemm_tf32 on wgmma: %s", reason);
     const bool a_k = unit_stride_rows(o.a_col, o.a_row), b_k = unit_stride_rows(o.b_row, o.b_col);
+    if (o.f16_factors && (kernel != Tf32Kernel::tma || !a_k || !b_k || o.a_row % 8 != 0 || o.b_col % 8 != 0))
+        return fail(CUDNN_STATUS_NOT_SUPPORTED,
+                    "gemm_tf32 takes half factors on the tensor memory accelerator alone, with k contiguous in A and "
+                    "B and rows of whole 16-byte vectors");
     if (kernel == Tf32Kernel::tma) {
         if (!gemm_tf32_tma_available(&reason))
             return fail(CUDNN_STATUS_NOT_SUPPORTED, "gemm_tf32 on the tensor memory accelerator: %s", reason);
-        if (!a_k || !b_k || !o.tf32_rounded)
+        if (!o.f16_factors && (!a_k || !b_k || !o.tf32_rounded))
             return fail(CUDNN_STATUS_NOT_SUPPORTED,
                         "gemm_tf32 on the tensor memory accelerator takes A and B with k contiguous and factors "
                         "rounded to TF32 already");
@@ -314,8 +322,8 @@ Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *worksp
     if (kernel == Tf32Kernel::wgmma) blocks_per_sm = kGemmTf32WgmmaBlocksPerSm, tile_n = kGemmTf32WgmmaTileN;
     if (kernel == Tf32Kernel::tma)
         blocks_per_sm = kGemmTf32TmaBlocksPerSm, tile_n = kGemmTf32TmaTileN, fill_quarters = 3;
-    const SplitPlan plan =
-        split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0, blocks_per_sm, tile_n, fill_quarters);
+    const SplitPlan plan = split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0, blocks_per_sm, tile_n,
+                                      fill_quarters, o.f16_factors ? kGemmF16TmaSliceK : kTileK);
     Tf32Args args;
     args.g = o;
     args.k_per_split = plan.k_per_split;
@@ -325,7 +333,7 @@ Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *worksp
         status = gemm_tf32_tma(stream, args, plan.splits);
         // A tensor map the driver turned down, or shared memory it would not give, launched nothing (the reason is
         // logged): where the caller let gemm_tf32 choose, the next kernel takes the product.
-        if (status == CUDNN_STATUS_NOT_SUPPORTED && requested == Tf32Kernel::chosen)
+        if (status == CUDNN_STATUS_NOT_SUPPORTED && requested == Tf32Kernel::chosen && !o.f16_factors)
             return gemm_tf32(stream, o, workspace, workspace_bytes,
                              a_k && gemm_tf32_wgmma_available() ? Tf32Kernel::wgmma : Tf32Kernel::mma_sync);
     } else if (kernel == Tf32Kernel::wgmma) {
@@ -336,7 +344,11 @@ Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *worksp
         status = b_k ? launch<false, true>(stream, args, plan.splits) : launch<false, false>(stream, args, plan.splits);
     }
     if (status != CUDNN_STATUS_SUCCESS || plan.splits == 1) return status;
-    gemm_tf32_sum_kernel<<<grid_size(o.m * o.n, 1, kThreads, 2), kThreads, 0, stream>>>(args, plan.splits);
+    const int grid = grid_size(o.m * o.n, 1, kThreads, 2);
+    if (o.f16_factors)
+        gemm_tf32_sum_kernel<true><<<grid, kThreads, 0, stream>>>(args, plan.splits);
+    else
+        gemm_tf32_sum_kernel<false><<<grid, kThreads, 0, stream>>>(args, plan.splits);
     return check_launch("gemm_tf32_sum_kernel");
 }
 

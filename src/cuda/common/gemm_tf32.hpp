@@ -29,7 +29,9 @@ size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k);
 // Which kernel runs the product. Chosen, on a GPU of compute capability 9.0 (built for sm_90a): the tensor memory
 // accelerator's kernel (gemm_tf32_tma.hpp) where A and B have k contiguous and operands.tf32_rounded holds, else
 // the wgmma kernel (gemm_tf32_wgmma.hpp) where A has k contiguous; mma.sync otherwise and elsewhere (why:
-// gemm_tf32.cu). The tests ask for each; asking for one where it cannot run answers NOT_SUPPORTED.
+// gemm_tf32.cu). Half factors (GemmOperands::f16_factors) run on the tensor memory accelerator's kernel alone: the
+// caller asks gemm_tf32_tma_available() first. The tests ask for each; asking for one where it cannot run answers
+// NOT_SUPPORTED.
 enum class Tf32Kernel { chosen, mma_sync, wgmma, tma };
 
 // The kernel Tf32Kernel::chosen runs for these operands on the current device.

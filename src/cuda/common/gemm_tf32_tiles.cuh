@@ -3,6 +3,7 @@
 // k), which operands they take, and the epilogue that finishes an element of C.
 #pragma once
 
+#include "cuda/common/f16_factors.hpp"
 #include "cuda/common/gemm_simt.hpp"
 
 #include <cstdint>
@@ -28,6 +29,18 @@ __device__ __forceinline__ void write_result(const GemmOperands<float> &g, int64
     if (g.accumulate) value += *at;
     *at = value;
 }
+
+// What a sum of products of half factors is multiplied by to undo the factors' scales (GemmOperands::f16_factors):
+// 2^e of each operand in turn, so that a zero sum stays zero and a sum past float's range becomes infinite, exactly
+// as the unscaled product would.
+struct F16Unscale {
+    float a = 1.0f, b = 1.0f;
+    __device__ explicit F16Unscale(const GemmOperands<float> &g) {
+        a = __int_as_float((127 + f16_scale_exponent_at(g.a_maximum)) << 23);
+        b = __int_as_float((127 + f16_scale_exponent_at(g.b_maximum)) << 23);
+    }
+    __device__ float operator()(float sum) const { return sum * a * b; }
+};
 
 // Element (r, c) of C, finished, or its sum over this block's part of k when k is split.
 __device__ __forceinline__ void write_sum(const Tf32Args &args, int64_t r, int64_t c, float sum) {
