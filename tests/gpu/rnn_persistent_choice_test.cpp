@@ -1,12 +1,13 @@
 // Where the library was built for sm_90a and the GPU is of compute capability 9.0 (the H200 the gpu lane runs on),
 // the RNN's batch-64 recurrences run on their wgmma kernels: the forward's persistent fused step
 // (src/cuda/rnn/rnn_fused_step_wgmma.hpp) and backward data's cluster kernel (src/cuda/rnn/rnn_cluster_backward.hpp)
-// take issue 15's shapes, so that the RNN op tests that reach those shapes test what runs there, and a kernel that
-// stopped launching (a shared-memory or residency limit, an image that does not load) fails here instead of
-// falling back unseen.
+// take issue 15's shapes, and backward weights multiplies half data's gradients from half factors, so that the RNN op
+// tests that reach those shapes test what runs there, and a kernel that stopped launching (a shared-memory or residency
+// limit, an image that does not load) fails here instead of falling back unseen.
 #include "cuda/common/launch_util.hpp"
 #include "cuda/rnn/rnn_cluster_backward.hpp"
 #include "cuda/rnn/rnn_fused_step_wgmma.hpp"
+#include "cuda/rnn/rnn_products.hpp"
 #include "gpu_test_util.hpp"
 
 #include <cuda_runtime_api.h>
@@ -52,6 +53,30 @@ TEST(RnnPersistentSteps, BackwardDataRunsInClustersWhereBuilt) {
                     << (cell == CUDNN_LSTM ? "lstm" : "gru") << " hidden " << hidden << " batch " << batch << ": "
                     << reason;
             }
+}
+
+// Half data's weight gradients at issue 15's batch-64 lengths (3200 steps) on half factors; float data's, and half
+// data's under FMA math, not.
+TEST(RnnPersistentSteps, HalfWeightGradientsRunOnHalfFactorsWhereBuilt) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    if (!gpu_test::sm90a_build_on_sm90_gpu()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
+    if (switched_off("LIBREDNN_RNN_F16_WEIGHTS") || switched_off("LIBREDNN_GEMM_TF32_TMA"))
+        GTEST_SKIP() << "half factors are switched off";
+    RnnProblem p;
+    p.net.cell = CUDNN_LSTM;
+    p.net.hidden_size = p.net.proj_size = p.net.input_size = 1024;
+    p.net.data_type = CUDNN_DATA_HALF;
+    p.net.math_prec = CUDNN_DATA_FLOAT;
+    p.net.math_type = CUDNN_TENSOR_OP_MATH;
+    p.batch_size = 64;
+    p.max_seq_length = 50;
+    p.training = true;
+    EXPECT_TRUE(rnn_f16_weight_products(p));
+    p.net.math_type = CUDNN_FMA_MATH;
+    EXPECT_FALSE(rnn_f16_weight_products(p));
+    p.net.math_type = CUDNN_TENSOR_OP_MATH;
+    p.net.data_type = CUDNN_DATA_FLOAT;
+    EXPECT_FALSE(rnn_f16_weight_products(p));
 }
 
 }  // namespace

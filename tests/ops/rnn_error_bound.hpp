@@ -15,7 +15,11 @@
 //   bound it (tests/gpu/product_bound.hpp);
 // - an addition, a multiplication, a sigmoid, a tanh: 16 u of the magnitudes involved (tolerances.hpp's
 //   kFloatStepEps, kDoubleStepEps), and the smallest normal number (a result that underflows);
-// - max(0, v) and clipping move no value further from another (their radius passes through).
+// - max(0, v) and clipping move no value further from another (their radius passes through);
+// - for half data, the weight gradients' products may take half factors (docs/RNN.md, rnn_f16_weight_products):
+//   rounded as TF32 rounds them where they are normal halves, off by up to 2^-25 where they fall among half's
+//   subnormals (factor_floor; the operands' power-of-two scales are 1 wherever their largest magnitude stays below
+//   2^15, as every test's data do).
 // For double data the reference's own roundings are as large as the backend's: its sums count twice.
 #pragma once
 
@@ -42,6 +46,8 @@ struct Ball {
 };
 // A product of two factors each rounded to TF32 (to nearest): (1 + 2^-11)^2 - 1 of it, and a little more.
 constexpr double kTf32ProductError = 0x1p-10 + 0x1p-21;
+// A factor rounded to half where it is subnormal there: half of its last place.
+constexpr double kHalfFactorFloor = 0x1p-25;
 
 struct FloatRounding {
     static constexpr double eps = kFloatStepEps, tiny = 0x1p-126, reference_sums = 0.0;
@@ -68,7 +74,8 @@ Ball<R> operator*(const Ball<R> &a, const Ball<R> &b) {
 template <class R>
 struct BallOps {
     double input_error = 0.0, recurrent_error = 0.0;  // product_error of W x, and of R h and P h
-    double u = 0x1p-24;                               // the unit roundoff sums accumulate with
+    double factor_floor = 0.0;  // what each factor of a weight gradient may be off by beyond product_error's share
+    double u = 0x1p-24;         // the unit roundoff sums accumulate with
 
     double error_of(reference::RnnProduct kind) const {
         return kind == reference::RnnProduct::input ? input_error : recurrent_error;
@@ -125,7 +132,9 @@ struct BallOps {
                 const double magnitude = left[r].magnitude() * right[c].magnitude();
                 Ball<R> &sum = sums[r * right.size() + c];
                 sum.mid += term.mid;
-                sum.rad += term.rad + product_error * magnitude + share * term.magnitude();
+                sum.rad +=
+                    term.rad + product_error * magnitude + share * term.magnitude() +
+                    factor_floor * ((left[r].magnitude() + right[c].magnitude()) * (1.0 + 0x1p-11) + factor_floor);
             }
     }
     void sum_add(std::vector<Ball<R>> &sums, const std::vector<Ball<R>> &v, int count) const {
@@ -243,6 +252,7 @@ BackwardBalls<R> backward_balls(const RnnProblem &p, const reference::RnnConfig 
     BallOps<R> ops;
     ops.u = accumulation_roundoff(in_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT);
     ops.input_error = ops.recurrent_error = tf32 ? kTf32ProductError : 0.0;
+    ops.factor_floor = tf32 && n.data_type == CUDNN_DATA_HALF ? kHalfFactorFloor : 0.0;
     const auto balls = [](const std::vector<double> &values) {
         return std::vector<Ball<R>>(values.begin(), values.end());
     };

@@ -3,6 +3,8 @@
 // layer inputs, R's with each step's previous h (gathered first), P's with the unprojected h (a layer above the
 // first reads its input through the forward's dropout factors); each bias's is a column sum of the gate gradients. Sums
 // go to the workspace in the compute type, then add into (or replace) the caller's gradients.
+#include "cuda/common/f16_factors.hpp"
+#include "cuda/common/gemm_tf32.hpp"
 #include "cuda/common/mma_tf32.cuh"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "cuda/rnn/rnn_plan.hpp"
@@ -19,7 +21,9 @@ namespace {
 // the rows): its eight warps take every eighth row, a lane four columns 32 apart (coalesced), and their sums meet
 // in warp order. With one split the sums are final; else each split leaves its part and bias_sum_kernel adds the
 // parts in split order: deterministic either way. Column c < `first_columns` goes to first[c], the rest to
-// second[c - first_columns] (the input and recurrent biases, whose gradients lie side by side in a row).
+// second[c - first_columns] (the input and recurrent biases, whose gradients lie side by side in a row). Where
+// `maxima` holds pointers (float compute), the bits of the largest magnitude of the first columns and of the rest go
+// there too (as max_magnitude_kernel leaves them: backward weights' half factors, read on the way).
 constexpr int kBiasThreads = 256, kBiasWarps = kBiasThreads / 32, kBiasColumns = 128;
 
 template <class C>
@@ -30,20 +34,44 @@ __device__ __forceinline__ void store_bias(C *first, C *second, int first_column
         second[c - first_columns] = value;
 }
 
-template <class C>
+struct BiasMaxima {
+    uint32_t *first = nullptr, *second = nullptr;  // either null: not wanted
+};
+
+template <class C, bool kMaxima>
 __global__ void __launch_bounds__(kBiasThreads)
     bias_parts_kernel(const C *grads, int64_t grads_row, int64_t rows, int columns, int64_t rows_per_split, C *parts,
-                      C *first, C *second, int first_columns) {
+                      C *first, C *second, int first_columns, BiasMaxima maxima) {
     __shared__ C warp_sums[kBiasWarps][kBiasColumns];
     const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
     const int c0 = static_cast<int>(blockIdx.x) * kBiasColumns;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * rows_per_split, r1 = min(rows, r0 + rows_per_split);
     C sum[kBiasColumns / 32] = {};
+    [[maybe_unused]] uint32_t most[2] =
+        {};  // kMaxima: the largest magnitudes' bits, of the first columns and of the rest
     for (int64_t r = r0 + warp; r < r1; r += kBiasWarps) {
         const C *row = grads + r * grads_row;
 #pragma unroll
-        for (int q = 0; q < kBiasColumns / 32; ++q)
-            if (c0 + lane + 32 * q < columns) sum[q] += row[c0 + lane + 32 * q];
+        for (int q = 0; q < kBiasColumns / 32; ++q) {
+            const int c = c0 + lane + 32 * q;
+            if (c >= columns) continue;
+            const C value = row[c];
+            sum[q] += value;
+            if constexpr (kMaxima) {
+                uint32_t &side = most[c < first_columns ? 0 : 1];
+                side = max(side, __float_as_uint(fabsf(value)));
+            }
+        }
+    }
+    if constexpr (kMaxima) {
+        uint32_t *const targets[2] = {maxima.first, maxima.second};
+#pragma unroll
+        for (int side = 0; side < 2; ++side) {
+            if (targets[side] == nullptr) continue;
+            uint32_t bits = most[side];
+            for (int offset = 16; offset > 0; offset /= 2) bits = max(bits, __shfl_xor_sync(0xffffffffu, bits, offset));
+            if (lane == 0 && bits > 0) atomicMax(targets[side], bits);
+        }
     }
 #pragma unroll
     for (int q = 0; q < kBiasColumns / 32; ++q) warp_sums[warp][lane + 32 * q] = sum[q];
@@ -68,33 +96,47 @@ __global__ void __launch_bounds__(kRnnBlock)
     store_bias(first, second, first_columns, c, total);
 }
 
+// After bias_parts_kernel: the launch's check and, with the rows split, the parts' sum.
+template <class C>
+Status finish_bias_parts(cudaStream_t stream, const C *parts, int splits, int columns, C *first, C *second,
+                         int first_columns) {
+    LIBREDNN_CHECK(check_launch("bias_parts_kernel"));
+    if (splits == 1) return CUDNN_STATUS_SUCCESS;
+    bias_sum_kernel<C><<<(columns + kRnnBlock - 1) / kRnnBlock, kRnnBlock, 0, stream>>>(parts, splits, columns, first,
+                                                                                        second, first_columns);
+    return check_launch("bias_sum_kernel");
+}
+
 // Queues the bias gradients of `columns` gate-gradient columns (rows of grads_row, `rows` of them), split over
 // rows where the column tiles alone would leave SMs idle and `scratch` holds the parts.
 template <class C>
 Status bias_gradients(cudaStream_t stream, const C *grads, int64_t grads_row, int64_t rows, int columns, C *first,
-                      C *second, int first_columns, C *scratch, int64_t scratch_elements) {
+                      C *second, int first_columns, C *scratch, int64_t scratch_elements, BiasMaxima maxima = {}) {
     const int tiles = (columns + kBiasColumns - 1) / kBiasColumns;
     const int64_t wanted = (2 * current_device_limits().sm_count + tiles - 1) / tiles;
     int splits = static_cast<int>(std::min<int64_t>({wanted, (rows + 63) / 64, scratch_elements / columns}));
     splits = std::max(splits, 1);
     const int64_t rows_per_split = (rows + splits - 1) / splits;
     splits = static_cast<int>((rows + rows_per_split - 1) / rows_per_split);
-    bias_parts_kernel<C>
-        <<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits)), kBiasThreads, 0, stream>>>(
-            grads, grads_row, rows, columns, rows_per_split, scratch, first, second, first_columns);
-    LIBREDNN_CHECK(check_launch("bias_parts_kernel"));
-    if (splits == 1) return CUDNN_STATUS_SUCCESS;
-    bias_sum_kernel<C><<<(columns + kRnnBlock - 1) / kRnnBlock, kRnnBlock, 0, stream>>>(scratch, splits, columns, first,
-                                                                                        second, first_columns);
-    return check_launch("bias_sum_kernel");
+    const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(splits));
+    if constexpr (std::is_same_v<C, float>) {
+        if (maxima.first != nullptr) {
+            bias_parts_kernel<C, true><<<grid, kBiasThreads, 0, stream>>>(
+                grads, grads_row, rows, columns, rows_per_split, scratch, first, second, first_columns, maxima);
+            return finish_bias_parts(stream, scratch, splits, columns, first, second, first_columns);
+        }
+    }
+    bias_parts_kernel<C, false><<<grid, kBiasThreads, 0, stream>>>(grads, grads_row, rows, columns, rows_per_split,
+                                                                   scratch, first, second, first_columns, maxima);
+    return finish_bias_parts(stream, scratch, splits, columns, first, second, first_columns);
 }
 
-// The weight products' operands K-major and rounded to TF32 (float compute on tensor cores): every operand
-// [steps][columns] as the passes hold it turns [columns][ld], k contiguous, so that gemm_tf32 copies it to the tensor
-// cores untouched (its tensor memory accelerator's kernel). A block turns a 32 x 32 tile through shared memory,
-// reading and writing whole 128-byte lines. The sources say what element (k, c) of each operand is: DenseRows,
-// and rnn_kernels.cuh's RnnSequenceElement and RnnPreviousH (which rnn_load_sequences_kernel and
-// rnn_gather_all_previous_h_kernel copy as they are).
+// The weight products' operands K-major and rounded to TF32 (float compute on tensor cores), or for half data as half
+// factors scaled into half's range (f16_factors.hpp): every operand [steps][columns] as the passes hold it turns
+// [columns][ld], k contiguous, so that gemm_tf32 copies it to the tensor cores untouched (its tensor memory
+// accelerator's kernel). A block turns a 32 x 32 tile through shared memory, reading whole 128-byte lines. The
+// sources say what element (k, c) of each operand is: DenseRows, and rnn_kernels.cuh's RnnSequenceElement and
+// RnnPreviousH (which rnn_load_sequences_kernel and rnn_gather_all_previous_h_kernel copy as they are).
 struct DenseRows {  // the gate gradients, or the layer below's outputs (times their dropout factors where given)
     const float *data;
     const float *factors;
@@ -107,10 +149,18 @@ struct DenseRows {  // the gate gradients, or the layer below's outputs (times t
 
 constexpr int kTurnTile = 32, kTurnRows = 8;
 
-template <class Source>
+// A turned factor as stored: rounded to TF32, or scaled by 2^-e and rounded to half.
+__device__ __forceinline__ void store_factor(float *at, float value, int) { *at = __uint_as_float(tf32_bits(value)); }
+__device__ __forceinline__ void store_factor(__half *at, float value, int e) {
+    *at = __float2half_rn(e > 0 ? ldexpf(value, -e) : value);
+}
+
+// `maximum`: where the bits of the source's largest magnitude lie (half factors; null: not scaled).
+template <class Source, class Factor>
 __global__ void __launch_bounds__(kTurnTile *kTurnRows)
-    turn_tf32_kernel(Source source, int64_t steps, int columns, float *turned, int64_t ld) {
+    turn_kernel(Source source, int64_t steps, int columns, Factor *turned, int64_t ld, const uint32_t *maximum) {
     __shared__ float tile[kTurnTile][kTurnTile + 1];
+    const int e = f16_scale_exponent_at(maximum);
     const int x = static_cast<int>(threadIdx.x) % kTurnTile, y = static_cast<int>(threadIdx.x) / kTurnTile;
     const int64_t k0 = static_cast<int64_t>(blockIdx.x) * kTurnTile;
     const int c0 = static_cast<int>(blockIdx.y) * kTurnTile;
@@ -125,16 +175,53 @@ __global__ void __launch_bounds__(kTurnTile *kTurnRows)
     for (int j = 0; j < kTurnTile; j += kTurnRows) {
         const int c = c0 + y + j;
         const int64_t k = k0 + x;
-        if (c < columns && k < steps) turned[c * ld + k] = __uint_as_float(tf32_bits(tile[x][y + j]));
+        if (c < columns && k < steps) store_factor(&turned[c * ld + k], tile[x][y + j], e);
     }
 }
 
+// The bits of the largest |source(k, c)| into *maximum (zero before; atomicMax of non-negative floats' bits, which
+// order as the values do; a NaN counts above infinity): a thread takes a column and, kMaxRows at a time (their loads in
+// flight together), every gridDim.y-th group of rows.
+constexpr int kMaxRows = 8;
+
 template <class Source>
-Status turn_tf32(cudaStream_t stream, const Source &source, int64_t steps, int columns, float *turned, int64_t ld) {
+__global__ void __launch_bounds__(kRnnBlock)
+    max_magnitude_kernel(Source source, int64_t steps, int columns, uint32_t *maximum) {
+    uint32_t most = 0;
+    const int c = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (c < columns) {
+        for (int64_t k0 = static_cast<int64_t>(blockIdx.y) * kMaxRows; k0 < steps;
+             k0 += static_cast<int64_t>(gridDim.y) * kMaxRows) {
+            float v[kMaxRows];
+#pragma unroll
+            for (int j = 0; j < kMaxRows; ++j) v[j] = k0 + j < steps ? source(k0 + j, c) : 0.0f;
+#pragma unroll
+            for (int j = 0; j < kMaxRows; ++j) most = max(most, __float_as_uint(fabsf(v[j])));
+        }
+    }
+    for (int offset = 16; offset > 0; offset /= 2) most = max(most, __shfl_xor_sync(0xffffffffu, most, offset));
+    if (threadIdx.x % 32 == 0 && most > 0) atomicMax(maximum, most);
+}
+
+// Turns `source` [steps][columns] into `turned` [columns][ld]. Half factors scaled by a largest magnitude (`maximum`
+// not null) find it first unless `found` (the bias gradients' pass recorded it).
+template <class Source, class Factor>
+Status turn(cudaStream_t stream, const Source &source, int64_t steps, int columns, Factor *turned, int64_t ld,
+            uint32_t *maximum = nullptr, bool found = false) {
+    if (maximum != nullptr && !found) {
+        // Two waves of eight blocks an SM, at most a group of rows each.
+        const unsigned across = static_cast<unsigned>((columns + kRnnBlock - 1) / kRnnBlock);
+        const int64_t wanted = 16 * static_cast<int64_t>(current_device_limits().sm_count) / across + 1;
+        const int64_t groups = (steps + kMaxRows - 1) / kMaxRows;
+        const dim3 grid(across, static_cast<unsigned>(std::min<int64_t>({groups, wanted, 65535})));
+        max_magnitude_kernel<Source><<<grid, kRnnBlock, 0, stream>>>(source, steps, columns, maximum);
+        LIBREDNN_CHECK(check_launch("max_magnitude_kernel"));
+    }
     const dim3 grid(static_cast<unsigned>((steps + kTurnTile - 1) / kTurnTile),
                     static_cast<unsigned>((columns + kTurnTile - 1) / kTurnTile));
-    turn_tf32_kernel<Source><<<grid, kTurnTile * kTurnRows, 0, stream>>>(source, steps, columns, turned, ld);
-    return check_launch("turn_tf32_kernel");
+    turn_kernel<Source, Factor>
+        <<<grid, kTurnTile * kTurnRows, 0, stream>>>(source, steps, columns, turned, ld, maximum);
+    return check_launch("turn_kernel");
 }
 
 template <class T, class C>
@@ -144,7 +231,7 @@ __global__ void __launch_bounds__(kRnnBlock) finish_gradients_kernel(const C *su
         dw[e] = from_compute<T>(add ? to_compute<C>(dw[e]) + sums[e] : sums[e]);
 }
 
-// Whether the pass turns its W and R products' operands K-major and TF32 first (turn_tf32): where the passes
+// Whether the pass turns its W and R products' operands K-major and TF32 (or half) first (turn): where the passes
 // prepare TF32 operands (rnn_products.hpp) and the grid's tiles span the rows. Else the products read the reserve
 // space's rows in place.
 bool turned_products(const RnnProblem &p) {
@@ -154,56 +241,97 @@ bool turned_products(const RnnProblem &p) {
     return rnn_prepares_tf32_operands(p) && widest <= int64_t{65535} * kTurnTile;
 }
 
+// Half factors' largest magnitudes in the workspace (at.maxima, cleared before each pseudo-layer): the gate gradients
+// of W's product and of R's, the layer input, the previous h.
+enum Maximum { kGatesW, kGatesR, kInput, kPrevious };
+static_assert(kRnnOperandMaxima == 4, "the four maxima above");
+
+// Which of a layer's gate-gradient maxima the bias gradients' pass recorded (bias_gradients' BiasMaxima).
+struct FoundMaxima {
+    bool gates_w = false, gates_r = false;
+};
+
+// Whether every layer output and previous h lies within half's range whatever the data, so that its half factors need
+// no scale (nor a pass to find one): the LSTM's h = o tanh(c) and a tanh cell's lie in [-1, 1], a GRU's h is a
+// weighted mean of tanh values and the previous h (hx: half data, within half's range); not a ReLU cell's, nor the
+// LSTM's projected h (r = P h), nor a layer input past the dropout between layers (its factor 1 / (1 - p)).
+bool outputs_within_half(const RnnNetwork &net) {
+    return net.cell != CUDNN_RNN_RELU && net.proj_size == net.hidden_size;
+}
+
 // One pseudo-layer's W and R gradients from turned operands: the gate gradients [gates * hidden][ld] in the
 // gates piece, the layer input [width][ld] in sequence_a, the previous h [projSize][ld] in sequence_b (ld: the
-// steps rounded up to whole 16-byte rows; the workspace holds that, rnn_plan.cpp). The cells other than the GRU
-// leave the same gradients for W's products and R's, turned once.
-template <class T>
+// steps rounded up to whole 16-byte rows of the factor type; the workspace holds the float rows, rnn_plan.cpp). The
+// cells other than the GRU leave the same gradients for W's products and R's, turned once. Factor: float (TF32) or
+// __half (rnn_f16_weight_products: each float operand scaled by its largest magnitude, at.maxima, where it may leave
+// half's range; `found`: the gate gradients' maxima already recorded).
+template <class T, class Factor>
 Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b,
                              const RnnWorkspacePointers<float> &at, int pl, const float *grads,
-                             const float *outputs_start) {
+                             const float *outputs_start, FoundMaxima found) {
+    constexpr bool kHalf = std::is_same_v<Factor, __half>;
     const RnnNetwork &net = p.net;
     const int layer = pl / net.directions(), dir = pl % net.directions();
     const int P = net.proj_size, N = p.batch_size, Y = p.y_size();
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * N,
                   gH = static_cast<int64_t>(net.gates()) * net.hidden_size;
-    const int64_t ld = rnn_turned_row(steps), gradient_block = rnn_reserve_gradient_block(net);
+    const int64_t ld = kHalf ? (steps + 7) / 8 * 8 : rnn_turned_row(steps),
+                  gradient_block = rnn_reserve_gradient_block(net);
     const RnnLayerPlaces places = rnn_layer_places(net, pl);
     const float *reserve = static_cast<const float *>(b.reserve);
+    Factor *const gates = reinterpret_cast<Factor *>(at.gates),
+                  *const sequence_a = reinterpret_cast<Factor *>(at.sequence_a),
+                  *const sequence_b = reinterpret_cast<Factor *>(at.sequence_b);
+    const bool bounded = outputs_within_half(net);
+    uint32_t *const gates_w_maximum = kHalf ? at.maxima + kGatesW : nullptr,
+                    *const gates_r_maximum = kHalf ? at.maxima + kGatesR : nullptr,
+                    *const input_maximum =
+                        kHalf && !(bounded && !p.dropout_between_layers()) ? at.maxima + kInput : nullptr,
+                    *const previous_maximum = kHalf && !bounded ? at.maxima + kPrevious : nullptr;
     GemmOperands<float> product;
     product.scratch = at.split, product.scratch_elements = at.split_elements;
-    product.k = steps, product.m = gH, product.a = at.gates, product.a_row = ld, product.a_col = 1;
-    product.b_row = 1, product.b_col = ld, product.tf32_rounded = true;
+    product.k = steps, product.m = gH, product.a = reinterpret_cast<const float *>(gates), product.a_row = ld,
+    product.a_col = 1;
+    product.b_row = 1, product.b_col = ld;
+    product.tf32_rounded = !kHalf, product.f16_factors = kHalf;
     const auto weight_product = [&](const GemmOperands<float> &operands) {
+        if constexpr (kHalf) return gemm_tf32(stream, operands, at.products, at.product_bytes);
         return rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::backward_filter, operands,
                            at.products, at.product_bytes);
     };
     const bool shared_gradients = net.cell != CUDNN_GRU;
     if (places.input_matrices >= 0) {
         const int width = places.width;
+        uint32_t *input_scale = nullptr;  // the data's own x is exact in half: no scale
         if (layer == 0) {
             const RnnSequenceElement<T, float> x{static_cast<const T *>(b.x), at.rows, at.lengths, N, width};
-            LIBREDNN_CHECK(turn_tf32(stream, x, steps, width, at.sequence_a, ld));
+            LIBREDNN_CHECK(turn(stream, x, steps, width, sequence_a, ld));
         } else {
             // The layer's input as the forward gave it: the output below, times its dropout factors.
             const float *factors =
                 p.dropout_between_layers() ? reserve + rnn_reserve_dropout_start(p) + steps * Y * (layer - 1) : nullptr;
             const DenseRows below{outputs_start + steps * Y * (layer - 1), factors, Y};
-            LIBREDNN_CHECK(turn_tf32(stream, below, steps, width, at.sequence_a, ld));
+            input_scale = input_maximum;
+            LIBREDNN_CHECK(turn(stream, below, steps, width, sequence_a, ld, input_scale));
         }
-        LIBREDNN_CHECK(
-            turn_tf32(stream, DenseRows{grads, nullptr, gradient_block}, steps, static_cast<int>(gH), at.gates, ld));
-        product.n = width, product.b = at.sequence_a;
+        LIBREDNN_CHECK(turn(stream, DenseRows{grads, nullptr, gradient_block}, steps, static_cast<int>(gH), gates, ld,
+                            gates_w_maximum, found.gates_w));
+        product.n = width, product.b = reinterpret_cast<const float *>(sequence_a);
+        product.a_maximum = gates_w_maximum, product.b_maximum = input_scale;
         product.c = at.weights + places.input_matrices, product.c_row = width;
         LIBREDNN_CHECK(weight_product(product));
+        product.a_maximum = gates_w_maximum;
     }
-    if (places.input_matrices < 0 || !shared_gradients)
-        LIBREDNN_CHECK(turn_tf32(stream, DenseRows{grads + gH, nullptr, gradient_block}, steps, static_cast<int>(gH),
-                                 at.gates, ld));
+    if (places.input_matrices < 0 || !shared_gradients) {
+        LIBREDNN_CHECK(turn(stream, DenseRows{grads + gH, nullptr, gradient_block}, steps, static_cast<int>(gH), gates,
+                            ld, gates_r_maximum, found.gates_r));
+        product.a_maximum = gates_r_maximum;
+    }
     const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
     const RnnPreviousH<T, float> previous{at.lengths, N, P, dir, outputs_start + steps * Y * layer, Y, hx};
-    LIBREDNN_CHECK(turn_tf32(stream, previous, steps, P, at.sequence_b, ld));
-    product.n = P, product.b = at.sequence_b;
+    LIBREDNN_CHECK(turn(stream, previous, steps, P, sequence_b, ld, previous_maximum));
+    product.n = P, product.b = reinterpret_cast<const float *>(sequence_b);
+    product.b_maximum = previous_maximum;
     product.c = at.weights + places.recurrent_matrices, product.c_row = P;
     return weight_product(product);
 }
@@ -216,6 +344,7 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
     const RnnWorkspacePointers<C> at = rnn_workspace_pointers<C>(p, workspace);
     LIBREDNN_CHECK(rnn_upload_tables(stream, p, at.lengths, at.rows));
     const bool turned = std::is_same_v<C, float> && turned_products(p);
+    const bool half_factors = turned && std::is_same_v<T, __half> && rnn_f16_weight_products(p);
     if (!turned) {
         rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * net.input_size), kRnnBlock, 0, stream>>>(
             static_cast<const T *>(b.x), at.rows, at.lengths, N, steps, net.input_size, at.sequence_a);
@@ -245,8 +374,45 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         product.k = steps;
         product.a_row = 1, product.a_col = gradient_block;
         product.b_col = 1;
+        // The bias gradients: the column sums of the gate gradients, both biases' in one pass where both are present
+        // (the input side's gradients, then the recurrent side's, lie side by side in a row). Where the weight
+        // gradients take half factors the pass comes first and also records the gate gradients' largest magnitudes,
+        // which then need no pass of their own (the cells other than the GRU leave the same gradients on both sides:
+        // either side's maximum is W's and R's).
+        FoundMaxima found;
+        const bool input_bias = places.input_biases >= 0, recurrent_bias = places.recurrent_biases >= 0;
+        const auto bias_pass = [&]() -> Status {
+            if (!input_bias && !recurrent_bias) return CUDNN_STATUS_SUCCESS;
+            const int columns = static_cast<int>((input_bias && recurrent_bias ? 2 : 1) * gH);
+            C *first = sums + (input_bias ? places.input_biases : places.recurrent_biases);
+            C *second = recurrent_bias ? sums + places.recurrent_biases : first;
+            const bool shared = net.cell != CUDNN_GRU;
+            BiasMaxima maxima;
+            if (half_factors) {
+                maxima.first = at.maxima + (input_bias || shared ? kGatesW : kGatesR);
+                maxima.second = input_bias && recurrent_bias ? at.maxima + (shared ? kGatesW : kGatesR) : nullptr;
+                found.gates_w = input_bias || shared;
+                found.gates_r = recurrent_bias;
+            }
+            return bias_gradients<C>(stream, input_bias ? grads : grads + gH, gradient_block, steps, columns, first,
+                                     second, input_bias ? static_cast<int>(gH) : columns, parts, parts_elements,
+                                     maxima);
+        };
+        if (half_factors) {
+            const cudaError_t error = cudaMemsetAsync(at.maxima, 0, kRnnOperandMaxima * sizeof(uint32_t), stream);
+            if (error != cudaSuccess)
+                return fail(CUDNN_STATUS_EXECUTION_FAILED, "clearing the RNN workspace's maxima failed: %s",
+                            cudaGetErrorString(error));
+            LIBREDNN_CHECK(bias_pass());
+        }
         if constexpr (std::is_same_v<C, float>) {
-            if (turned) LIBREDNN_CHECK(turned_layer_products<T>(stream, p, b, at, pl, grads, reserve + outputs_start));
+            if (turned) {
+                const float *outputs = reserve + outputs_start;
+                const Status status =
+                    half_factors ? turned_layer_products<T, __half>(stream, p, b, at, pl, grads, outputs, found)
+                                 : turned_layer_products<T, float>(stream, p, b, at, pl, grads, outputs, found);
+                LIBREDNN_CHECK(status);
+            }
         }
         if (!turned) {
             const C *input = layer == 0 ? at.sequence_a : reserve + outputs_start + steps * Y * (layer - 1);
@@ -280,17 +446,7 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
             product.c = sums + places.projection, product.c_row = H;
             LIBREDNN_CHECK(weight_product(product));
         }
-        // Bias gradients: the column sums of the gate gradients, both biases' in one pass where both are present
-        // (the input side's gradients, then the recurrent side's, lie side by side in a row).
-        const bool input_bias = places.input_biases >= 0, recurrent_bias = places.recurrent_biases >= 0;
-        if (input_bias || recurrent_bias) {
-            const int columns = static_cast<int>((input_bias && recurrent_bias ? 2 : 1) * gH);
-            C *first = sums + (input_bias ? places.input_biases : places.recurrent_biases);
-            C *second = recurrent_bias ? sums + places.recurrent_biases : first;
-            LIBREDNN_CHECK(bias_gradients<C>(stream, input_bias ? grads : grads + gH, gradient_block, steps, columns,
-                                             first, second, input_bias ? static_cast<int>(gH) : columns, parts,
-                                             parts_elements));
-        }
+        if (!half_factors) LIBREDNN_CHECK(bias_pass());
     }
     const int64_t count = rnn_weight_elements(net);
     finish_gradients_kernel<T, C>

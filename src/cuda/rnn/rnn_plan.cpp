@@ -40,12 +40,12 @@ RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p) {
                                  rnn_cluster_backward_exchange_elements(net)));
     const size_t element = net.data_type == CUDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
     w.table_offset = align_up(static_cast<size_t>(w.weights + 2 * w.sequences + w.gates + w.state + w.split) * element);
-    w.product_offset = align_up(w.table_offset + align_up(sizeof(int) * static_cast<size_t>(p.batch_size)) +
-                                sizeof(int64_t) * static_cast<size_t>(steps));
+    w.maxima_offset = align_up(w.table_offset + align_up(sizeof(int) * static_cast<size_t>(p.batch_size)) +
+                               sizeof(int64_t) * static_cast<size_t>(steps));
+    const size_t maxima_end = w.maxima_offset + kRnnOperandMaxima * sizeof(uint32_t);
+    w.product_offset = align_up(maxima_end);
     w.product_bytes = rnn_product_workspace_bytes(p);
-    w.bytes = w.product_bytes > 0 ? w.product_offset + w.product_bytes
-                                  : w.table_offset + align_up(sizeof(int) * static_cast<size_t>(p.batch_size)) +
-                                        sizeof(int64_t) * static_cast<size_t>(steps);
+    w.bytes = w.product_bytes > 0 ? w.product_offset + w.product_bytes : maxima_end;
     return w;
 }
 

@@ -19,10 +19,15 @@ namespace librednn::cuda {
 // the gate gradients turned K-major; all three a little longer where T * N is not a multiple of 4),
 // per-sequence state, the parts of a recurrence step's products when they split k (batches up to 64), the
 // tables, and last the split sums of backward weights' products on the implicit GEMM (rnn_products.hpp).
+// The largest magnitudes backward weights records (as float bits) of the operands it turns into half factors: the
+// gate gradients for W's product and for R's, the layer input, the previous h (rnn_backward_weights.cu).
+constexpr int kRnnOperandMaxima = 4;
+
 struct RnnCudaWorkspace {
     int64_t weights = 0, sequences = 0, gates = 0, state = 0, split = 0;  // elements of one piece
     int64_t state_per_sequence = 0;
-    size_t table_offset = 0;  // bytes from the start: int32 lengths[N], then int64 rows[T][N]
+    size_t table_offset = 0;   // bytes from the start: int32 lengths[N], then int64 rows[T][N]
+    size_t maxima_offset = 0;  // kRnnOperandMaxima uint32: backward weights' largest magnitudes of its half factors
     size_t product_offset = 0, product_bytes = 0;
     size_t bytes = 0;
 };
@@ -38,8 +43,9 @@ struct RnnWorkspacePointers {
     C *weights, *sequence_a, *sequence_b, *gates, *state, *split;
     int64_t state_per_sequence, state_elements, split_elements;
     int *lengths;
-    int64_t *rows;   // (t, n) -> row of the data tensors; -1 for a step beyond the sequence when packed
-    void *products;  // the implicit GEMM's workspace for backward weights' products
+    int64_t *rows;     // (t, n) -> row of the data tensors; -1 for a step beyond the sequence when packed
+    uint32_t *maxima;  // [kRnnOperandMaxima]
+    void *products;    // the implicit GEMM's workspace for backward weights' products
     size_t product_bytes;
 };
 template <class C>
@@ -57,6 +63,7 @@ RnnWorkspacePointers<C> rnn_workspace_pointers(const RnnProblem &p, void *worksp
     at.lengths = reinterpret_cast<int *>(static_cast<char *>(workspace) + w.table_offset);
     at.rows = reinterpret_cast<int64_t *>(static_cast<char *>(workspace) + w.table_offset +
                                           ((sizeof(int) * static_cast<size_t>(p.batch_size) + 255) & ~size_t{255}));
+    at.maxima = reinterpret_cast<uint32_t *>(static_cast<char *>(workspace) + w.maxima_offset);
     at.products = w.product_bytes > 0 ? static_cast<char *>(workspace) + w.product_offset : nullptr;
     at.product_bytes = w.product_bytes;
     return at;

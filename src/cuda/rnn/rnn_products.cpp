@@ -4,6 +4,7 @@
 
 #include "cuda/common/gemm_tf32.hpp"
 #include "cuda/common/gemm_tf32_tma.hpp"
+#include "cuda/common/launch_util.hpp"
 #include "cuda/conv/implicit_gemm.hpp"
 #include "cuda/rnn/rnn_plan.hpp"
 
@@ -88,6 +89,11 @@ bool rnn_prepares_tf32_operands(const RnnProblem &p) {
     return steps >= min_steps && gemm_tf32_tma_available() &&
            rnn_product_kernel(p, RnnProductScope::all_steps, gH, p.net.proj_size, steps) ==
                RnnProductKernel::tensor_cores;
+}
+
+bool rnn_f16_weight_products(const RnnProblem &p) {
+    static const bool off = switched_off("LIBREDNN_RNN_F16_WEIGHTS");
+    return !off && p.net.data_type == CUDNN_DATA_HALF && rnn_prepares_tf32_operands(p);
 }
 
 ConvProblem rnn_product_problem(const GemmOperands<float> &o, RnnProductShape shape, cudnnMathType_t math_type) {

@@ -51,6 +51,12 @@ RnnProductKernel rnn_product_kernel(const RnnProblem &problem, RnnProductScope s
 // product (OpsCuda.RnnTf32Operands), a measurement may set a large one to prepare none.
 bool rnn_prepares_tf32_operands(const RnnProblem &problem);
 
+// Whether backward weights multiplies its W and R gradients from half factors (GemmOperands::f16_factors, each
+// operand scaled by a power of two into half's range) instead of TF32 ones: for half data where it turns its operands
+// (rnn_prepares_tf32_operands). The factors keep TF32's precision (11 significant bits) but for those that scale into
+// half's subnormals (docs/RNN.md). LIBREDNN_RNN_F16_WEIGHTS=0 (read once) keeps TF32: a measurement switch.
+bool rnn_f16_weight_products(const RnnProblem &problem);
+
 // The product as a convolution problem of float tensors under `math_type`, operands in place. `operands`
 // needs no pointers here, only sizes and strides; a bias needs the forward shape and no accumulation.
 ConvProblem rnn_product_problem(const GemmOperands<float> &operands, RnnProductShape shape, cudnnMathType_t math_type);
