@@ -8,17 +8,19 @@
 
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define LIBREDNN_F16_HOST_DEVICE __host__ __device__
+#ifndef LIBREDNN_HOST_DEVICE  // as descriptors/dropout.hpp defines it
+#if defined(__CUDACC__)
+#define LIBREDNN_HOST_DEVICE __host__ __device__
 #else
-#define LIBREDNN_F16_HOST_DEVICE
+#define LIBREDNN_HOST_DEVICE
+#endif
 #endif
 
 namespace librednn::cuda {
 
 // e >= 0 for a largest magnitude whose float bits are `maximum_bits` (sign clear): the smallest that leaves it
 // below 2^15; 0 where it is infinite or NaN (nothing to keep in range: the results are not finite anyway).
-LIBREDNN_F16_HOST_DEVICE inline int f16_scale_exponent(uint32_t maximum_bits) {
+LIBREDNN_HOST_DEVICE inline int f16_scale_exponent(uint32_t maximum_bits) {
     const int biased = static_cast<int>(maximum_bits >> 23);  // floor(log2) + 127 for a normal magnitude
     if (biased >= 255) return 0;
     const int e = biased - 127 - 14;
@@ -26,10 +28,8 @@ LIBREDNN_F16_HOST_DEVICE inline int f16_scale_exponent(uint32_t maximum_bits) {
 }
 
 // The exponent of a factor's operand where `maximum` (device memory, or null: not scaled) holds its bits.
-LIBREDNN_F16_HOST_DEVICE inline int f16_scale_exponent_at(const uint32_t *maximum) {
+LIBREDNN_HOST_DEVICE inline int f16_scale_exponent_at(const uint32_t *maximum) {
     return maximum != nullptr ? f16_scale_exponent(*maximum) : 0;
 }
 
 }  // namespace librednn::cuda
-
-#undef LIBREDNN_F16_HOST_DEVICE

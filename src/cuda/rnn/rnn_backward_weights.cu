@@ -38,6 +38,13 @@ struct BiasMaxima {
     uint32_t *first = nullptr, *second = nullptr;  // either null: not wanted
 };
 
+// A warp's largest magnitude (each lane's as float bits, which order as the values do; a NaN counts above infinity)
+// into *target (zero before: atomicMax), where it is not zero.
+__device__ __forceinline__ void record_maximum(uint32_t bits, uint32_t *target) {
+    for (int offset = 16; offset > 0; offset /= 2) bits = max(bits, __shfl_xor_sync(0xffffffffu, bits, offset));
+    if (threadIdx.x % 32 == 0 && bits > 0) atomicMax(target, bits);
+}
+
 template <class C, bool kMaxima>
 __global__ void __launch_bounds__(kBiasThreads)
     bias_parts_kernel(const C *grads, int64_t grads_row, int64_t rows, int columns, int64_t rows_per_split, C *parts,
@@ -66,12 +73,8 @@ __global__ void __launch_bounds__(kBiasThreads)
     if constexpr (kMaxima) {
         uint32_t *const targets[2] = {maxima.first, maxima.second};
 #pragma unroll
-        for (int side = 0; side < 2; ++side) {
-            if (targets[side] == nullptr) continue;
-            uint32_t bits = most[side];
-            for (int offset = 16; offset > 0; offset /= 2) bits = max(bits, __shfl_xor_sync(0xffffffffu, bits, offset));
-            if (lane == 0 && bits > 0) atomicMax(targets[side], bits);
-        }
+        for (int side = 0; side < 2; ++side)
+            if (targets[side] != nullptr) record_maximum(most[side], targets[side]);
     }
 #pragma unroll
     for (int q = 0; q < kBiasColumns / 32; ++q) warp_sums[warp][lane + 32 * q] = sum[q];
@@ -179,9 +182,8 @@ __global__ void __launch_bounds__(kTurnTile *kTurnRows)
     }
 }
 
-// The bits of the largest |source(k, c)| into *maximum (zero before; atomicMax of non-negative floats' bits, which
-// order as the values do; a NaN counts above infinity): a thread takes a column and, kMaxRows at a time (their loads in
-// flight together), every gridDim.y-th group of rows.
+// The bits of the largest |source(k, c)| into *maximum (record_maximum): a thread takes a column and, kMaxRows at a
+// time (their loads in flight together), every gridDim.y-th group of rows.
 constexpr int kMaxRows = 8;
 
 template <class Source>
@@ -199,8 +201,7 @@ __global__ void __launch_bounds__(kRnnBlock)
             for (int j = 0; j < kMaxRows; ++j) most = max(most, __float_as_uint(fabsf(v[j])));
         }
     }
-    for (int offset = 16; offset > 0; offset /= 2) most = max(most, __shfl_xor_sync(0xffffffffu, most, offset));
-    if (threadIdx.x % 32 == 0 && most > 0) atomicMax(maximum, most);
+    record_maximum(most, maximum);
 }
 
 // Turns `source` [steps][columns] into `turned` [columns][ld]. Half factors scaled by a largest magnitude (`maximum`
@@ -302,7 +303,7 @@ Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const Rnn
     const bool shared_gradients = net.cell != CUDNN_GRU;
     if (places.input_matrices >= 0) {
         const int width = places.width;
-        uint32_t *input_scale = nullptr;  // the data's own x is exact in half: no scale
+        uint32_t *const input_scale = layer == 0 ? nullptr : input_maximum;  // the data's own x is half already
         if (layer == 0) {
             const RnnSequenceElement<T, float> x{static_cast<const T *>(b.x), at.rows, at.lengths, N, width};
             LIBREDNN_CHECK(turn(stream, x, steps, width, sequence_a, ld));
@@ -311,7 +312,6 @@ Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const Rnn
             const float *factors =
                 p.dropout_between_layers() ? reserve + rnn_reserve_dropout_start(p) + steps * Y * (layer - 1) : nullptr;
             const DenseRows below{outputs_start + steps * Y * (layer - 1), factors, Y};
-            input_scale = input_maximum;
             LIBREDNN_CHECK(turn(stream, below, steps, width, sequence_a, ld, input_scale));
         }
         LIBREDNN_CHECK(turn(stream, DenseRows{grads, nullptr, gradient_block}, steps, static_cast<int>(gH), gates, ld,
@@ -320,7 +320,6 @@ Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const Rnn
         product.a_maximum = gates_w_maximum, product.b_maximum = input_scale;
         product.c = at.weights + places.input_matrices, product.c_row = width;
         LIBREDNN_CHECK(weight_product(product));
-        product.a_maximum = gates_w_maximum;
     }
     if (places.input_matrices < 0 || !shared_gradients) {
         LIBREDNN_CHECK(turn(stream, DenseRows{grads + gH, nullptr, gradient_block}, steps, static_cast<int>(gH), gates,
@@ -377,8 +376,7 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         // The bias gradients: the column sums of the gate gradients, both biases' in one pass where both are present
         // (the input side's gradients, then the recurrent side's, lie side by side in a row). Where the weight
         // gradients take half factors the pass comes first and also records the gate gradients' largest magnitudes,
-        // which then need no pass of their own (the cells other than the GRU leave the same gradients on both sides:
-        // either side's maximum is W's and R's).
+        // which then need no pass of their own.
         FoundMaxima found;
         const bool input_bias = places.input_biases >= 0, recurrent_bias = places.recurrent_biases >= 0;
         const auto bias_pass = [&]() -> Status {

@@ -13,16 +13,17 @@
 
 namespace librednn::cuda {
 
+// The largest magnitudes backward weights records (as float bits) of the operands it turns into half factors: the
+// gate gradients for W's product and for R's, the layer input, the previous h (rnn_backward_weights.cu).
+constexpr int kRnnOperandMaxima = 4;
+
 // The workspace, in elements of the compute type C unless named bytes: the weights converted to C
 // (backward weights: the gradients' sums), two [T][N][widest] sequence buffers (layer input and output,
 // or their gradients), [T][N][gates * hidden] for W x + b_W (backward weights: every step's previous h, or
 // the gate gradients turned K-major; all three a little longer where T * N is not a multiple of 4),
 // per-sequence state, the parts of a recurrence step's products when they split k (batches up to 64), the
-// tables, and last the split sums of backward weights' products on the implicit GEMM (rnn_products.hpp).
-// The largest magnitudes backward weights records (as float bits) of the operands it turns into half factors: the
-// gate gradients for W's product and for R's, the layer input, the previous h (rnn_backward_weights.cu).
-constexpr int kRnnOperandMaxima = 4;
-
+// tables, backward weights' maxima, and last the split sums of backward weights' products on the implicit GEMM
+// (rnn_products.hpp).
 struct RnnCudaWorkspace {
     int64_t weights = 0, sequences = 0, gates = 0, state = 0, split = 0;  // elements of one piece
     int64_t state_per_sequence = 0;
