@@ -322,9 +322,11 @@ Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const Rnn
         LIBREDNN_CHECK(weight_product(product));
     }
     if (places.input_matrices < 0 || !shared_gradients) {
+        // The other cells' R-side gradients are W's: their largest magnitude is gates_w's.
+        uint32_t *const maximum = shared_gradients ? gates_w_maximum : gates_r_maximum;
         LIBREDNN_CHECK(turn(stream, DenseRows{grads + gH, nullptr, gradient_block}, steps, static_cast<int>(gH), gates,
-                            ld, gates_r_maximum, found.gates_r));
-        product.a_maximum = gates_r_maximum;
+                            ld, maximum, shared_gradients ? found.gates_w : found.gates_r));
+        product.a_maximum = maximum;
     }
     const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
     const RnnPreviousH<T, float> previous{at.lengths, N, P, dir, outputs_start + steps * Y * layer, Y, hx};
@@ -386,11 +388,12 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
             C *second = recurrent_bias ? sums + places.recurrent_biases : first;
             const bool shared = net.cell != CUDNN_GRU;
             BiasMaxima maxima;
-            if (half_factors) {
-                maxima.first = at.maxima + (input_bias || shared ? kGatesW : kGatesR);
-                maxima.second = input_bias && recurrent_bias ? at.maxima + (shared ? kGatesW : kGatesR) : nullptr;
+            if (half_factors) {  // the other cells' gradients are the same on both sides: all in gates_w's
+                const Maximum recurrent_side = shared ? kGatesW : kGatesR;
+                maxima.first = at.maxima + (input_bias ? kGatesW : recurrent_side);
+                maxima.second = input_bias && recurrent_bias ? at.maxima + recurrent_side : nullptr;
                 found.gates_w = input_bias || shared;
-                found.gates_r = recurrent_bias;
+                found.gates_r = recurrent_bias && !shared;
             }
             return bias_gradients<C>(stream, input_bias ? grads : grads + gH, gradient_block, steps, columns, first,
                                      second, input_bias ? static_cast<int>(gH) : columns, parts, parts_elements,
