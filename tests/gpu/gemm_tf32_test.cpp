@@ -47,6 +47,22 @@ struct Shape {
 // the double product: one dropped, doubled or misplaced term at any k fails.
 enum class Data { reals, integers };
 
+// One value of `data`'s kind.
+float sample(Data data, std::mt19937_64 &rng) {
+    if (data == Data::integers) return static_cast<float>(std::uniform_int_distribution<int>(-3, 3)(rng));
+    return static_cast<float>(std::uniform_real_distribution<double>(-1.0, 1.0)(rng));
+}
+
+// C against the double product: exactly for integers; for reals, of the factors rounded to TF32 as the kernels round
+// them (halves are TF32 values already), so that only the additions err.
+void expect_product(Data data, const GemmOperands<float> &g, const std::vector<float> &a, const std::vector<float> &b,
+                    const std::vector<float> &bias, const std::vector<float> &c0, const std::vector<float> &got) {
+    if (data == Data::integers)
+        librednn::gpu_test::expect_product_within_bound(g, a, b, bias, c0, got, 0.0, 0.0);
+    else
+        librednn::gpu_test::expect_tf32_product_within_bound(g, a, b, bias, c0, got);
+}
+
 void check(const Shape &s, Tf32Kernel kernel, Data data, std::mt19937_64 &rng) {
     const char *name = kernel == Tf32Kernel::wgmma ? "wgmma" : kernel == Tf32Kernel::tma ? "tma" : "mma.sync";
     SCOPED_TRACE(testing::Message() << name << (data == Data::integers ? " integers" : " reals") << " m " << s.m
@@ -62,12 +78,9 @@ void check(const Shape &s, Tf32Kernel kernel, Data data, std::mt19937_64 &rng) {
     g.c_row = s.n + s.row_gap + 1, g.accumulate = s.accumulate;
     const int64_t a_span = (s.a_k_contiguous ? s.m : s.k) * (s.a_k_contiguous ? g.a_row : g.a_col);
     const int64_t b_span = (s.b_k_contiguous ? s.n : s.k) * (s.b_k_contiguous ? g.b_col : g.b_row);
-    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    std::uniform_int_distribution<int> integer(-3, 3);
     auto random = [&](int64_t count) {
         std::vector<float> v(static_cast<size_t>(count));
-        for (float &x : v)
-            x = data == Data::integers ? static_cast<float>(integer(rng)) : static_cast<float>(uniform(rng));
+        for (float &x : v) x = sample(data, rng);
         return v;
     };
     // The tensor memory accelerator's kernel takes factors that are TF32 already (its callers round them).
@@ -101,12 +114,7 @@ void check(const Shape &s, Tf32Kernel kernel, Data data, std::mt19937_64 &rng) {
             break;
         }
         first = got;
-        if (data == Data::integers) {
-            librednn::gpu_test::expect_product_within_bound(g, a, b, bias, c0, got, 0.0, 0.0);  // exactly
-        } else {
-            // The factors rounded to TF32 (to nearest) as the kernels round them, then only the additions err.
-            librednn::gpu_test::expect_tf32_product_within_bound(g, a, b, bias, c0, got);
-        }
+        expect_product(data, g, a, b, bias, c0, got);
         if (::testing::Test::HasFatalFailure()) break;
     }
     cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(workspace);
@@ -174,15 +182,12 @@ void check_half(const Shape &s, Data data, bool scaled, std::mt19937_64 &rng) {
     const int64_t row = (s.k + 7) / 8 * 8 + 2 * s.row_gap;  // halves: whole 16-byte vectors, then the gap
     g.a_row = row, g.a_col = 1, g.b_row = 1, g.b_col = row;
     g.c_row = s.n + s.row_gap + 1, g.accumulate = s.accumulate, g.f16_factors = true;
-    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    std::uniform_int_distribution<int> integer(-3, 3);
     // The factors as halves for the device and as floats (their exact values) for the bound.
     const auto factors = [&](int64_t count, std::vector<__half> &halves) {
         std::vector<float> v(static_cast<size_t>(count));
         halves.resize(v.size());
         for (size_t i = 0; i < v.size(); ++i) {
-            halves[i] = __float2half_rn(data == Data::integers ? static_cast<float>(integer(rng))
-                                                               : static_cast<float>(uniform(rng)));
+            halves[i] = __float2half_rn(sample(data, rng));
             v[i] = __half2float(halves[i]);
         }
         return v;
@@ -190,11 +195,8 @@ void check_half(const Shape &s, Data data, bool scaled, std::mt19937_64 &rng) {
     std::vector<__half> a16, b16;
     std::vector<float> a = factors(s.m * row, a16), b = factors(s.n * row, b16);
     std::vector<float> bias(static_cast<size_t>(s.n)), c0(static_cast<size_t>(s.m * g.c_row));
-    const auto value = [&] {  // the bias and C's old values: integers too where the sums must be exact
-        return data == Data::integers ? static_cast<float>(integer(rng)) : static_cast<float>(uniform(rng));
-    };
-    for (float &x : bias) x = value();
-    for (float &x : c0) x = value();
+    for (float &x : bias) x = sample(data, rng);
+    for (float &x : c0) x = sample(data, rng);
     const std::vector<uint32_t> maxima = {0x49800000u /* 2^20 */, 0x471c4000u /* 40000 */};
     if (scaled) {  // what the product must come to: each factor times 2^6 (A's) and 2^1 (B's), exact
         for (float &x : a) x = std::ldexp(x, 6);
@@ -215,11 +217,7 @@ void check_half(const Shape &s, Data data, bool scaled, std::mt19937_64 &rng) {
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<float> got(c0.size());
     ASSERT_EQ(cudaMemcpy(got.data(), dc, got.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
-    if (data == Data::integers)
-        librednn::gpu_test::expect_product_within_bound(g, a, b, bias, c0, got, 0.0, 0.0);  // exactly
-    else  // products of halves exact in float: only the additions err, as for TF32 factors
-        librednn::gpu_test::expect_product_within_bound(g, a, b, bias, c0, got, 0.0, 4 * 0x1p-24, false,
-                                                        librednn::cuda::kGemmMaxSplit + 2);
+    expect_product(data, g, a, b, bias, c0, got);
     cudaFree(da), cudaFree(db), cudaFree(dbias), cudaFree(dc), cudaFree(dmaxima), cudaFree(workspace);
 }
 
