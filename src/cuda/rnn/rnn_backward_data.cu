@@ -244,6 +244,9 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             cell.outputs = reserve + outputs_start + steps * Y * layer;
             cell.saved = reserve + pl * steps * forward_block, cell.saved_row = forward_block;
             cell.grads = grads, cell.grads_row = gradient_block;
+            const bool tf32_input_gradient =
+                std::is_same_v<C, float> && places.input_matrices >= 0 && rnn_tf32_input_gradient(p, width);
+            cell.round_recurrent = tf32_input_gradient ? 1 : 0;
             cell.hx = b.hx ? static_cast<const T *>(b.hx) + state_offset * P : nullptr;
             cell.cx = b.cx ? static_cast<const T *>(b.cx) + state_offset * H : nullptr;
 
@@ -345,6 +348,16 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                 input.a = grads, input.a_row = gradient_block, input.a_col = 1;
                 input.b = at.weights + places.input_matrices, input.b_row = width, input.b_col = 1;
                 input.c = din, input.c_row = width, input.accumulate = dir > 0;
+                if constexpr (std::is_same_v<C, float>) {
+                    if (tf32_input_gradient) {
+                        // gr (rounded to TF32 by the cells) times W turned K-major and rounded into the gates piece.
+                        LIBREDNN_CHECK(
+                            rnn_turn_tf32(stream, at.weights + places.input_matrices, gH, width, width, at.gates, gH));
+                        input.a = grads + gH;
+                        input.b = at.gates, input.b_row = 1, input.b_col = gH;
+                        input.tf32_rounded = true;
+                    }
+                }
                 LIBREDNN_CHECK(
                     rnn_product(stream, p, RnnProductScope::all_steps, RnnProductShape::backward_data, input));
             } else {

@@ -324,8 +324,10 @@ Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const Rnn
     if (places.input_matrices < 0 || !shared_gradients) {
         // The other cells' R-side gradients are W's: their largest magnitude is gates_w's.
         uint32_t *const maximum = shared_gradients ? gates_w_maximum : gates_r_maximum;
-        LIBREDNN_CHECK(turn(stream, DenseRows{grads + gH, nullptr, gradient_block}, steps, static_cast<int>(gH), gates,
-                            ld, maximum, shared_gradients ? found.gates_w : found.gates_r));
+        // gw for the other cells: their gr may be rounded to TF32 (rnn_cell_backward.cuh's round_recurrent).
+        const float *recurrent_grads = shared_gradients ? grads : grads + gH;
+        LIBREDNN_CHECK(turn(stream, DenseRows{recurrent_grads, nullptr, gradient_block}, steps, static_cast<int>(gH),
+                            gates, ld, maximum, shared_gradients ? found.gates_w : found.gates_r));
         product.a_maximum = maximum;
     }
     const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
@@ -375,25 +377,39 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         product.k = steps;
         product.a_row = 1, product.a_col = gradient_block;
         product.b_col = 1;
-        // The bias gradients: the column sums of the gate gradients, both biases' in one pass where both are present
-        // (the input side's gradients, then the recurrent side's, lie side by side in a row). Where the weight
-        // gradients take half factors the pass comes first and also records the gate gradients' largest magnitudes,
-        // which then need no pass of their own.
+        // The bias gradients: the column sums of the gate gradients. Where the weight gradients take half factors
+        // the pass comes first and also records the gate gradients' largest magnitudes, which then need no pass of
+        // their own.
         FoundMaxima found;
         const bool input_bias = places.input_biases >= 0, recurrent_bias = places.recurrent_biases >= 0;
         const auto bias_pass = [&]() -> Status {
             if (!input_bias && !recurrent_bias) return CUDNN_STATUS_SUCCESS;
+            BiasMaxima maxima;
+            if (net.cell != CUDNN_GRU) {
+                // The same gradients on both sides (gr may be gw rounded to TF32 for backward data's W^T dG,
+                // rnn_cell_backward.cuh): both biases' gradients are gw's column sums, summed once.
+                C *first = sums + (input_bias ? places.input_biases : places.recurrent_biases);
+                if (half_factors) maxima.first = at.maxima + kGatesW, found.gates_w = true;
+                LIBREDNN_CHECK(bias_gradients<C>(stream, grads, gradient_block, steps, static_cast<int>(gH), first,
+                                                 first, static_cast<int>(gH), parts, parts_elements, maxima));
+                if (!input_bias || !recurrent_bias) return CUDNN_STATUS_SUCCESS;
+                const cudaError_t error = cudaMemcpyAsync(sums + places.recurrent_biases, first, sizeof(C) * gH,
+                                                          cudaMemcpyDeviceToDevice, stream);
+                return error == cudaSuccess
+                           ? CUDNN_STATUS_SUCCESS
+                           : fail(CUDNN_STATUS_EXECUTION_FAILED, "copying the RNN's bias gradients failed: %s",
+                                  cudaGetErrorString(error));
+            }
+            // The GRU: both biases' gradients in one pass where both are present (the input side's gradients, then
+            // the recurrent side's, lie side by side in a row).
             const int columns = static_cast<int>((input_bias && recurrent_bias ? 2 : 1) * gH);
             C *first = sums + (input_bias ? places.input_biases : places.recurrent_biases);
             C *second = recurrent_bias ? sums + places.recurrent_biases : first;
-            const bool shared = net.cell != CUDNN_GRU;
-            BiasMaxima maxima;
-            if (half_factors) {  // the other cells' gradients are the same on both sides: all in gates_w's
-                const Maximum recurrent_side = shared ? kGatesW : kGatesR;
-                maxima.first = at.maxima + (input_bias ? kGatesW : recurrent_side);
-                maxima.second = input_bias && recurrent_bias ? at.maxima + recurrent_side : nullptr;
-                found.gates_w = input_bias || shared;
-                found.gates_r = recurrent_bias && !shared;
+            if (half_factors) {
+                maxima.first = at.maxima + (input_bias ? kGatesW : kGatesR);
+                maxima.second = input_bias && recurrent_bias ? at.maxima + kGatesR : nullptr;
+                found.gates_w = input_bias;
+                found.gates_r = recurrent_bias;
             }
             return bias_gradients<C>(stream, input_bias ? grads : grads + gH, gradient_block, steps, columns, first,
                                      second, input_bias ? static_cast<int>(gH) : columns, parts, parts_elements,
@@ -435,7 +451,8 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
                 product.c = sums + places.input_matrices, product.c_row = width;
                 LIBREDNN_CHECK(weight_product(product));
             }
-            product.m = gH, product.n = P, product.a = grads + gH;
+            // gw for the cells other than the GRU: the same gradients, and gr may be rounded to TF32 there.
+            product.m = gH, product.n = P, product.a = net.cell != CUDNN_GRU ? grads : grads + gH;
             product.b = at.gates, product.b_row = P;
             product.c = sums + places.recurrent_matrices, product.c_row = P;
             LIBREDNN_CHECK(weight_product(product));
@@ -456,6 +473,11 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
 }
 
 }  // namespace
+
+Status rnn_turn_tf32(cudaStream_t stream, const float *rows, int64_t count, int columns, int64_t row_stride,
+                     float *turned, int64_t ld) {
+    return turn(stream, DenseRows{rows, nullptr, row_stride}, count, columns, turned, ld);
+}
 
 Status rnn_backward_weights_pass(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace) {
     switch (p.net.data_type) {

@@ -3,10 +3,12 @@
 // shared it: measured slower and removed, bench/results/2026-12-02-h200-fused-backward/.)
 #pragma once
 
+#include "cuda/common/mma_tf32.cuh"
 #include "cuda/rnn/rnn_kernels.cuh"
 #include "ops/rnn/problem.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace librednn::cuda {
 
@@ -46,6 +48,10 @@ struct CellBackward {
     int64_t saved_row;
     C *grads;  // this pseudo-layer's gradient blocks
     int64_t grads_row;
+    // Float compute, the cells other than the GRU (whose gr equals gw): gr written rounded to TF32, the operand of
+    // backward data's W^T dG on the tensor memory accelerator's kernel (rnn_backward_data.cu). Nothing else reads gr
+    // there: backward weights sums and turns gw.
+    int round_recurrent;
     const T *hx, *cx;  // this pseudo-layer's, or NULL
 };
 
@@ -92,7 +98,8 @@ __device__ __forceinline__ CellBackwardInputs<C> rnn_cell_backward_inputs(const 
 
 // Unit i of sequence n at time t (its step s) from its inputs `in`, dfull the gradient reaching its output (h, or
 // the unprojected h with a projection): the gate gradients of the row, written to the reserve space twice (gw for
-// W's products, gr for R's; they differ only in the GRU's h gate) and to step_grads (the sequence's recurrent
+// W's products, gr for R's and backward data's W^T dG; they differ only in the GRU's h gate, and in the other cells
+// where gr is rounded to TF32: round_recurrent) and to step_grads (the sequence's recurrent
 // gradients of the step, gates * hidden) as `exchange` gives them (as they are, or rounded for a product), and the
 // LSTM's dc carried to the step before (the GRU's z * dh likewise). The GRU also needs the unit's h before the step
 // (h_prev) and R_h h + b_Rh (pre_h), which each caller has where its steps keep them; other cells ignore both.
@@ -104,15 +111,19 @@ __device__ __forceinline__ void rnn_cell_backward_unit_from(const CellBackward<T
     const int64_t row = static_cast<int64_t>(t) * a.N + n;
     C *st = a.state + n * a.spn;
     C *gw = a.grads + row * a.grads_row, *gr = gw + rnn_cell_gates(a.cell) * H;
+    const auto recurrent = [&](C g) {  // gr's value of a gate gradient of the cells other than the GRU
+        if constexpr (std::is_same_v<C, float>) return a.round_recurrent ? tf32_rounded(g) : g;
+        return g;
+    };
     switch (a.cell) {
         case CUDNN_RNN_RELU: {
             const C g = in.saved[0] > C(0) ? dfull : C(0);
-            gw[i] = g, gr[i] = g, step_grads[i] = exchange(g);
+            gw[i] = g, gr[i] = recurrent(g), step_grads[i] = exchange(g);
             break;
         }
         case CUDNN_RNN_TANH: {
             const C g = dfull * (C(1) - in.saved[0] * in.saved[0]);
-            gw[i] = g, gr[i] = g, step_grads[i] = exchange(g);
+            gw[i] = g, gr[i] = recurrent(g), step_grads[i] = exchange(g);
             break;
         }
         case CUDNN_LSTM: {
@@ -123,7 +134,7 @@ __device__ __forceinline__ void rnn_cell_backward_unit_from(const CellBackward<T
                             dct * in_gate * (C(1) - cell * cell), dfull * tc * out_gate * (C(1) - out_gate)};
 #pragma unroll
             for (int k = 0; k < 4; ++k)
-                gw[k * H + i] = g[k], gr[k * H + i] = g[k], step_grads[k * H + i] = exchange(g[k]);
+                gw[k * H + i] = g[k], gr[k * H + i] = recurrent(g[k]), step_grads[k * H + i] = exchange(g[k]);
             st[a.at.dc + i] = dct * forget;
             break;
         }

@@ -96,6 +96,15 @@ bool rnn_f16_weight_products(const RnnProblem &p) {
     return !off && p.net.data_type == CUDNN_DATA_HALF && rnn_prepares_tf32_operands(p);
 }
 
+bool rnn_tf32_input_gradient(const RnnProblem &p, int width) {
+    static const bool off = switched_off("LIBREDNN_RNN_TF32_INPUT_GRADIENT");
+    const RnnNetwork &net = p.net;
+    const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
+    const int64_t gH = static_cast<int64_t>(net.gates()) * net.hidden_size;
+    return !off && net.cell != CUDNN_GRU && rnn_prepares_tf32_operands(p) && width <= rnn_turned_row(steps) &&
+           width <= 65535 * 32 && gH % 4 == 0 && rnn_reserve_gradient_block(net) % 4 == 0;
+}
+
 ConvProblem rnn_product_problem(const GemmOperands<float> &o, RnnProductShape shape, cudnnMathType_t math_type) {
     ConvProblem c;
     c.filter_format = CUDNN_TENSOR_NCHW;

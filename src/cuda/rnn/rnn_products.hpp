@@ -57,6 +57,17 @@ bool rnn_prepares_tf32_operands(const RnnProblem &problem);
 // half's subnormals (docs/RNN.md). LIBREDNN_RNN_F16_WEIGHTS=0 (read once) keeps TF32: a measurement switch.
 bool rnn_f16_weight_products(const RnnProblem &problem);
 
+// Backward data's W^T dG from TF32 operands on the tensor memory accelerator's kernel: where the passes prepare TF32
+// operands, for the cells other than the GRU (whose cells then write gr rounded to TF32, rnn_cell_backward.cuh), with W
+// turned K-major into the gates piece (unused by backward data but for the GRU's steps: `width` at most the steps
+// rounded up, rnn_turned_row) and whole 16-byte rows.
+bool rnn_tf32_input_gradient(const RnnProblem &problem, int width);
+
+// `count` rows of `columns` floats, `row_stride` apart, turned into [columns][ld] (k contiguous) and rounded to TF32:
+// backward weights' turning kernel (rnn_backward_weights.cu), for backward data's W.
+Status rnn_turn_tf32(cudaStream_t stream, const float *rows, int64_t count, int columns, int64_t row_stride,
+                     float *turned, int64_t ld);
+
 // The product as a convolution problem of float tensors under `math_type`, operands in place. `operands`
 // needs no pointers here, only sizes and strides; a bias needs the forward shape and no accumulation.
 ConvProblem rnn_product_problem(const GemmOperands<float> &operands, RnnProductShape shape, cudnnMathType_t math_type);
