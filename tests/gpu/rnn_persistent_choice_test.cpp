@@ -1,12 +1,14 @@
 // Where the library was built for sm_90a and the GPU is of compute capability 9.0 (the H200 the gpu lane runs on),
 // the RNN's batch-64 recurrences run on their wgmma kernels: the forward's persistent fused step
 // (src/cuda/rnn/rnn_fused_step_wgmma.hpp) and backward data's cluster kernel (src/cuda/rnn/rnn_cluster_backward.hpp)
-// take issue 15's shapes, and backward weights multiplies half data's gradients from half factors, so that the RNN op
-// tests that reach those shapes test what runs there, and a kernel that stopped launching (a shared-memory or residency
-// limit, an image that does not load) fails here instead of falling back unseen.
+// take issue 15's shapes, backward weights multiplies half data's gradients from half factors and backward data's W^T
+// dG runs from TF32 operands on the tensor memory accelerator's kernel, so that the RNN op tests that reach those
+// shapes test what runs there, and a kernel that stopped launching (a shared-memory or residency limit, an image that
+// does not load) fails here instead of falling back unseen.
 #include "cuda/common/launch_util.hpp"
 #include "cuda/rnn/rnn_cluster_backward.hpp"
 #include "cuda/rnn/rnn_fused_step_wgmma.hpp"
+#include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
 #include "gpu_test_util.hpp"
 
@@ -77,6 +79,33 @@ TEST(RnnPersistentSteps, HalfWeightGradientsRunOnHalfFactorsWhereBuilt) {
     p.net.math_type = CUDNN_TENSOR_OP_MATH;
     p.net.data_type = CUDNN_DATA_FLOAT;
     EXPECT_FALSE(rnn_f16_weight_products(p));
+}
+
+// Backward data's W^T dG takes TF32 operands on the tensor memory accelerator's kernel for every cell of the batch-64
+// rows (the GRU's rounded gate gradients in a workspace piece of their own), not for double data, and not at 50 steps.
+TEST(RnnPersistentSteps, InputGradientsRunOnTf32OperandsWhereBuilt) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    if (!gpu_test::sm90a_build_on_sm90_gpu()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
+    if (switched_off("LIBREDNN_RNN_TF32_INPUT_GRADIENT") || switched_off("LIBREDNN_GEMM_TF32_TMA"))
+        GTEST_SKIP() << "the TF32 input gradient is switched off";
+    RnnProblem p;
+    p.net.hidden_size = p.net.proj_size = p.net.input_size = 1024;
+    p.net.data_type = CUDNN_DATA_HALF;
+    p.net.math_prec = CUDNN_DATA_FLOAT;
+    p.net.math_type = CUDNN_TENSOR_OP_MATH;
+    p.batch_size = 64;
+    p.max_seq_length = 50;
+    p.training = true;
+    for (const cudnnRNNMode_t cell : {CUDNN_LSTM, CUDNN_GRU, CUDNN_RNN_TANH}) {
+        p.net.cell = cell;
+        EXPECT_TRUE(rnn_tf32_input_gradient(p, 1024)) << cell;
+        EXPECT_EQ(rnn_cuda_workspace(p).rounded > 0, cell == CUDNN_GRU) << cell;
+    }
+    p.net.data_type = CUDNN_DATA_FLOAT;
+    EXPECT_TRUE(rnn_tf32_input_gradient(p, 1024));
+    p.batch_size = 1;
+    EXPECT_FALSE(rnn_tf32_input_gradient(p, 1024));
+    EXPECT_EQ(rnn_cuda_workspace(p).rounded, 0);
 }
 
 }  // namespace

@@ -196,7 +196,10 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
     if (rnn_has_short_sequences(p)) {
         // The steps beyond a sequence are never written; backward weights' products read zeros there.
         const size_t bytes = sizeof(C) * static_cast<size_t>(steps * gradient_block * net.pseudo_layers());
-        const cudaError_t error = cudaMemsetAsync(gradients, 0, bytes, stream);
+        cudaError_t error = cudaMemsetAsync(gradients, 0, bytes, stream);
+        // And the GRU's rounded gate gradients, so that W^T dG reads zeros there too.
+        if (error == cudaSuccess && at.rounded != nullptr)
+            error = cudaMemsetAsync(at.rounded, 0, sizeof(C) * static_cast<size_t>(steps * gH), stream);
         if (error != cudaSuccess)
             return fail(CUDNN_STATUS_EXECUTION_FAILED, "clearing the RNN reserve space failed: %s",
                         cudaGetErrorString(error));
@@ -244,9 +247,11 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             cell.outputs = reserve + outputs_start + steps * Y * layer;
             cell.saved = reserve + pl * steps * forward_block, cell.saved_row = forward_block;
             cell.grads = grads, cell.grads_row = gradient_block;
-            const bool tf32_input_gradient =
-                std::is_same_v<C, float> && places.input_matrices >= 0 && rnn_tf32_input_gradient(p, width);
-            cell.round_recurrent = tf32_input_gradient ? 1 : 0;
+            const bool tf32_input_gradient = std::is_same_v<C, float> && places.input_matrices >= 0 &&
+                                             rnn_tf32_input_gradient(p, width) &&
+                                             (net.cell != CUDNN_GRU || at.rounded != nullptr);
+            cell.round_recurrent = tf32_input_gradient && net.cell != CUDNN_GRU ? 1 : 0;
+            cell.rounded = tf32_input_gradient && net.cell == CUDNN_GRU ? at.rounded : nullptr;
             cell.hx = b.hx ? static_cast<const T *>(b.hx) + state_offset * P : nullptr;
             cell.cx = b.cx ? static_cast<const T *>(b.cx) + state_offset * H : nullptr;
 
@@ -350,10 +355,14 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                 input.c = din, input.c_row = width, input.accumulate = dir > 0;
                 if constexpr (std::is_same_v<C, float>) {
                     if (tf32_input_gradient) {
-                        // gr (rounded to TF32 by the cells) times W turned K-major and rounded into the gates piece.
+                        // The gate gradients the cells rounded to TF32 (gr, or the GRU's piece) times W turned
+                        // K-major and rounded into the gates piece (the GRU's steps are done with it).
                         LIBREDNN_CHECK(
                             rnn_turn_tf32(stream, at.weights + places.input_matrices, gH, width, width, at.gates, gH));
-                        input.a = grads + gH;
+                        if (net.cell == CUDNN_GRU)
+                            input.a = at.rounded, input.a_row = gH;
+                        else
+                            input.a = grads + gH;
                         input.b = at.gates, input.b_row = 1, input.b_col = gH;
                         input.tf32_rounded = true;
                     }

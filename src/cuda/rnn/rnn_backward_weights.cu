@@ -11,6 +11,7 @@
 #include "cuda/rnn/rnn_products.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 namespace librednn::cuda {
@@ -230,6 +231,52 @@ __global__ void __launch_bounds__(kRnnBlock) finish_gradients_kernel(const C *su
     for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
          e += static_cast<int64_t>(gridDim.x) * blockDim.x)
         dw[e] = from_compute<T>(add ? to_compute<C>(dw[e]) + sums[e] : sums[e]);
+}
+
+// The same four elements a thread (float sums, 16-byte loads; the gradients' four in one load and store).
+template <class T>
+struct alignas(4 * sizeof(T)) FourOf {
+    T v[4];
+};
+
+template <class T>
+__global__ void __launch_bounds__(kRnnBlock)
+    finish_gradients_by_four_kernel(const float4 *sums, int64_t fours, bool add, FourOf<T> *dw) {
+    for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < fours;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const float4 s = sums[e];
+        float v[4] = {s.x, s.y, s.z, s.w};
+        if (add) {
+            const FourOf<T> old = dw[e];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) v[k] += to_compute<float>(old.v[k]);
+        }
+        FourOf<T> out;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) out.v[k] = from_compute<T>(v[k]);
+        dw[e] = out;
+    }
+}
+
+// dw = the sums (+ dw where `add`), in the data type: four at a time where both are aligned for it.
+template <class T, class C>
+Status finish_gradients(cudaStream_t stream, const C *sums, int64_t count, bool add, T *dw) {
+    int64_t done = 0;
+    if constexpr (std::is_same_v<C, float>) {
+        const bool aligned =
+            reinterpret_cast<uintptr_t>(sums) % 16 == 0 && reinterpret_cast<uintptr_t>(dw) % (4 * sizeof(T)) == 0;
+        const int64_t fours = aligned ? count / 4 : 0;
+        if (fours > 0) {
+            finish_gradients_by_four_kernel<T><<<rnn_grid(fours), kRnnBlock, 0, stream>>>(
+                reinterpret_cast<const float4 *>(sums), fours, add, reinterpret_cast<FourOf<T> *>(dw));
+            LIBREDNN_CHECK(check_launch("finish_gradients_by_four_kernel"));
+            done = 4 * fours;
+        }
+    }
+    if (done == count) return CUDNN_STATUS_SUCCESS;
+    finish_gradients_kernel<T, C>
+        <<<rnn_grid(count - done), kRnnBlock, 0, stream>>>(sums + done, count - done, add, dw + done);
+    return check_launch("finish_gradients_kernel");
 }
 
 // Whether the pass turns its W and R products' operands K-major and TF32 (or half) first (turn): where the passes
@@ -467,9 +514,7 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         if (!half_factors) LIBREDNN_CHECK(bias_pass());
     }
     const int64_t count = rnn_weight_elements(net);
-    finish_gradients_kernel<T, C>
-        <<<rnn_grid(count), kRnnBlock, 0, stream>>>(sums, count, b.add_grad, static_cast<T *>(b.dweights));
-    return check_launch("finish_gradients_kernel");
+    return finish_gradients<T, C>(stream, sums, count, b.add_grad, static_cast<T *>(b.dweights));
 }
 
 }  // namespace

@@ -48,10 +48,12 @@ struct CellBackward {
     int64_t saved_row;
     C *grads;  // this pseudo-layer's gradient blocks
     int64_t grads_row;
-    // Float compute, the cells other than the GRU (whose gr equals gw): gr written rounded to TF32, the operand of
-    // backward data's W^T dG on the tensor memory accelerator's kernel (rnn_backward_data.cu). Nothing else reads gr
-    // there: backward weights sums and turns gw.
+    // Float compute, where backward data's W^T dG runs on the tensor memory accelerator's kernel
+    // (rnn_tf32_input_gradient): its operand, the W gate gradients rounded to TF32. The cells other than the GRU
+    // write it as gr, which equals gw there (round_recurrent; nothing else reads gr then: backward weights sums and
+    // turns gw); the GRU into `rounded` (the workspace's piece, gates * hidden a row), not null then.
     int round_recurrent;
+    C *rounded;
     const T *hx, *cx;  // this pseudo-layer's, or NULL
 };
 
@@ -98,11 +100,11 @@ __device__ __forceinline__ CellBackwardInputs<C> rnn_cell_backward_inputs(const 
 
 // Unit i of sequence n at time t (its step s) from its inputs `in`, dfull the gradient reaching its output (h, or
 // the unprojected h with a projection): the gate gradients of the row, written to the reserve space twice (gw for
-// W's products, gr for R's and backward data's W^T dG; they differ only in the GRU's h gate, and in the other cells
-// where gr is rounded to TF32: round_recurrent) and to step_grads (the sequence's recurrent
-// gradients of the step, gates * hidden) as `exchange` gives them (as they are, or rounded for a product), and the
-// LSTM's dc carried to the step before (the GRU's z * dh likewise). The GRU also needs the unit's h before the step
-// (h_prev) and R_h h + b_Rh (pre_h), which each caller has where its steps keep them; other cells ignore both.
+// W's products, gr for R's; they differ only in the GRU's h gate, and where gr is rounded to TF32 for backward data's
+// W^T dG: round_recurrent; the GRU writes that operand to `rounded` instead) and to step_grads (the sequence's
+// recurrent gradients of the step, gates * hidden) as `exchange` gives them (as they are, or rounded for a product),
+// and the LSTM's dc carried to the step before (the GRU's z * dh likewise). The GRU also needs the unit's h before the
+// step (h_prev) and R_h h + b_Rh (pre_h), which each caller has where its steps keep them; other cells ignore both.
 template <class T, class C, class Exchange>
 __device__ __forceinline__ void rnn_cell_backward_unit_from(const CellBackward<T, C> &a, int n, int i, int t, C dfull,
                                                             C *step_grads, C h_prev, C pre_h,
@@ -148,6 +150,13 @@ __device__ __forceinline__ void rnn_cell_backward_unit_from(const CellBackward<T
                 gw[k * H + i] = g[k], gr[k * H + i] = g[k], step_grads[k * H + i] = exchange(g[k]);
             gw[2 * H + i] = dcandidate;
             gr[2 * H + i] = dcandidate * reset;
+            if constexpr (std::is_same_v<C, float>) {
+                if (a.rounded != nullptr) {
+                    C *rounded = a.rounded + row * 3 * H;
+                    rounded[i] = tf32_rounded(g[0]), rounded[H + i] = tf32_rounded(g[1]);
+                    rounded[2 * H + i] = tf32_rounded(dcandidate);
+                }
+            }
             step_grads[2 * H + i] = exchange(dcandidate * reset);
             st[a.at.z_dh + i] = dfull * update;
             break;

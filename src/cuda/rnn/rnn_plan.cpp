@@ -38,8 +38,12 @@ RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p) {
     if (p.batch_size <= 64)
         w.split = whole(std::max(kGemmMaxSplit * static_cast<int64_t>(p.batch_size) * gH,
                                  rnn_cluster_backward_exchange_elements(net)));
+    if (net.cell == CUDNN_GRU && (p.training || p.direction != RnnDirection::forward) &&
+        rnn_tf32_input_gradient_wanted(p))
+        w.rounded = whole(steps * gH);
     const size_t element = net.data_type == CUDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
-    w.table_offset = align_up(static_cast<size_t>(w.weights + 2 * w.sequences + w.gates + w.state + w.split) * element);
+    w.table_offset =
+        align_up(static_cast<size_t>(w.weights + 2 * w.sequences + w.gates + w.state + w.split + w.rounded) * element);
     w.maxima_offset = align_up(w.table_offset + align_up(sizeof(int) * static_cast<size_t>(p.batch_size)) +
                                sizeof(int64_t) * static_cast<size_t>(steps));
     const size_t maxima_end = w.maxima_offset + kRnnOperandMaxima * sizeof(uint32_t);

@@ -26,6 +26,9 @@ constexpr int kRnnOperandMaxima = 4;
 // (rnn_products.hpp).
 struct RnnCudaWorkspace {
     int64_t weights = 0, sequences = 0, gates = 0, state = 0, split = 0;  // elements of one piece
+    // The GRU's W gate gradients rounded to TF32 for backward data's W^T dG (rnn_tf32_input_gradient), where the
+    // passes prepare TF32 operands; else 0.
+    int64_t rounded = 0;
     int64_t state_per_sequence = 0;
     size_t table_offset = 0;   // bytes from the start: int32 lengths[N], then int64 rows[T][N]
     size_t maxima_offset = 0;  // kRnnOperandMaxima uint32: backward weights' largest magnitudes of its half factors
@@ -42,6 +45,7 @@ inline int64_t rnn_turned_row(int64_t steps) { return (steps + 3) / 4 * 4; }
 template <class C>
 struct RnnWorkspacePointers {
     C *weights, *sequence_a, *sequence_b, *gates, *state, *split;
+    C *rounded;  // null where the plan has no such piece
     int64_t state_per_sequence, state_elements, split_elements;
     int *lengths;
     int64_t *rows;     // (t, n) -> row of the data tensors; -1 for a step beyond the sequence when packed
@@ -60,6 +64,7 @@ RnnWorkspacePointers<C> rnn_workspace_pointers(const RnnProblem &p, void *worksp
     at.gates = at.sequence_b + w.sequences;
     at.state = at.gates + w.gates;
     at.split = at.state + w.state;
+    at.rounded = w.rounded > 0 ? at.split + w.split : nullptr;
     at.state_per_sequence = w.state_per_sequence, at.state_elements = w.state, at.split_elements = w.split;
     at.lengths = reinterpret_cast<int *>(static_cast<char *>(workspace) + w.table_offset);
     at.rows = reinterpret_cast<int64_t *>(static_cast<char *>(workspace) + w.table_offset +

@@ -58,9 +58,12 @@ bool rnn_prepares_tf32_operands(const RnnProblem &problem);
 bool rnn_f16_weight_products(const RnnProblem &problem);
 
 // Backward data's W^T dG from TF32 operands on the tensor memory accelerator's kernel: where the passes prepare TF32
-// operands, for the cells other than the GRU (whose cells then write gr rounded to TF32, rnn_cell_backward.cuh), with W
-// turned K-major into the gates piece (unused by backward data but for the GRU's steps: `width` at most the steps
-// rounded up, rnn_turned_row) and whole 16-byte rows.
+// operands (float compute) and LIBREDNN_RNN_TF32_INPUT_GRADIENT=0 (read once) does not keep the products as they were
+// (`_wanted`), for a layer whose W, turned K-major, fits the gates piece (free once the steps are done: `width` at most
+// the steps rounded up, rnn_turned_row) in whole 16-byte rows. The cells then write their W gate gradients rounded to
+// TF32 too (rnn_cell_backward.cuh): the cells other than the GRU as gr (equal to gw there), the GRU into the
+// workspace's `rounded` piece.
+bool rnn_tf32_input_gradient_wanted(const RnnProblem &problem);
 bool rnn_tf32_input_gradient(const RnnProblem &problem, int width);
 
 // `count` rows of `columns` floats, `row_stride` apart, turned into [columns][ld] (k contiguous) and rounded to TF32:
