@@ -224,20 +224,25 @@ struct SplitPlan {
     int64_t k_per_split = 0;
 };
 
-// Splits k where the kernel's tiles (128 x tile_n) would fill fewer than `fill_quarters` quarters of the SMs'
-// resident blocks (`blocks_per_sm` each), each part keeping at least kMinSplitTiles k-tiles and the parts fitting
-// `workspace_bytes`. The tensor memory accelerator's kernel splits only below three quarters: above, a split would
-// only add a wave and the parts' sum (the RNN's weight gradients, 128 tiles on 132 SMs: two splits took 100 + 23 us
-// a product); the other two below all of them, as measured when they landed.
+// Splits k where the kernel's tiles (128 x tile_n) would leave some of the SMs' resident blocks (`blocks_per_sm`
+// each) idle, each part keeping at least kMinSplitTiles k-tiles and the parts fitting `workspace_bytes`. The
+// mma.sync and wgmma kernels split into as many parts as fill every slot (the last wave partly), as measured when
+// they landed. The tensor memory accelerator's kernel (`one_wave`, a block an SM) only into as many parts as still
+// fit one wave: a part more only adds a wave and the parts' sum (the RNN's weight gradients, 128 tiles on 132 SMs:
+// two splits took 100 + 23 us a product; the GRU's at hidden 1024, 96 tiles: 69 + 21 us on half factors, where the
+// LSTM's 128 tiles take 56 unsplit). On the H200 this took float data's batch-64 backward weights to 0.78-0.82 of
+// their time at hidden 512 (32 and 24 tiles: 4 and 5 parts, not 5 and 6) and 0.79 for the GRU at hidden 1024
+// (bench/results/2026-12-04-h200-rnn-input-gradient-tma/, call 4).
 // A split's part of k is a whole number of `tile_k` (the kernel's slice).
 SplitPlan split_plan(int64_t m, int64_t n, int64_t k, size_t workspace_bytes, int blocks_per_sm, int tile_n,
-                     int fill_quarters = 4, int tile_k = kTileK) {
+                     bool one_wave = false, int tile_k = kTileK) {
     const int64_t tiles = ((m + kTileM - 1) / kTileM) * ((n + tile_n - 1) / tile_n);
     const int64_t k_tiles = (k + tile_k - 1) / tile_k;
     const int64_t slots = blocks_per_sm * static_cast<int64_t>(current_device_limits().sm_count);
     int64_t splits = 1;
-    if (4 * tiles < fill_quarters * slots)
-        splits = std::min<int64_t>({kGemmMaxSplit, (slots + tiles - 1) / tiles, k_tiles / kMinSplitTiles});
+    if (tiles < slots)
+        splits = std::min<int64_t>(
+            {kGemmMaxSplit, one_wave ? slots / tiles : (slots + tiles - 1) / tiles, k_tiles / kMinSplitTiles});
     while (splits > 1 && static_cast<size_t>(splits) * m * n * sizeof(float) > workspace_bytes) --splits;
     splits = std::max<int64_t>(splits, 1);
     const int64_t per = (k_tiles + splits - 1) / splits;
@@ -283,7 +288,7 @@ size_t gemm_tf32_workspace_bytes(int64_t m, int64_t n, int64_t k) {
     constexpr size_t kAny = std::numeric_limits<size_t>::max();
     const int splits = std::max({split_plan(m, n, k, kAny, kBlocksPerSm, kTileN).splits,
                                  split_plan(m, n, k, kAny, kGemmTf32WgmmaBlocksPerSm, kGemmTf32WgmmaTileN).splits,
-                                 split_plan(m, n, k, kAny, kGemmTf32TmaBlocksPerSm, kGemmTf32TmaTileN, 3).splits});
+                                 split_plan(m, n, k, kAny, kGemmTf32TmaBlocksPerSm, kGemmTf32TmaTileN, true).splits});
     return splits > 1 ? static_cast<size_t>(splits) * m * n * sizeof(float) : 0;
 }
 
@@ -318,12 +323,11 @@ Status gemm_tf32(cudaStream_t stream, const GemmOperands<float> &o, void *worksp
                         "gemm_tf32 on the tensor memory accelerator takes A and B with k contiguous and factors "
                         "rounded to TF32 already");
     }
-    int blocks_per_sm = kBlocksPerSm, tile_n = kTileN, fill_quarters = 4;
+    int blocks_per_sm = kBlocksPerSm, tile_n = kTileN;
     if (kernel == Tf32Kernel::wgmma) blocks_per_sm = kGemmTf32WgmmaBlocksPerSm, tile_n = kGemmTf32WgmmaTileN;
-    if (kernel == Tf32Kernel::tma)
-        blocks_per_sm = kGemmTf32TmaBlocksPerSm, tile_n = kGemmTf32TmaTileN, fill_quarters = 3;
+    if (kernel == Tf32Kernel::tma) blocks_per_sm = kGemmTf32TmaBlocksPerSm, tile_n = kGemmTf32TmaTileN;
     const SplitPlan plan = split_plan(o.m, o.n, o.k, workspace != nullptr ? workspace_bytes : 0, blocks_per_sm, tile_n,
-                                      fill_quarters, o.f16_factors ? kGemmF16TmaSliceK : kTileK);
+                                      kernel == Tf32Kernel::tma, o.f16_factors ? kGemmF16TmaSliceK : kTileK);
     Tf32Args args;
     args.g = o;
     args.k_per_split = plan.k_per_split;
