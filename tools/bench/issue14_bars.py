@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Issue 14's bars from librednn-bench JSON results (--json): for each batch-norm or pooling problem, LibreDNN's
+and the other library's median times, their ratio, and the rate of the bytes issue 14 counts for the operation as a
+share of the machine's copy bandwidth (default 4150 GB/s, the H200's measured device-to-device copy,
+docs/KERNELS.md; --copy-gbps to change it). Issue 14 counts what a two-pass algorithm must move:
+  batch norm   training forward: x twice and y (3 tensors); backward: x and dy twice and dx (5); inference: x, y (2)
+  pooling      forward: x and y; max backward: x, y and dy read and dx written; average backward: dy and dx
+(librednn-bench's own byte count reads each tensor once, and leaves y out of max pooling's backward). A row meets the
+bar where LibreDNN takes no longer than the other library and reaches 80% of the copy; a tensor set that fits the
+GPU's L2 (the JSON's cache_bytes) is marked, since its rate may pass 100%.
+
+  tools/bench/issue14_bars.py RESULT.json... [--copy-gbps G]     a Markdown table on stdout; exit 0
+  tools/bench/issue14_bars.py --self-test                          checks the byte counts above; exit 1 on a mistake
+"""
+import json
+import math
+import sys
+
+ELEMENT_BYTES = {"float": 4, "half": 2, "bfloat16": 2, "double": 8, "int8": 1}
+BAR_SHARE = 0.80
+
+
+def fields(problem):
+    """The problem string's key=value fields."""
+    out = {}
+    for token in problem.split():
+        if "=" in token:
+            key, value = token.split("=", 1)
+            out[key] = value
+    return out
+
+
+def elements(dims):
+    return math.prod(int(d) for d in dims.split("x"))
+
+
+def layout(f):
+    """nhwc where x's channel stride is 1, else nchw (the bench's packed layouts)."""
+    strides = f.get("xstrides", "")
+    parts = strides.split("x") if strides else []
+    return "nhwc" if len(parts) == 4 and parts[1] == "1" else "nchw"
+
+
+def issue_bytes(problem):
+    """Bytes issue 14 counts for the problem, and a short name of the operation; (None, why) where it does not."""
+    f = fields(problem)
+    size = ELEMENT_BYTES.get(f.get("dtype", ""), None)
+    if size is None or "dims" not in f:
+        return None, "no dtype or dims"
+    x = elements(f["dims"]) * size
+    if f.get("op") == "bn":
+        phase = f.get("phase", "")
+        tensors = {"train_fwd": 3, "bwd": 5, "inference": 2}.get(phase)
+        if tensors is None:
+            return None, "batch-norm phase " + phase
+        return tensors * x, "bn " + phase
+    if f.get("op") == "pool":
+        if "ydims" not in f:
+            return None, "pooling without ydims"
+        y = elements(f["ydims"]) * size
+        mode, direction = f.get("mode", ""), f.get("dir", "")
+        if direction == "fwd":
+            return x + y, "pool " + mode + " fwd"
+        if direction == "bwd":
+            return (2 * x + 2 * y if mode.startswith("max") else x + y), "pool " + mode + " bwd"
+        return None, "pooling direction " + direction
+    return None, "not batch norm or pooling"
+
+
+def rows(result_file, copy_gbps):
+    with open(result_file) as handle:
+        data = json.load(handle)
+    cache = (data.get("device") or {}).get("cache_bytes", 0)
+    for r in data.get("results", []):
+        count, what = issue_bytes(r.get("problem", ""))
+        if count is None:
+            continue
+        lib, vs = r.get("lib") or {}, r.get("vs") or {}
+        if lib.get("status") != "ok":
+            yield r["name"], what, None, None, None, None, False, "LibreDNN: " + lib.get("status", "none")
+            continue
+        ours = lib["median_ms"] * 1e3
+        theirs = vs["median_ms"] * 1e3 if vs.get("status") == "ok" else None
+        gbps = count / (ours * 1e-6) / 1e9
+        share = gbps / copy_gbps
+        f = fields(r["problem"])
+        fits = cache > 0 and r.get("bytes", 0) <= cache
+        met = share >= BAR_SHARE and (theirs is None or ours <= theirs)
+        note = (f.get("dtype", "") + " " + layout(f)) + (", fits L2" if fits else "")
+        yield r["name"], what, ours, theirs, gbps, share, met, note
+
+
+def table(files, copy_gbps):
+    lines = ["| layer | operation | LibreDNN us | other us | ratio | issue GB/s | % of copy | bar | note |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+    met_count = total = 0
+    for path in files:
+        for name, what, ours, theirs, gbps, share, met, note in rows(path, copy_gbps):
+            total += 1
+            met_count += met
+            if ours is None:
+                lines.append("| %s | %s | | | | | | no | %s |" % (name, what, note))
+                continue
+            ratio = "%.2f" % (ours / theirs) if theirs else ""
+            lines.append("| %s | %s | %.1f | %s | %s | %.0f | %.0f%% | %s | %s |" %
+                         (name, what, ours, "%.1f" % theirs if theirs else "", ratio, gbps, 100 * share,
+                          "yes" if met else "**no**", note))
+    lines.append("")
+    lines.append("%d of %d rows meet the bar (no slower than the other library, at least %.0f%% of %.0f GB/s)." %
+                 (met_count, total, 100 * BAR_SHARE, copy_gbps))
+    return "\n".join(lines)
+
+
+def self_test():
+    failures = []
+
+    def expect(problem, want):
+        got, _ = issue_bytes(problem)
+        if got != want:
+            failures.append("%s: %s bytes, want %s" % (problem, got, want))
+
+    x = 2 * 3 * 4 * 5
+    expect("op=bn mode=spatial phase=train_fwd dtype=float dims=2x3x4x5", 3 * 4 * x)
+    expect("op=bn mode=spatial phase=bwd dtype=half dims=2x3x4x5", 5 * 2 * x)
+    expect("op=bn mode=spatial phase=inference dtype=float dims=2x3x4x5", 2 * 4 * x)
+    expect("op=pool dir=fwd mode=max dtype=half dims=2x3x4x4 ydims=2x3x2x2", 2 * (96 + 24))
+    expect("op=pool dir=bwd mode=max dtype=float dims=2x3x4x4 ydims=2x3x2x2", 4 * (2 * 96 + 2 * 24))
+    expect("op=pool dir=bwd mode=avg_incl dtype=float dims=2x3x4x4 ydims=2x3x1x1", 4 * (96 + 6))
+    expect("op=softmax dtype=float dims=2x3x4x5", None)
+    if layout(fields("dims=1x2x3x4 xstrides=24x1x8x2")) != "nhwc" or layout(fields("xstrides=24x12x4x1")) != "nchw":
+        failures.append("layout")
+    for line in failures:
+        print("issue14_bars self-test: " + line)
+    print("issue14_bars self-test: %s" % ("FAILED" if failures else "passed"))
+    return 1 if failures else 0
+
+
+def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
+    copy_gbps, files = 4150.0, []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--copy-gbps" and i + 1 < len(argv):
+            copy_gbps = float(argv[i + 1])
+            i += 2
+            continue
+        files.append(argv[i])
+        i += 1
+    if not files:
+        print(__doc__.strip())
+        return 2
+    print(table(files, copy_gbps))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
