@@ -57,15 +57,10 @@ TEST(RnnPersistentSteps, BackwardDataRunsInClustersWhereBuilt) {
             }
 }
 
-// Half data's weight gradients at issue 15's batch-64 lengths (3200 steps) on half factors; float data's, and half
-// data's under FMA math, not.
-TEST(RnnPersistentSteps, HalfWeightGradientsRunOnHalfFactorsWhereBuilt) {
-    LIBREDNN_SKIP_WITHOUT_GPU();
-    if (!gpu_test::sm90a_build_on_sm90_gpu()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
-    if (switched_off("LIBREDNN_RNN_F16_WEIGHTS") || switched_off("LIBREDNN_GEMM_TF32_TMA"))
-        GTEST_SKIP() << "half factors are switched off";
+// Issue 15's batch-64 training problem at hidden 1024 (3200 steps), half data.
+RnnProblem issue15_h1024_b64(cudnnRNNMode_t cell) {
     RnnProblem p;
-    p.net.cell = CUDNN_LSTM;
+    p.net.cell = cell;
     p.net.hidden_size = p.net.proj_size = p.net.input_size = 1024;
     p.net.data_type = CUDNN_DATA_HALF;
     p.net.math_prec = CUDNN_DATA_FLOAT;
@@ -73,6 +68,17 @@ TEST(RnnPersistentSteps, HalfWeightGradientsRunOnHalfFactorsWhereBuilt) {
     p.batch_size = 64;
     p.max_seq_length = 50;
     p.training = true;
+    return p;
+}
+
+// Half data's weight gradients at issue 15's batch-64 lengths (3200 steps) on half factors; float data's, and half
+// data's under FMA math, not.
+TEST(RnnPersistentSteps, HalfWeightGradientsRunOnHalfFactorsWhereBuilt) {
+    LIBREDNN_SKIP_WITHOUT_GPU();
+    if (!gpu_test::sm90a_build_on_sm90_gpu()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
+    if (switched_off("LIBREDNN_RNN_F16_WEIGHTS") || switched_off("LIBREDNN_GEMM_TF32_TMA"))
+        GTEST_SKIP() << "half factors are switched off";
+    RnnProblem p = issue15_h1024_b64(CUDNN_LSTM);
     EXPECT_TRUE(rnn_f16_weight_products(p));
     p.net.math_type = CUDNN_FMA_MATH;
     EXPECT_FALSE(rnn_f16_weight_products(p));
@@ -88,14 +94,7 @@ TEST(RnnPersistentSteps, InputGradientsRunOnTf32OperandsWhereBuilt) {
     if (!gpu_test::sm90a_build_on_sm90_gpu()) GTEST_SKIP() << "not an sm_90a build on a 9.0 GPU";
     if (switched_off("LIBREDNN_RNN_TF32_INPUT_GRADIENT") || switched_off("LIBREDNN_GEMM_TF32_TMA"))
         GTEST_SKIP() << "the TF32 input gradient is switched off";
-    RnnProblem p;
-    p.net.hidden_size = p.net.proj_size = p.net.input_size = 1024;
-    p.net.data_type = CUDNN_DATA_HALF;
-    p.net.math_prec = CUDNN_DATA_FLOAT;
-    p.net.math_type = CUDNN_TENSOR_OP_MATH;
-    p.batch_size = 64;
-    p.max_seq_length = 50;
-    p.training = true;
+    RnnProblem p = issue15_h1024_b64(CUDNN_LSTM);
     for (const cudnnRNNMode_t cell : {CUDNN_LSTM, CUDNN_GRU, CUDNN_RNN_TANH}) {
         p.net.cell = cell;
         EXPECT_TRUE(rnn_tf32_input_gradient(p, 1024)) << cell;
@@ -103,6 +102,9 @@ TEST(RnnPersistentSteps, InputGradientsRunOnTf32OperandsWhereBuilt) {
     }
     p.net.data_type = CUDNN_DATA_FLOAT;
     EXPECT_TRUE(rnn_tf32_input_gradient(p, 1024));
+    p.net.data_type = p.net.math_prec = CUDNN_DATA_DOUBLE;
+    EXPECT_FALSE(rnn_tf32_input_gradient(p, 1024));
+    p.net.data_type = CUDNN_DATA_FLOAT, p.net.math_prec = CUDNN_DATA_FLOAT;
     p.batch_size = 1;
     EXPECT_FALSE(rnn_tf32_input_gradient(p, 1024));
     EXPECT_EQ(rnn_cuda_workspace(p).rounded, 0);
