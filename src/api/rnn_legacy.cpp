@@ -16,7 +16,7 @@ namespace librednn::api {
 namespace {
 
 // The reserve space a pass needs: the training forward fills it, the backward passes read and write it.
-bool needs_reserve(const RnnProblem &problem) { return problem.training || problem.direction != RnnDirection::forward; }
+bool needs_reserve(const RnnProblem &problem) { return !problem.inference(); }
 
 Status check_spaces(const RnnSolver &solver, const RnnProblem &problem, const RnnSpaces &spaces) {
     const size_t workspace_bytes = solver.workspace_bytes(problem);

@@ -38,9 +38,7 @@ RnnCudaWorkspace rnn_cuda_workspace(const RnnProblem &p) {
     if (p.batch_size <= 64)
         w.split = whole(std::max(kGemmMaxSplit * static_cast<int64_t>(p.batch_size) * gH,
                                  rnn_cluster_backward_exchange_elements(net)));
-    if (net.cell == CUDNN_GRU && (p.training || p.direction != RnnDirection::forward) &&
-        rnn_tf32_input_gradient_wanted(p))
-        w.rounded = whole(steps * gH);
+    if (net.cell == CUDNN_GRU && !p.inference() && rnn_tf32_input_gradient_wanted(p)) w.rounded = whole(steps * gH);
     const size_t element = net.data_type == CUDNN_DATA_DOUBLE ? sizeof(double) : sizeof(float);
     w.table_offset =
         align_up(static_cast<size_t>(w.weights + 2 * w.sequences + w.gates + w.state + w.split + w.rounded) * element);

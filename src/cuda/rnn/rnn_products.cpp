@@ -151,7 +151,7 @@ ConvProblem rnn_product_problem(const GemmOperands<float> &o, RnnProductShape sh
 }
 
 size_t rnn_product_workspace_bytes(const RnnProblem &p) {
-    if (!p.training && p.direction == RnnDirection::forward) return 0;  // inference runs no backward weights
+    if (p.inference()) return 0;  // inference runs no backward weights
     const RnnNetwork &net = p.net;
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
     const int64_t H = net.hidden_size, P = net.proj_size, gH = net.gates() * H;

@@ -103,6 +103,8 @@ struct RnnProblem {
     // Whether a training forward drops elements of each layer's output before the next layer reads it
     // (and the backward passes apply the same mask): training, a probability above 0, two or more layers.
     bool dropout_between_layers() const { return training && dropout > 0.0f && net.layers > 1; }
+    // An inference forward: no reserve space, no backward pass reads what it leaves.
+    bool inference() const { return !training && direction == RnnDirection::forward; }
     bool operator==(const RnnProblem &other) const;
 };
 
