@@ -286,7 +286,7 @@ bool turned_products(const RnnProblem &p) {
     const RnnNetwork &net = p.net;
     const int64_t widest = std::max<int64_t>(
         {static_cast<int64_t>(net.gates()) * net.hidden_size, net.input_size, static_cast<int64_t>(p.y_size())});
-    return rnn_prepares_tf32_operands(p) && widest <= int64_t{65535} * kTurnTile;
+    return rnn_prepares_tf32_operands(p) && rnn_turn_fits(widest);
 }
 
 // Half factors' largest magnitudes in the workspace (at.maxima, cleared before each pseudo-layer): the gate gradients
@@ -518,6 +518,8 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
 }
 
 }  // namespace
+
+bool rnn_turn_fits(int64_t columns) { return columns <= int64_t{65535} * kTurnTile; }
 
 Status rnn_turn_tf32(cudaStream_t stream, const float *rows, int64_t count, int columns, int64_t row_stride,
                      float *turned, int64_t ld) {

@@ -98,14 +98,14 @@ bool rnn_f16_weight_products(const RnnProblem &p) {
 
 bool rnn_tf32_input_gradient_wanted(const RnnProblem &p) {
     static const bool off = switched_off("LIBREDNN_RNN_TF32_INPUT_GRADIENT");
-    return !off && p.net.data_type != CUDNN_DATA_DOUBLE && rnn_prepares_tf32_operands(p);
+    return !off && rnn_prepares_tf32_operands(p);
 }
 
 bool rnn_tf32_input_gradient(const RnnProblem &p, int width) {
     const RnnNetwork &net = p.net;
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * p.batch_size;
     const int64_t gH = static_cast<int64_t>(net.gates()) * net.hidden_size;
-    return rnn_tf32_input_gradient_wanted(p) && width <= rnn_turned_row(steps) && width <= 65535 * 32 && gH % 4 == 0 &&
+    return rnn_tf32_input_gradient_wanted(p) && width <= rnn_turned_row(steps) && rnn_turn_fits(width) && gH % 4 == 0 &&
            rnn_reserve_gradient_block(net) % 4 == 0;
 }
 

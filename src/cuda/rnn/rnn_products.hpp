@@ -66,8 +66,12 @@ bool rnn_f16_weight_products(const RnnProblem &problem);
 bool rnn_tf32_input_gradient_wanted(const RnnProblem &problem);
 bool rnn_tf32_input_gradient(const RnnProblem &problem, int width);
 
+// Whether backward weights' turning kernel (rnn_backward_weights.cu) takes rows of `columns` (its grid's tiles span
+// them).
+bool rnn_turn_fits(int64_t columns);
+
 // `count` rows of `columns` floats, `row_stride` apart, turned into [columns][ld] (k contiguous) and rounded to TF32:
-// backward weights' turning kernel (rnn_backward_weights.cu), for backward data's W.
+// backward weights' turning kernel, for backward data's W (rnn_turn_fits(columns)).
 Status rnn_turn_tf32(cudaStream_t stream, const float *rows, int64_t count, int columns, int64_t row_stride,
                      float *turned, int64_t ld);
 
