@@ -279,6 +279,14 @@ Status finish_gradients(cudaStream_t stream, const C *sums, int64_t count, bool 
     return check_launch("finish_gradients_kernel");
 }
 
+// The gate gradients R's product multiplies: gr (beside gw in each row) for the GRU, whose h gate differs; gw for the
+// other cells, whose gr holds the same values but may be rounded to TF32 for backward data's W^T dG
+// (rnn_cell_backward.cuh's round_recurrent).
+template <class C>
+const C *recurrent_gate_gradients(const RnnNetwork &net, const C *grads) {
+    return net.cell == CUDNN_GRU ? grads + static_cast<int64_t>(net.gates()) * net.hidden_size : grads;
+}
+
 // Whether the pass turns its W and R products' operands K-major and TF32 (or half) first (turn): where the passes
 // prepare TF32 operands (rnn_products.hpp) and the grid's tiles span the rows. Else the products read the reserve
 // space's rows in place.
@@ -371,10 +379,9 @@ Status turned_layer_products(cudaStream_t stream, const RnnProblem &p, const Rnn
     if (places.input_matrices < 0 || !shared_gradients) {
         // The other cells' R-side gradients are W's: their largest magnitude is gates_w's.
         uint32_t *const maximum = shared_gradients ? gates_w_maximum : gates_r_maximum;
-        // gw for the other cells: their gr may be rounded to TF32 (rnn_cell_backward.cuh's round_recurrent).
-        const float *recurrent_grads = shared_gradients ? grads : grads + gH;
-        LIBREDNN_CHECK(turn(stream, DenseRows{recurrent_grads, nullptr, gradient_block}, steps, static_cast<int>(gH),
-                            gates, ld, maximum, shared_gradients ? found.gates_w : found.gates_r));
+        LIBREDNN_CHECK(turn(stream, DenseRows{recurrent_gate_gradients(net, grads), nullptr, gradient_block}, steps,
+                            static_cast<int>(gH), gates, ld, maximum,
+                            shared_gradients ? found.gates_w : found.gates_r));
         product.a_maximum = maximum;
     }
     const T *hx = b.hx ? static_cast<const T *>(b.hx) + static_cast<int64_t>(pl) * N * P : nullptr;
@@ -432,10 +439,10 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
         const auto bias_pass = [&]() -> Status {
             if (!input_bias && !recurrent_bias) return CUDNN_STATUS_SUCCESS;
             BiasMaxima maxima;
+            C *first = sums + (input_bias ? places.input_biases : places.recurrent_biases);
             if (net.cell != CUDNN_GRU) {
                 // The same gradients on both sides (gr may be gw rounded to TF32 for backward data's W^T dG,
                 // rnn_cell_backward.cuh): both biases' gradients are gw's column sums, summed once.
-                C *first = sums + (input_bias ? places.input_biases : places.recurrent_biases);
                 if (half_factors) maxima.first = at.maxima + kGatesW, found.gates_w = true;
                 LIBREDNN_CHECK(bias_gradients<C>(stream, grads, gradient_block, steps, static_cast<int>(gH), first,
                                                  first, static_cast<int>(gH), parts, parts_elements, maxima));
@@ -450,7 +457,6 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
             // The GRU: both biases' gradients in one pass where both are present (the input side's gradients, then
             // the recurrent side's, lie side by side in a row).
             const int columns = static_cast<int>((input_bias && recurrent_bias ? 2 : 1) * gH);
-            C *first = sums + (input_bias ? places.input_biases : places.recurrent_biases);
             C *second = recurrent_bias ? sums + places.recurrent_biases : first;
             if (half_factors) {
                 maxima.first = at.maxima + (input_bias ? kGatesW : kGatesR);
@@ -498,8 +504,7 @@ Status backward_weights(cudaStream_t stream, const RnnProblem &p, const RnnBuffe
                 product.c = sums + places.input_matrices, product.c_row = width;
                 LIBREDNN_CHECK(weight_product(product));
             }
-            // gw for the cells other than the GRU: the same gradients, and gr may be rounded to TF32 there.
-            product.m = gH, product.n = P, product.a = net.cell != CUDNN_GRU ? grads : grads + gH;
+            product.m = gH, product.n = P, product.a = recurrent_gate_gradients(net, grads);
             product.b = at.gates, product.b_row = P;
             product.c = sums + places.recurrent_matrices, product.c_row = P;
             LIBREDNN_CHECK(weight_product(product));
