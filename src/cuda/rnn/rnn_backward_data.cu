@@ -247,11 +247,16 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
             cell.outputs = reserve + outputs_start + steps * Y * layer;
             cell.saved = reserve + pl * steps * forward_block, cell.saved_row = forward_block;
             cell.grads = grads, cell.grads_row = gradient_block;
-            const bool tf32_input_gradient = std::is_same_v<C, float> && places.input_matrices >= 0 &&
-                                             rnn_tf32_input_gradient(p, width) &&
-                                             (net.cell != CUDNN_GRU || at.rounded != nullptr);
-            cell.round_recurrent = tf32_input_gradient && net.cell != CUDNN_GRU ? 1 : 0;
-            cell.rounded = tf32_input_gradient && net.cell == CUDNN_GRU ? at.rounded : nullptr;
+            // W^T dG's gate gradients rounded to TF32 by the cells where it runs on the tensor memory accelerator's
+            // kernel: gr in place for the cells other than the GRU (equal to gw there), the GRU's own piece.
+            const C *rounded_grads = nullptr;
+            int64_t rounded_row = 0;
+            if (std::is_same_v<C, float> && places.input_matrices >= 0 && rnn_tf32_input_gradient(p, width)) {
+                if (net.cell != CUDNN_GRU)
+                    cell.round_recurrent = 1, rounded_grads = grads + gH, rounded_row = gradient_block;
+                else if (at.rounded != nullptr)
+                    cell.rounded = at.rounded, rounded_grads = at.rounded, rounded_row = gH;
+            }
             cell.hx = b.hx ? static_cast<const T *>(b.hx) + state_offset * P : nullptr;
             cell.cx = b.cx ? static_cast<const T *>(b.cx) + state_offset * H : nullptr;
 
@@ -354,15 +359,11 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
                 input.b = at.weights + places.input_matrices, input.b_row = width, input.b_col = 1;
                 input.c = din, input.c_row = width, input.accumulate = dir > 0;
                 if constexpr (std::is_same_v<C, float>) {
-                    if (tf32_input_gradient) {
-                        // The gate gradients the cells rounded to TF32 (gr, or the GRU's piece) times W turned
-                        // K-major and rounded into the gates piece (the GRU's steps are done with it).
+                    if (rounded_grads != nullptr) {
+                        // Times W turned K-major and rounded into the gates piece (the GRU's steps are done with it).
                         LIBREDNN_CHECK(
                             rnn_turn_tf32(stream, at.weights + places.input_matrices, gH, width, width, at.gates, gH));
-                        if (net.cell == CUDNN_GRU)
-                            input.a = at.rounded, input.a_row = gH;
-                        else
-                            input.a = grads + gH;
+                        input.a = rounded_grads, input.a_row = rounded_row;
                         input.b = at.gates, input.b_row = 1, input.b_col = gH;
                         input.tf32_rounded = true;
                     }
