@@ -138,6 +138,9 @@ def self_test():
 def main(argv):
     if argv == ["--self-test"]:
         return self_test()
+    if argv in (["--help"], ["-h"]):
+        print(__doc__.strip())
+        return 0
     copy_gbps, files = 4150.0, []
     i = 0
     while i < len(argv):
@@ -145,6 +148,9 @@ def main(argv):
             copy_gbps = float(argv[i + 1])
             i += 2
             continue
+        if argv[i].startswith("-"):
+            print("issue14_bars: unknown option %s (--help says how to call it)" % argv[i])
+            return 2
         files.append(argv[i])
         i += 1
     if not files:
