@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Ready for a later session, not run (no device machine was lent in the session that wrote it). Builds main (base,
-# libraries only, in /tmp/base) and main + not-run-bn-latency.patch + not-run-pooling-strips.patch (they touch
+# libraries only, in /tmp/base) and main + not-run-bn-latency.patch + not-run-pooling.patch (they touch
 # different files: the A/B's bn rows are the first patch's, its pool rows the second's), then on the patched build:
 #  - the gpu lane, with the patch's OpsCuda.BatchNormThreePasses (clusters off: every packed training and backward
 #    call on the three passes) and OpsCuda.BatchNormOrderedLaunches (the same without dependent launches);
 #  - compute-sanitizer memcheck and racecheck over the packed batch-norm tests (clusters off) and the strips' test;
 #  - the A/B against main over ResNet-50's batch norms at N=256 (half NHWC and float NCHW; inference, training
 #    forward, backward), and again with LIBREDNN_BN_DEPENDENT_LAUNCH=0 (half NHWC), which parts the dependent launches
-#    from the kernels' own changes; and over its pooling layers (float NCHW: the stem's strips);
+#    from the kernels' own changes; and over its pooling layers (float NCHW: the stem's strips and the head's global
+#    kernel, whose planes a block LIBREDNN_POOLING_GLOBAL_PLANES=128 sets back to main's count);
 #  - tools/bench/issue14_results.sh against NVIDIA (the bar table, bars.md), and copies of each layer's size (the
 #    copy rate a tensor that small reaches on this machine);
 #  - ncu's per-kernel times of the half NHWC training forward on l2.bn128 and l3.bn256, patched and base.
@@ -23,7 +24,7 @@ libs="cudnn cudnn_ops_infer cudnn_ops_train cudnn_cnn_infer cudnn_cnn_train cudn
 rm -rf /tmp/base; mkdir -p /tmp/base && tar --exclude=./build -cf - . | tar -xf - -C /tmp/base
 (cd /tmp/base && LIBREDNN_BUILD_DIR=build LIBREDNN_TARGETS="$libs" LIBREDNN_JOBS=5 scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >/tmp/base-build.txt 2>&1; echo "base build rc $?" >> /tmp/base-build.txt) &
 patch -p1 -s < $R/not-run-bn-latency.patch || exit 1
-patch -p1 -s < $R/not-run-pooling-strips.patch || exit 1
+patch -p1 -s < $R/not-run-pooling.patch || exit 1
 LIBREDNN_BUILD_DIR=build scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >$OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
 rm -f $OUT/build.txt
 t build
@@ -37,8 +38,9 @@ for config in "float nchw" "half nhwc"; do
   set -- $config
   timeout 60 $b --lib build/src/libcudnn.so.8 --vs /tmp/base/build/src/libcudnn.so.8 --set bench/sets/resnet50-pool.tsv --n 256 --dtype $1 --layout $2 --dir fwd,bwd --runs 20 --json $OUT/vs-main-pool-$1-$2.json --markdown $OUT/vs-main-pool-$1-$2.md > /tmp/ab-pool-$1.txt 2>&1; echo "A/B pool $1 $2 rc $?" | tee -a $OUT/summary.txt
 done
+LIBREDNN_POOLING_GLOBAL_PLANES=128 timeout 40 $b --lib build/src/libcudnn.so.8 --vs /tmp/base/build/src/libcudnn.so.8 --set bench/sets/resnet50-pool.tsv --n 256 --dtype float --layout nchw --dir fwd --runs 20 --markdown $OUT/vs-main-pool-float-nchw-planes128.md > /tmp/ab-pool-128.txt 2>&1; echo "A/B pool planes 128 rc $?" | tee -a $OUT/summary.txt
 LIBREDNN_BN_DEPENDENT_LAUNCH=0 timeout 50 $b --lib build/src/libcudnn.so.8 --vs /tmp/base/build/src/libcudnn.so.8 --set bench/sets/resnet50-bn.tsv --n 256 --dtype half --layout nhwc --dir fwd,bwd --runs 20 --json $OUT/vs-main-bn-half-nhwc-ordered.json --markdown $OUT/vs-main-bn-half-nhwc-ordered.md > /tmp/ab-ordered.txt 2>&1; echo "A/B ordered rc $?" | tee -a $OUT/summary.txt
-for f in vs-main-bn-half-nhwc vs-main-bn-float-nchw vs-main-bn-half-nhwc-ordered vs-main-pool-float-nchw vs-main-pool-half-nhwc; do echo "== $f" | tee -a $OUT/summary.txt; grep -h "^| [a-z]" $OUT/$f.md | cut -d'|' -f2,3,5,8,11 | tee -a $OUT/summary.txt; done
+for f in vs-main-bn-half-nhwc vs-main-bn-float-nchw vs-main-bn-half-nhwc-ordered vs-main-pool-float-nchw vs-main-pool-half-nhwc vs-main-pool-float-nchw-planes128; do echo "== $f" | tee -a $OUT/summary.txt; grep -h "^| [a-z]" $OUT/$f.md | cut -d'|' -f2,3,5,8,11 | tee -a $OUT/summary.txt; done
 t ab
 RUNS=20 timeout 150 tools/bench/issue14_results.sh $OUT/issue14 > /tmp/issue14.txt 2>&1; echo "issue14 rc $?" | tee -a $OUT/summary.txt
 tail -3 $OUT/issue14/bars.md | tee -a $OUT/summary.txt
