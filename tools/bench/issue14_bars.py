@@ -9,7 +9,12 @@ docs/KERNELS.md; --copy-gbps to change it). Issue 14 counts what a two-pass algo
 bar where LibreDNN takes no longer than the other library and reaches 80% of the copy; a tensor set that fits the
 GPU's L2 (the JSON's cache_bytes) is marked, since its rate may pass 100%.
 
-  tools/bench/issue14_bars.py RESULT.json... [--copy-gbps G]     a Markdown table on stdout; exit 0
+With --copies COPIES.json (librednn-bench's JSON of op=copy problems, as tools/bench/issue14_results.sh runs them:
+one a layer's x, same dtype and dims) the table adds what a copy of the layer's x reached on the machine (its bytes
+read and written over its time) and the row's rate as a share of it: small tensors do not reach the large copy's
+rate, and that column tells how far from its own size's copy a layer is. The bar itself stays the issue's.
+
+  tools/bench/issue14_bars.py RESULT.json... [--copy-gbps G] [--copies COPIES.json]   a Markdown table on stdout
   tools/bench/issue14_bars.py --self-test                          checks the byte counts above; exit 1 on a mistake
 """
 import json
@@ -67,6 +72,22 @@ def issue_bytes(problem):
     return None, "not batch norm or pooling"
 
 
+def copy_rates(copies_file):
+    """{(dtype, dims): GB/s} of the op=copy problems in a librednn-bench JSON: 2 x the tensor's bytes over the
+    median time (a copy reads and writes the tensor)."""
+    with open(copies_file) as handle:
+        data = json.load(handle)
+    rates = {}
+    for r in data.get("results", []):
+        f = fields(r.get("problem", ""))
+        lib = r.get("lib") or {}
+        size = ELEMENT_BYTES.get(f.get("dtype", ""))
+        if f.get("op") != "copy" or lib.get("status") != "ok" or size is None or "dims" not in f:
+            continue
+        rates[(f["dtype"], f["dims"])] = 2 * elements(f["dims"]) * size / (lib["median_ms"] * 1e-3) / 1e9
+    return rates
+
+
 def rows(result_file, copy_gbps):
     with open(result_file) as handle:
         data = json.load(handle)
@@ -76,35 +97,46 @@ def rows(result_file, copy_gbps):
         if count is None:
             continue
         lib, vs = r.get("lib") or {}, r.get("vs") or {}
+        f = fields(r["problem"])
+        key = (f.get("dtype", ""), f.get("dims", ""))  # copy_rates' key: a copy of x
         if lib.get("status") != "ok":
-            yield r["name"], what, None, None, None, None, False, "LibreDNN: " + lib.get("status", "none")
+            yield r["name"], what, None, None, None, None, False, "LibreDNN: " + lib.get("status", "none"), key
             continue
         ours = lib["median_ms"] * 1e3
         theirs = vs["median_ms"] * 1e3 if vs.get("status") == "ok" else None
         gbps = count / (ours * 1e-6) / 1e9
         share = gbps / copy_gbps
-        f = fields(r["problem"])
         fits = cache > 0 and r.get("bytes", 0) <= cache
         met = share >= BAR_SHARE and (theirs is None or ours <= theirs)
         note = (f.get("dtype", "") + " " + layout(f)) + (", fits L2" if fits else "")
-        yield r["name"], what, ours, theirs, gbps, share, met, note
+        yield r["name"], what, ours, theirs, gbps, share, met, note, key
 
 
-def table(files, copy_gbps):
-    lines = ["| layer | operation | LibreDNN us | other us | ratio | issue GB/s | % of copy | bar | note |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+def table(files, copy_gbps, copies=None):
+    """The bar table; `copies`: copy_rates' {(dtype, dims): GB/s}, adding the same-size copy's columns."""
+    head = "| layer | operation | LibreDNN us | other us | ratio | issue GB/s | % of copy | bar | note |"
+    rule = "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+    if copies is not None:
+        head += " x's copy GB/s | % of it |"
+        rule += " ---: | ---: |"
+    lines = [head, rule]
     met_count = total = 0
     for path in files:
-        for name, what, ours, theirs, gbps, share, met, note in rows(path, copy_gbps):
+        for name, what, ours, theirs, gbps, share, met, note, key in rows(path, copy_gbps):
             total += 1
             met_count += met
+            same = copies.get(key) if copies is not None else None
+            tail = ""
+            if copies is not None:
+                tail = " %s | %s |" % ("%.0f" % same if same else "", "%.0f%%" % (100 * gbps / same)
+                                       if same and gbps else "")
             if ours is None:
-                lines.append("| %s | %s | | | | | | no | %s |" % (name, what, note))
+                lines.append("| %s | %s | | | | | | no | %s |%s" % (name, what, note, tail))
                 continue
             ratio = "%.2f" % (ours / theirs) if theirs else ""
-            lines.append("| %s | %s | %.1f | %s | %s | %.0f | %.0f%% | %s | %s |" %
+            lines.append("| %s | %s | %.1f | %s | %s | %.0f | %.0f%% | %s | %s |%s" %
                          (name, what, ours, "%.1f" % theirs if theirs else "", ratio, gbps, 100 * share,
-                          "yes" if met else "**no**", note))
+                          "yes" if met else "**no**", note, tail))
     lines.append("")
     lines.append("%d of %d rows meet the bar (no slower than the other library, at least %.0f%% of %.0f GB/s)." %
                  (met_count, total, 100 * BAR_SHARE, copy_gbps))
@@ -129,6 +161,23 @@ def self_test():
     expect("op=softmax dtype=float dims=2x3x4x5", None)
     if layout(fields("dims=1x2x3x4 xstrides=24x1x8x2")) != "nhwc" or layout(fields("xstrides=24x12x4x1")) != "nchw":
         failures.append("layout")
+    # A copy of a 1000-float x in 1 us: 8 GB/s; a training forward over it (12000 bytes) in 2 us: 6 GB/s, 75% of it.
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        copies, result = os.path.join(scratch, "copies.json"), os.path.join(scratch, "bn.json")
+        ok = {"status": "ok", "median_ms": 0.001}
+        with open(copies, "w") as handle:
+            json.dump({"results": [{"name": "c", "problem": "op=copy dtype=float dims=10x100", "lib": ok}]}, handle)
+        with open(result, "w") as handle:
+            json.dump({"results": [{"name": "l", "problem": "op=bn mode=spatial phase=train_fwd dtype=float dims=10x100",
+                                    "lib": {"status": "ok", "median_ms": 0.002}}]}, handle)
+        rates = copy_rates(copies)
+        if abs(rates.get(("float", "10x100"), 0) - 8.0) > 1e-9:
+            failures.append("copy_rates: %s, want 8 GB/s for float 10x100" % rates)
+        text = table([result], 4150.0, rates)
+        if "| 8 | 75% |" not in text:
+            failures.append("table with copies:\n" + text)
     for line in failures:
         print("issue14_bars self-test: " + line)
     print("issue14_bars self-test: %s" % ("FAILED" if failures else "passed"))
@@ -141,11 +190,15 @@ def main(argv):
     if argv in (["--help"], ["-h"]):
         print(__doc__.strip())
         return 0
-    copy_gbps, files = 4150.0, []
+    copy_gbps, files, copies = 4150.0, [], None
     i = 0
     while i < len(argv):
         if argv[i] == "--copy-gbps" and i + 1 < len(argv):
             copy_gbps = float(argv[i + 1])
+            i += 2
+            continue
+        if argv[i] == "--copies" and i + 1 < len(argv):
+            copies = copy_rates(argv[i + 1])
             i += 2
             continue
         if argv[i].startswith("-"):
@@ -156,7 +209,7 @@ def main(argv):
     if not files:
         print(__doc__.strip())
         return 2
-    print(table(files, copy_gbps))
+    print(table(files, copy_gbps, copies))
     return 0
 
 

@@ -2,8 +2,9 @@
 # Issue 14's result run, on a GPU machine with LibreDNN built (BUILD, default build): ResNet-50's batch-norm and
 # pooling layers (bench/sets/resnet50-bn.tsv with the tensor-ops-large shape, bench/sets/resnet50-pool.tsv) at
 # N=256, half NHWC and float NCHW, forward and backward (batch norm's inference too), against NVIDIA's cuDNN in the
-# same librednn-bench processes; then op=copy's rate on the machine, and tools/bench/issue14_bars.py's table of the
-# bars (bars.md). Writes into OUTDIR: bn-*.json and pool-*.json (with .txt), copy.txt, bars.md.
+# same librednn-bench processes; then op=copy's rate on the machine (the large copy, and a copy of each layer's x),
+# and tools/bench/issue14_bars.py's table of the bars (bars.md). Writes into OUTDIR: bn-*.json and pool-*.json (with
+# .txt), copy.txt, copies.json (.txt), bars.md.
 #
 #   tools/bench/issue14_results.sh OUTDIR [NVIDIA_LIBCUDNN]
 #
@@ -40,6 +41,22 @@ for config in "half nhwc" "float nchw"; do
     run "pool-$1-$2" bench/sets/resnet50-pool.tsv fwd,bwd "$1" "$2"
 done
 "$bench" --lib "$lib" --problem "op=copy dtype=float dims=128x256x56x56" --runs "$runs" > "$out/copy.txt" 2>&1 || status=1
-python3 tools/bench/issue14_bars.py "$out"/bn-*.json "$out"/pool-*.json > "$out/bars.md" || status=1
+# A copy of each layer's x (its dtype and dims), LibreDNN's copy on this machine: the table's same-size column.
+copies=()
+while read -r problem; do copies+=(--problem "$problem"); done < <(python3 - "$out"/bn-*.json "$out"/pool-*.json <<'PY'
+import json, sys
+seen = []
+for path in sys.argv[1:]:
+    for r in json.load(open(path)).get("results", []):
+        f = dict(t.split("=", 1) for t in r.get("problem", "").split() if "=" in t)
+        key = "op=copy dtype=%s dims=%s" % (f.get("dtype"), f.get("dims"))
+        if f.get("dtype") and f.get("dims") and key not in seen:
+            seen.append(key)
+print("\n".join(seen))
+PY
+)
+"$bench" --lib "$lib" "${copies[@]}" --runs "$runs" --json "$out/copies.json" > "$out/copies.txt" 2>&1 || status=1
+python3 tools/bench/issue14_bars.py "$out"/bn-*.json "$out"/pool-*.json --copies "$out/copies.json" > "$out/bars.md" ||
+    status=1
 cat "$out/bars.md"
 exit $status

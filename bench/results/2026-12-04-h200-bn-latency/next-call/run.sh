@@ -9,11 +9,11 @@
 #    forward, backward), and again with LIBREDNN_BN_DEPENDENT_LAUNCH=0 (half NHWC), which parts the dependent launches
 #    from the kernels' own changes; and over its pooling layers (float NCHW: the stem's strips and the head's global
 #    kernel, whose planes a block LIBREDNN_POOLING_GLOBAL_PLANES=128 sets back to main's count);
-#  - tools/bench/issue14_results.sh against NVIDIA (the bar table, bars.md), and copies of each layer's size (the
-#    copy rate a tensor that small reaches on this machine);
+#  - tools/bench/issue14_results.sh against NVIDIA (the bar table, bars.md, with a copy of each layer's x beside
+#    each row: the copy rate a tensor that small reaches on this machine);
 #  - ncu's per-kernel times of the half NHWC training forward on l2.bn128 and l3.bn256, patched and base.
-# Measurements first, then the correctness runs (the lane gets what is left of the call, at most 330 s), then the
-# copies and ncu while time is left (`left`). Run from the repository root with $OUT set (device tool), timeout 600.
+# Measurements first, then the correctness runs (the lane gets what is left of the call), then ncu while time is
+# left (`left`). Run from the repository root with $OUT set (device tool), timeout 600.
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 start=$SECONDS
@@ -55,12 +55,6 @@ for tool in memcheck racecheck; do
   echo "$tool rc $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' /tmp/$tool.txt | tr '\n' ' ')" | tee -a $OUT/summary.txt
 done
 t sanitizers
-for d in half:256x128x28x28 half:256x256x14x14 half:256x512x7x7 half:256x2048x7x7 float:256x256x14x14 float:256x512x7x7; do
-  left 10 || break
-  timeout 20 $b --lib build/src/libcudnn.so.8 --problem "op=copy dtype=${d%%:*} dims=${d#*:}" --runs 20 2>&1 | grep -E "^fwd +problem" | sed "s|^|$d |" >> $OUT/copies.txt
-done
-cat $OUT/copies.txt | tee -a $OUT/summary.txt
-t copies
 for lib in build /tmp/base/build; do
   tag=$([ $lib = build ] && echo patched || echo base)
   for dims in 256x128x28x28 256x256x14x14; do
