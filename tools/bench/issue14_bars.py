@@ -11,8 +11,8 @@ GPU's L2 (the JSON's cache_bytes) is marked, since its rate may pass 100%.
 
 With --copies COPIES.json (librednn-bench's JSON of op=copy problems, as tools/bench/issue14_results.sh runs them:
 one a layer's x, same dtype and dims) the table adds what a copy of the layer's x reached on the machine (its bytes
-read and written over its time) and the row's rate as a share of it: small tensors do not reach the large copy's
-rate, and that column tells how far from its own size's copy a layer is. The bar itself stays the issue's.
+read and written over its time) and the row's rate as a share of it: how far a layer is from what a copy of its
+own size reaches, which a small tensor's copy may not be the large copy's. The bar itself stays the issue's.
 
   tools/bench/issue14_bars.py RESULT.json... [--copy-gbps G] [--copies COPIES.json]   a Markdown table on stdout
   tools/bench/issue14_bars.py --self-test                          checks the byte counts above; exit 1 on a mistake
