@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Ready for a later session, not run (no device machine was lent in the session that wrote it). Builds main (base,
 # libraries only, in /tmp/base) and main + not-run-bn-latency.patch + not-run-pooling.patch (they touch
-# different files: the A/B's bn rows are the first patch's, its pool rows the second's), then on the patched build:
-#  - the gpu lane, with the patch's OpsCuda.BatchNormThreePasses (clusters off: every packed training and backward
+# different files: the A/B's bn rows are the first patch's, its pool rows the second's) + the two RNN patches of
+# ../2026-12-04-h200-rnn-input-gradient-tma/ (for the lane only), then on the patched build:
+#  - the gpu lane (all four patches), with the patch's OpsCuda.BatchNormThreePasses (clusters off: every packed training and backward
 #    call on the three passes) and OpsCuda.BatchNormOrderedLaunches (the same without dependent launches);
 #  - compute-sanitizer memcheck and racecheck over the packed batch-norm tests (clusters off) and the strips' test;
 #  - the A/B against main over ResNet-50's batch norms at N=256 (half NHWC and float NCHW; inference, training
@@ -25,6 +26,11 @@ rm -rf /tmp/base; mkdir -p /tmp/base && tar --exclude=./build -cf - . | tar -xf 
 (cd /tmp/base && LIBREDNN_BUILD_DIR=build LIBREDNN_TARGETS="$libs" LIBREDNN_JOBS=5 scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >/tmp/base-build.txt 2>&1; echo "base build rc $?" >> /tmp/base-build.txt) &
 patch -p1 -s < $R/not-run-bn-latency.patch || exit 1
 patch -p1 -s < $R/not-run-pooling.patch || exit 1
+# The RNN patches too (no file in common with these; the batch-norm and pooling rows do not reach their code), so
+# that this call's gpu lane covers all four and the RNN call can run with SKIP_LANE=1.
+for rnn in not-run-forward-wx not-run-bias-pass-loads; do
+  patch -p1 -s < bench/results/2026-12-04-h200-rnn-input-gradient-tma/$rnn.patch || exit 1
+done
 LIBREDNN_BUILD_DIR=build scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >$OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
 rm -f $OUT/build.txt
 t build
