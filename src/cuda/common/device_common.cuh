@@ -236,6 +236,12 @@ struct alignas(16) Vector16 {
     T lane[kLanes];
 };
 
+// N elements loaded and stored as one vector of N x sizeof(T) bytes (N a power of two, at most 16 bytes in all).
+template <class T, int N>
+struct alignas(sizeof(T) * N) Lanes {
+    T lane[N];
+};
+
 __host__ __device__ __forceinline__ bool aligned16(const void *pointer) {
     return (reinterpret_cast<uintptr_t>(pointer) & 15u) == 0;
 }

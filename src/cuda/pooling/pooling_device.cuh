@@ -1,5 +1,5 @@
-// Device helpers shared by the strip and global pooling kernels (pooling_strips.hpp, pooling_global.hpp):
-// vectors of a few elements, and a maximum folded without its position.
+// Device helpers shared by the strip and global pooling kernels (pooling_strips.hpp, pooling_global.hpp): a maximum
+// folded without its position.
 #pragma once
 
 #include "cuda/common/device_common.cuh"
@@ -7,11 +7,6 @@
 #include <math_constants.h>
 
 namespace librednn::cuda {
-
-template <class T, int N>
-struct alignas(sizeof(T) * N) Lanes {
-    T lane[N];
-};
 
 // A maximum as the packed kernels take it (take_max there), without its position: the first of equal maxima
 // stays; NaN is skipped, or (propagated) wins and then stays. "None yet" is NaN where NaN is skipped (a window

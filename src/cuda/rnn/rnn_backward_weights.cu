@@ -235,25 +235,20 @@ __global__ void __launch_bounds__(kRnnBlock) finish_gradients_kernel(const C *su
 
 // The same four elements a thread (float sums, 16-byte loads; the gradients' four in one load and store).
 template <class T>
-struct alignas(4 * sizeof(T)) FourOf {
-    T v[4];
-};
-
-template <class T>
 __global__ void __launch_bounds__(kRnnBlock)
-    finish_gradients_by_four_kernel(const float4 *sums, int64_t fours, bool add, FourOf<T> *dw) {
+    finish_gradients_by_four_kernel(const float4 *sums, int64_t fours, bool add, Lanes<T, 4> *dw) {
     for (int64_t e = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < fours;
          e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         const float4 s = sums[e];
         float v[4] = {s.x, s.y, s.z, s.w};
         if (add) {
-            const FourOf<T> old = dw[e];
+            const Lanes<T, 4> old = dw[e];
 #pragma unroll
-            for (int k = 0; k < 4; ++k) v[k] += to_compute<float>(old.v[k]);
+            for (int k = 0; k < 4; ++k) v[k] += to_compute<float>(old.lane[k]);
         }
-        FourOf<T> out;
+        Lanes<T, 4> out;
 #pragma unroll
-        for (int k = 0; k < 4; ++k) out.v[k] = from_compute<T>(v[k]);
+        for (int k = 0; k < 4; ++k) out.lane[k] = from_compute<T>(v[k]);
         dw[e] = out;
     }
 }
@@ -268,7 +263,7 @@ Status finish_gradients(cudaStream_t stream, const C *sums, int64_t count, bool 
         const int64_t fours = aligned ? count / 4 : 0;
         if (fours > 0) {
             finish_gradients_by_four_kernel<T><<<rnn_grid(fours), kRnnBlock, 0, stream>>>(
-                reinterpret_cast<const float4 *>(sums), fours, add, reinterpret_cast<FourOf<T> *>(dw));
+                reinterpret_cast<const float4 *>(sums), fours, add, reinterpret_cast<Lanes<T, 4> *>(dw));
             LIBREDNN_CHECK(check_launch("finish_gradients_by_four_kernel"));
             done = 4 * fours;
         }
