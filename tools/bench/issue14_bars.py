@@ -15,6 +15,7 @@ read and written over its time) and the row's rate as a share of it: how far a l
 own size reaches, which a small tensor's copy may not be the large copy's. The bar itself stays the issue's.
 
   tools/bench/issue14_bars.py RESULT.json... [--copy-gbps G] [--copies COPIES.json]   a Markdown table on stdout
+  tools/bench/issue14_bars.py --copy-problems RESULT.json...       the op=copy problems --copies wants, a line each
   tools/bench/issue14_bars.py --self-test                          checks the byte counts above; exit 1 on a mistake
 """
 import json
@@ -46,13 +47,19 @@ def layout(f):
     return "nhwc" if len(parts) == 4 and parts[1] == "1" else "nchw"
 
 
+def x_bytes(f):
+    """The bytes of the problem's x (its dtype and dims), None without them."""
+    size = ELEMENT_BYTES.get(f.get("dtype", ""))
+    return elements(f["dims"]) * size if size is not None and "dims" in f else None
+
+
 def issue_bytes(problem):
     """Bytes issue 14 counts for the problem, and a short name of the operation; (None, why) where it does not."""
     f = fields(problem)
-    size = ELEMENT_BYTES.get(f.get("dtype", ""), None)
-    if size is None or "dims" not in f:
+    x = x_bytes(f)
+    if x is None:
         return None, "no dtype or dims"
-    x = elements(f["dims"]) * size
+    size = ELEMENT_BYTES[f["dtype"]]
     if f.get("op") == "bn":
         phase = f.get("phase", "")
         tensors = {"train_fwd": 3, "bwd": 5, "inference": 2}.get(phase)
@@ -81,11 +88,25 @@ def copy_rates(copies_file):
     for r in data.get("results", []):
         f = fields(r.get("problem", ""))
         lib = r.get("lib") or {}
-        size = ELEMENT_BYTES.get(f.get("dtype", ""))
-        if f.get("op") != "copy" or lib.get("status") != "ok" or size is None or "dims" not in f:
+        x = x_bytes(f)
+        if f.get("op") != "copy" or lib.get("status") != "ok" or x is None:
             continue
-        rates[(f["dtype"], f["dims"])] = 2 * elements(f["dims"]) * size / (lib["median_ms"] * 1e-3) / 1e9
+        rates[(f["dtype"], f["dims"])] = 2 * x / (lib["median_ms"] * 1e-3) / 1e9
     return rates
+
+
+def copy_problems(files):
+    """op=copy problem strings, one for each distinct x (dtype and dims) among the result files' batch-norm and
+    pooling problems, in order of appearance: what --copies reads back, timed."""
+    out = []
+    for path in files:
+        with open(path) as handle:
+            for r in json.load(handle).get("results", []):
+                f = fields(r.get("problem", ""))
+                problem = "op=copy dtype=%s dims=%s" % (f.get("dtype"), f.get("dims"))
+                if issue_bytes(r.get("problem", ""))[0] is not None and problem not in out:
+                    out.append(problem)
+    return out
 
 
 def rows(result_file, copy_gbps):
@@ -172,6 +193,8 @@ def self_test():
         with open(result, "w") as handle:
             json.dump({"results": [{"name": "l", "problem": "op=bn mode=spatial phase=train_fwd dtype=float dims=10x100",
                                     "lib": {"status": "ok", "median_ms": 0.002}}]}, handle)
+        if copy_problems([result, result]) != ["op=copy dtype=float dims=10x100"]:
+            failures.append("copy_problems: %s" % copy_problems([result, result]))
         rates = copy_rates(copies)
         if abs(rates.get(("float", "10x100"), 0) - 8.0) > 1e-9:
             failures.append("copy_rates: %s, want 8 GB/s for float 10x100" % rates)
@@ -189,6 +212,9 @@ def main(argv):
         return self_test()
     if argv in (["--help"], ["-h"]):
         print(__doc__.strip())
+        return 0
+    if argv[:1] == ["--copy-problems"]:
+        print("\n".join(copy_problems(argv[1:])))
         return 0
     copy_gbps, files, copies = 4150.0, [], None
     i = 0

@@ -43,18 +43,8 @@ done
 "$bench" --lib "$lib" --problem "op=copy dtype=float dims=128x256x56x56" --runs "$runs" > "$out/copy.txt" 2>&1 || status=1
 # A copy of each layer's x (its dtype and dims), LibreDNN's copy on this machine: the table's same-size column.
 copies=()
-while read -r problem; do copies+=(--problem "$problem"); done < <(python3 - "$out"/bn-*.json "$out"/pool-*.json <<'PY'
-import json, sys
-seen = []
-for path in sys.argv[1:]:
-    for r in json.load(open(path)).get("results", []):
-        f = dict(t.split("=", 1) for t in r.get("problem", "").split() if "=" in t)
-        key = "op=copy dtype=%s dims=%s" % (f.get("dtype"), f.get("dims"))
-        if f.get("dtype") and f.get("dims") and key not in seen:
-            seen.append(key)
-print("\n".join(seen))
-PY
-)
+while read -r problem; do copies+=(--problem "$problem"); done < <(python3 tools/bench/issue14_bars.py --copy-problems \
+    "$out"/bn-*.json "$out"/pool-*.json)
 "$bench" --lib "$lib" "${copies[@]}" --runs "$runs" --json "$out/copies.json" > "$out/copies.txt" 2>&1 || status=1
 with_copies=()
 [ -s "$out/copies.json" ] && with_copies=(--copies "$out/copies.json")  # the table without that column otherwise
