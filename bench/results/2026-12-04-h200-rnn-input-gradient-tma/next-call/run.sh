@@ -35,9 +35,14 @@ b=build/tools/bench/librednn-bench; nv=/opt/torch/.venv/lib/python3.12/site-pack
 (grep "^name" bench/sets/rnn.tsv; grep -E "\.b64\." bench/sets/rnn.tsv) > /tmp/b64.tsv
 timeout 60 $b --lib build/src/libcudnn.so.8 --vs /tmp/base/build/src/libcudnn.so.8 --set /tmp/b64.tsv --dir fwd,bwd_filter,step --runs 8 --markdown $OUT/vs-main.md > /tmp/ab.txt 2>&1; echo "A/B rc $?" | tee -a $OUT/summary.txt
 for sw in LIBREDNN_RNN_F16_INPUTS=0 LIBREDNN_GEMM_TF32_TAIL_SPLIT=0; do env $sw timeout 40 $b --lib build/src/libcudnn.so.8 --vs /tmp/base/build/src/libcudnn.so.8 --set /tmp/b64.tsv --dir fwd --runs 8 --markdown $OUT/vs-main-${sw%=0}-off.md > /tmp/ab-$sw.txt 2>&1; echo "A/B $sw rc $?" | tee -a $OUT/summary.txt; grep -h "^| fwd" $OUT/vs-main-${sw%=0}-off.md | cut -d'|' -f2,3,5,8,11 | tee -a $OUT/summary.txt; done
-for i in 1 2; do timeout 60 $b --lib /tmp/base/build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn.tsv --dir fwd,step --runs 8 --markdown $OUT/main-vs-nvidia-$i.md > /tmp/nv$i.txt 2>&1; echo "main vs NVIDIA $i rc $?" | tee -a $OUT/summary.txt; done
-timeout 60 $b --lib build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn.tsv --dir fwd,step --runs 8 --markdown $OUT/patched-vs-nvidia.md > /tmp/nv3.txt 2>&1; echo "patched vs NVIDIA rc $?" | tee -a $OUT/summary.txt
+# Issue 15's directions: inference (cudnnRNNForward in inference mode) and step; --dir fwd is the training forward
+# (train=yes), which calls 2 and 4 of this session compared by mistake (see the README's correction).
+for i in 1 2; do timeout 60 $b --lib /tmp/base/build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn.tsv --dir inference,step --runs 8 --json $OUT/main-vs-nvidia-$i.json --markdown $OUT/main-vs-nvidia-$i.md > /tmp/nv$i.txt 2>&1; echo "main vs NVIDIA $i rc $?" | tee -a $OUT/summary.txt; done
+timeout 60 $b --lib build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn.tsv --dir inference,step --runs 8 --json $OUT/patched-vs-nvidia.json --markdown $OUT/patched-vs-nvidia.md > /tmp/nv3.txt 2>&1; echo "patched vs NVIDIA rc $?" | tee -a $OUT/summary.txt
 for f in vs-main main-vs-nvidia-1 main-vs-nvidia-2 patched-vs-nvidia; do echo "== $f" | tee -a $OUT/summary.txt; grep -h "^| [a-z]" $OUT/$f.md | cut -d'|' -f2,3,5,8,11 | tee -a $OUT/summary.txt; done
+python3 tools/bench/issue15_bars.py $OUT/main-vs-nvidia-1.json $OUT/main-vs-nvidia-2.json > $OUT/bars-main.md 2>&1
+python3 tools/bench/issue15_bars.py $OUT/patched-vs-nvidia.json > $OUT/bars-patched.md 2>&1
+grep -E "rows meet|Geometric|\*\*no\*\*" $OUT/bars-main.md $OUT/bars-patched.md | tee -a $OUT/summary.txt
 t bench
 timeout 60 $b --lib build/src/libcudnn.so.8 --vs $nv --set /tmp/b64.tsv --dir fwd --check --runs 2 --markdown $OUT/check.md > $OUT/check.txt 2>&1; echo "check rc $?" | tee -a $OUT/summary.txt
 grep -E "^fwd" $OUT/check.txt | tee -a $OUT/summary.txt
