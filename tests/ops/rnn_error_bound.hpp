@@ -219,9 +219,13 @@ ForwardErrors forward_errors_in(const RnnProblem &p, const reference::RnnConfig 
                                              balls(cx), Ball<R>(p.padding_fill), &y, &hy, &cy,
                                              dropout) != CUDNN_STATUS_SUCCESS)
         return errors;
+    // A radius that overflowed (inf times 0 makes NaN) allows anything, as the backward tests read it: the bound
+    // says nothing there. Left NaN, it failed every comparison: deep networks, whose radii compound layer by layer
+    // and step by step past 10^300, failed Rnn.ForwardOfPersistentStepsMatchesReference now and then
+    // (LIBREDNN_TEST_SEED=117: a 3-layer bidirectional GRU of 7 steps, hidden 184, half data).
     const auto radii = [](const std::vector<Ball<R>> &values) {
         std::vector<double> r;
-        for (const Ball<R> &b : values) r.push_back(b.rad);
+        for (const Ball<R> &b : values) r.push_back(std::isnan(b.rad) ? HUGE_VAL : b.rad);
         return r;
     };
     errors.y = radii(y), errors.hy = radii(hy), errors.cy = radii(cy);
