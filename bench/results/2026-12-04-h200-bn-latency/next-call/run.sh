@@ -2,8 +2,8 @@
 # Ready for a later session, not run (no device machine was lent in the session that wrote it). Builds main (base,
 # libraries only, in /tmp/base) and main + not-run-bn-latency.patch + not-run-pooling.patch (they touch
 # different files: the A/B's bn rows are the first patch's, its pool rows the second's) + the two RNN patches of
-# ../2026-12-04-h200-rnn-input-gradient-tma/ and the persistent exchange of ../2026-12-05-rnn-b1-inference/ (for the lane only), then on the patched build:
-#  - the gpu lane (all five patches), with the patch's OpsCuda.BatchNormThreePasses (clusters off: every packed training and backward
+# ../2026-12-04-h200-rnn-input-gradient-tma/ and the two of ../2026-12-05-rnn-b1-inference/ (for the lane only), then on the patched build:
+#  - the gpu lane (all six patches), with the patch's OpsCuda.BatchNormThreePasses (clusters off: every packed training and backward
 #    call on the three passes) and OpsCuda.BatchNormOrderedLaunches (the same without dependent launches);
 #  - compute-sanitizer memcheck and racecheck over the packed batch-norm tests (clusters off) and the strips' test;
 #  - the A/B against main over ResNet-50's batch norms at N=256 (half NHWC and float NCHW; inference, training
@@ -31,10 +31,11 @@ patch -p1 -s < $R/not-run-pooling.patch || exit 1
 for rnn in not-run-forward-wx not-run-bias-pass-loads; do
   patch -p1 -s < bench/results/2026-12-04-h200-rnn-input-gradient-tma/$rnn.patch || exit 1
 done
-# And the persistent forward's tagged exchange (bench/results/2026-12-05-rnn-b1-inference/; it shares
-# rnn_forward.cu with not-run-forward-wx, in other hunks: the five apply together and compile), for its CTest
-# OpsCuda.RnnPersistentGridBarriers and its op test in the lane.
+# And the two batch-1 patches of bench/results/2026-12-05-rnn-b1-inference/ (the persistent forward's tagged exchange,
+# float weights read in place; they share rnn_forward.cu with not-run-forward-wx, in other hunks: all six apply
+# together and those files compile), for the exchange's CTest OpsCuda.RnnPersistentGridBarriers and op test.
 patch -p1 -s < bench/results/2026-12-05-rnn-b1-inference/not-run-persistent-exchange.patch || exit 1
+patch -p1 -s < bench/results/2026-12-05-rnn-b1-inference/not-run-weights-in-place.patch || exit 1
 LIBREDNN_BUILD_DIR=build scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >$OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
 rm -f $OUT/build.txt
 t build

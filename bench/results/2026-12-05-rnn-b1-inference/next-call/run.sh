@@ -3,6 +3,8 @@
 # short of 3x NVIDIA: ../README.md). One call, about 6 minutes:
 #  - main + ../not-run-persistent-exchange.patch (the persistent forward's blocks pass h through a tagged exchange
 #    instead of a grid-wide barrier a step; LIBREDNN_RNN_PERSISTENT_EXCHANGE=0 keeps the barrier, read at each call)
+#    + ../not-run-weights-in-place.patch (float data's forward and backward data read the weight space where it lies
+#    instead of converting a copy each call; LIBREDNN_RNN_WEIGHTS_IN_PLACE=0 keeps the copy, read once)
 #    + trace.patch (clock64 around each phase of a step, printed once a launch by block 0 and the last block);
 #  - the RNN op tests on CUDA with the exchange (default) and without, among them the new
 #    RnnBackward.PersistentExchangeGivesTheGridBarriersBits (40-50 steps, the two ways bit for bit);
@@ -18,6 +20,7 @@ D=bench/results/2026-12-05-rnn-b1-inference
 t() { echo "$1 $((SECONDS-start)) s" | tee -a $OUT/summary.txt; }
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem --format=csv | tee -a $OUT/summary.txt
 patch -p1 -s < $D/not-run-persistent-exchange.patch || exit 1
+patch -p1 -s < $D/not-run-weights-in-place.patch || exit 1
 patch -p1 -s < $D/next-call/trace.patch || exit 1
 LIBREDNN_BUILD_DIR=build LIBREDNN_TARGETS="cudnn cudnn_ops_infer cudnn_ops_train cudnn_cnn_infer cudnn_cnn_train cudnn_adv_infer cudnn_adv_train librednn-bench librednn_op_tests" scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 >$OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
 rm -f $OUT/build.txt
@@ -43,9 +46,11 @@ done
 t trace
 (grep "^name" bench/sets/rnn.tsv; grep -E "\.b1\." bench/sets/rnn.tsv) > /tmp/b1.tsv
 nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9
-for mode in 1 0; do
-  LIBREDNN_RNN_PERSISTENT_EXCHANGE=$mode timeout 60 $b --lib build/src/libcudnn.so.8 --set /tmp/b1.tsv --dir inference,step --runs 8 --json $OUT/b1-exchange-$mode.json --markdown $OUT/b1-exchange-$mode.md > /tmp/b1-$mode.txt 2>&1
-  echo "b1 exchange $mode rc $?" | tee -a $OUT/summary.txt; grep -h "^| [a-z]" $OUT/b1-exchange-$mode.md | cut -d'|' -f2,3,5 | tee -a $OUT/summary.txt
+# Both patches on; the exchange off; the weights' copy back (each switch alone against "on").
+for config in on:1:1 exchange-off:0:1 copy-weights:1:0; do
+  IFS=: read name ex wp <<< "$config"
+  LIBREDNN_RNN_PERSISTENT_EXCHANGE=$ex LIBREDNN_RNN_WEIGHTS_IN_PLACE=$wp timeout 60 $b --lib build/src/libcudnn.so.8 --set /tmp/b1.tsv --dir inference,step --runs 8 --json $OUT/b1-$name.json --markdown $OUT/b1-$name.md > /tmp/b1-$name.txt 2>&1
+  echo "b1 $name rc $?" | tee -a $OUT/summary.txt; grep -h "^| [a-z]" $OUT/b1-$name.md | cut -d'|' -f2,3,5 | tee -a $OUT/summary.txt
 done
 timeout 90 $b --lib build/src/libcudnn.so.8 --vs $nv --set /tmp/b1.tsv --dir inference --runs 8 --json $OUT/b1-vs-nvidia.json --markdown $OUT/b1-vs-nvidia.md > /tmp/b1-nv.txt 2>&1
 echo "b1 vs NVIDIA rc $?" | tee -a $OUT/summary.txt
