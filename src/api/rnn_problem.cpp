@@ -236,11 +236,21 @@ Status rnn_legacy_problem_of(const cudnnRNNStruct *rnn, bool training, int seq_l
                             y_name, t, batch, x_name, t, batches[static_cast<size_t>(t)]);
         }
     }
-    // Sequence n lasts as long as the steps' batches exceed n.
+    // Sequence n lasts as long as the steps' batches exceed n: the batches never grow, so the sequences from
+    // batches[t + 1] up to batches[t] last t + 1 steps. The problem keeps a length a sequence on the host, which the
+    // caller of the legacy API never wrote out (unlike the v8 API's seqLengthArray): a batch from a descriptor's dims
+    // alone (2^30 made a size query allocate 4 GB and count for minutes) is refused past kMaxLegacyRnnBatch.
     p.batch_size = batches[0];
+    if (p.batch_size > kMaxLegacyRnnBatch)
+        return fail(CUDNN_STATUS_NOT_SUPPORTED,
+                    "%s[0] has a batch of %d sequences; LibreDNN's legacy RNN API takes at most %d (a length a "
+                    "sequence kept on the host)",
+                    x_name, p.batch_size, kMaxLegacyRnnBatch);
     p.seq_lengths.assign(static_cast<size_t>(p.batch_size), 0);
-    for (int batch : batches)
-        for (int n = 0; n < batch; ++n) ++p.seq_lengths[static_cast<size_t>(n)];
+    for (int t = 0; t < seq_length; ++t) {
+        const int longer = t + 1 < seq_length ? batches[static_cast<size_t>(t) + 1] : 0;
+        for (int n = longer; n < batches[static_cast<size_t>(t)]; ++n) p.seq_lengths[static_cast<size_t>(n)] = t + 1;
+    }
     LIBREDNN_CHECK(finish_problem(*rnn, training, RnnStates{}, &p));
     *problem = p;
     return CUDNN_STATUS_SUCCESS;

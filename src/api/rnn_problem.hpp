@@ -47,7 +47,9 @@ Status rnn_legacy_network_of(const cudnnRNNStruct *rnn, int input_size, cudnnDat
 // descriptors x[t], each {batch_t, inputSize, 1} and fully packed, batch_t never growing with t, are the
 // packed sequence-major layout (sequence n lasts while batch_t > n); y[t] (unless `y` is NULL) must be
 // {batch_t, projSize * directions, 1}. `x_name`, `y_name` name the arrays in messages. No state is
-// passed yet: apply_rnn_states adds them.
+// passed yet: apply_rnn_states adds them. A batch above kMaxLegacyRnnBatch is NOT_SUPPORTED (the problem keeps a
+// length a sequence, built from the batches).
+constexpr int kMaxLegacyRnnBatch = 1 << 24;
 Status rnn_legacy_problem_of(const cudnnRNNStruct *rnn, bool training, int seq_length,
                              const cudnnTensorStruct *const *x, const char *x_name, const cudnnTensorStruct *const *y,
                              const char *y_name, RnnProblem *problem);

@@ -33,7 +33,7 @@ const SupportRow kSupportTable[] = {
     {"cudnnGetRNNLinLayerMatrixParams", "adv_infer", "yes", "yes", "", "legacy: cudnnGetRNNWeightParams's offsets; a 3-d NCHW filter {1,rows,cols} (not probed on NVIDIA's)"},
     {"cudnnGetRNNLinLayerBiasParams", "adv_infer", "yes", "yes", "", "legacy: cudnnGetRNNWeightParams's offsets; a 3-d NCHW filter {1,rows,1} (not probed on NVIDIA's)"},
     {"cudnnGetRNNWeightParams", "adv_infer", "yes", "yes", "", "NVIDIA's layout as measured on cuDNN 9.19 (docs/RNN.md): every matrix, then every bias; matrices {1,rows,cols}, biases {1,rows,1}"},
-    {"cudnnRNNForwardInference", "adv_infer", "partial", "partial", "float, double, half", "legacy: the packed layout of cudnnRNNForward, same solvers and limits"},
+    {"cudnnRNNForwardInference", "adv_infer", "partial", "partial", "float, double, half", "legacy: the packed layout of cudnnRNNForward, same solvers and limits; batches (step 0's) up to 2^24 sequences (docs/RNN.md)"},
     {"cudnnSetRNNPaddingMode", "adv_infer", "yes", "yes", "", ""},
     {"cudnnGetRNNPaddingMode", "adv_infer", "yes", "yes", "", ""},
     {"cudnnCreateRNNDataDescriptor", "adv_infer", "yes", "yes", "", ""},

@@ -241,6 +241,39 @@ TEST(ReliabilityDefect, RnnWeightSpaceOfHugeLayerCountsIsAProductNotAWalk) {
     cudnnDestroyRNNDescriptor(rnn);
 }
 
+// Fuzz finding, after 75 min (tests/fuzz/corpus/api/regression-rnn-legacy-huge-batch): the legacy API takes the
+// batch from the per-step descriptors' dims alone, and one of 2^30 sequences made cudnnGetRNNWorkspaceSize allocate
+// a length for each (4 GB, past the fuzzer's memory limit) and count them step by step. The lengths now come from
+// the batches in one pass, and a batch past 2^24 is NOT_SUPPORTED (src/api/rnn_problem.hpp, kMaxLegacyRnnBatch).
+TEST(ReliabilityDefect, RnnLegacyHugeBatchIsRefusedNotAllocated) {
+    Handle h;
+    cudnnRNNDescriptor_t rnn = nullptr;
+    ASSERT_EQ(cudnnCreateRNNDescriptor(&rnn), CUDNN_STATUS_SUCCESS);
+    ASSERT_EQ(set_lstm(rnn, CUDNN_UNIDIRECTIONAL, 1, 4, 1), CUDNN_STATUS_SUCCESS);
+    const auto steps_of = [](int first, int second, cudnnTensorDescriptor_t(&steps)[2]) {
+        const int batches[2] = {first, second};
+        for (int t = 0; t < 2; ++t) {
+            const int dims[3] = {batches[t], 1, 1}, strides[3] = {1, 1, 1};
+            EXPECT_EQ(cudnnSetTensorNdDescriptor(steps[t], CUDNN_DATA_FLOAT, 3, dims, strides), CUDNN_STATUS_SUCCESS);
+        }
+    };
+    cudnnTensorDescriptor_t steps[2] = {nullptr, nullptr};
+    for (cudnnTensorDescriptor_t &d : steps) ASSERT_EQ(cudnnCreateTensorDescriptor(&d), CUDNN_STATUS_SUCCESS);
+    size_t size = 0;
+    steps_of(1 << 30, 1 << 30, steps);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnGetRNNWorkspaceSize(h.handle, rnn, 2, steps, &size),
+                    "cudnnGetRNNWorkspaceSize", "a batch of 1073741824 sequences", "at most 16777216");
+    steps_of((1 << 24) + 1, 3, steps);
+    EXPECT_REJECTED(CUDNN_STATUS_NOT_SUPPORTED, cudnnGetRNNTrainingReserveSize(h.handle, rnn, 2, steps, &size),
+                    "cudnnGetRNNTrainingReserveSize", "at most 16777216");
+    // The largest batch taken: 2^24 sequences, three of them two steps long.
+    steps_of(1 << 24, 3, steps);
+    EXPECT_EQ(cudnnGetRNNWorkspaceSize(h.handle, rnn, 2, steps, &size), CUDNN_STATUS_SUCCESS);
+    EXPECT_GT(size, size_t{1} << 24);
+    for (cudnnTensorDescriptor_t d : steps) cudnnDestroyTensorDescriptor(d);
+    cudnnDestroyRNNDescriptor(rnn);
+}
+
 // Seen while writing the RNN steps of the fuzzer, reproduced by it on
 // tests/fuzz/corpus/api/regression-rnn-weight-space-overflow: inputSize, hiddenSize and projSize of 2^30
 // overflowed the weight-space sum (UBSan: signed overflow in src/ops/rnn/problem.cpp). A
