@@ -241,7 +241,7 @@ TEST(ReliabilityDefect, RnnWeightSpaceOfHugeLayerCountsIsAProductNotAWalk) {
     cudnnDestroyRNNDescriptor(rnn);
 }
 
-// Fuzz finding, after 75 min (tests/fuzz/corpus/api/regression-rnn-legacy-huge-batch): the legacy API takes the
+// Fuzz finding, after 64 min (tests/fuzz/corpus/api/regression-rnn-legacy-huge-batch): the legacy API takes the
 // batch from the per-step descriptors' dims alone, and one of 2^30 sequences made cudnnGetRNNWorkspaceSize allocate
 // a length for each (4 GB, past the fuzzer's memory limit) and count them step by step. The lengths now come from
 // the batches in one pass, and a batch past 2^24 is NOT_SUPPORTED (src/api/rnn_problem.hpp, kMaxLegacyRnnBatch).
