@@ -258,11 +258,28 @@ __device__ __forceinline__ Vector16<T> infer_vector(const InferencePackedArgs &a
     return out;
 }
 
-// Channel c's gain, mean and bias.
-__device__ __forceinline__ float inference_constant(const InferencePackedArgs &a, int array, int c) {
-    const int64_t at = c * a.parameter_stride;
-    if (array == 0) return a.scale[at] / sqrtf(a.variance[at] + a.epsilon);
-    return array == 1 ? a.mean[at] : a.bias[at];
+// The gain, mean and bias of N channels (channel(u) for u < N; `take(u)` false skips one), passed to
+// `store(u, gain, mean, bias)`: every load issued before the first division, whose slow path (a branch) would
+// otherwise hold each channel's loads back until the channel before it is done.
+template <int N, class Channel, class Take, class Store>
+__device__ __forceinline__ void inference_constants(const InferencePackedArgs &a, Channel &&channel, Take &&take,
+                                                    Store &&store) {
+    float scale[N], variance[N], mean[N], bias[N];
+#pragma unroll
+    for (int u = 0; u < N; ++u) {
+        if (!take(u)) continue;
+        const int64_t at = channel(u) * a.parameter_stride;
+        scale[u] = a.scale[at];
+        variance[u] = a.variance[at];
+        mean[u] = a.mean[at];
+        bias[u] = a.bias[at];
+        // Here, not at their use: the compiler would sink the loads to the divisions.
+        asm volatile("" : "+f"(scale[u]), "+f"(variance[u]), "+f"(mean[u]), "+f"(bias[u]));
+    }
+#pragma unroll
+    for (int u = 0; u < N; ++u) {
+        if (take(u)) store(u, scale[u] / sqrtf(variance[u] + a.epsilon), mean[u], bias[u]);
+    }
 }
 
 // NCHW: the block's share of the vectors (channel_range), its channels' constants staged in shared memory.
@@ -272,30 +289,33 @@ __global__ void __launch_bounds__(kMaxBlock) inference_nchw_kernel(const __grid_
     constexpr int kLanes = Vector16<T>::kLanes;
     const int channels = static_cast<int>(a.channels.divisor);
     const ChannelRange range = channel_range(a.vectors, kLanes, a.spatial, a.channels, a.interleaved);
-    for (int i = threadIdx.x; i < 3 * range.staged; i += blockDim.x) {
-        const int array = i / range.staged, j = i - array * range.staged;
-        staged[i] = inference_constant(a, array, staged_channel(range, j, channels));
-    }
-    __syncthreads();
-    const auto *x = static_cast<const Vector16<T> *>(a.x);
     auto *y = static_cast<Vector16<T> *>(a.y);
-    for (int64_t i = range.begin; i < range.end; i += range.step) {
-        const int64_t v = a.vectors - 1 - i;
-        const Vector16<T> in = x[v];
-        int c0 = 0;
-        LaneChannels split{};
-        if (a.lane_channels) {
-            split = lane_channels(a.spatial, a.channels, v * kLanes);
-            split.first = staged_index(range, split.first, channels);
-            split.next = staged_index(range, split.next, channels);
-        } else {
-            const int64_t plane = divide(a.spatial, v * kLanes);
-            c0 = staged_index(range, static_cast<int>(plane - divide(a.channels, plane) * channels), channels);
-        }
-        y[v] = infer_vector(a, in, y, v, [&](int array, int l) {
-            return staged[array * range.staged + (a.lane_channels ? lane_channel(split, l) : c0)];
+    auto vector_at = [&](int64_t j) { return a.vectors - 1 - (range.begin + j * range.step); };
+    walk_vectors<uint4>(
+        range.begin < range.end ? (range.end - range.begin + range.step - 1) / range.step : 0,
+        [&](int64_t j) { return bits_at(a.x, vector_at(j)); },
+        [&] {
+            // Four staged channels a thread at a time (gain, mean and bias: arrays 0, 1, 2).
+            constexpr int kChannels = 4;
+            for (int j0 = threadIdx.x; j0 < range.staged; j0 += kChannels * blockDim.x) {
+                auto j = [&](int u) { return j0 + u * static_cast<int>(blockDim.x); };
+                inference_constants<kChannels>(
+                    a, [&](int u) { return staged_channel(range, j(u), channels); },
+                    [&](int u) { return j(u) < range.staged; },
+                    [&](int u, float gain, float mean, float bias) {
+                        staged[j(u)] = gain;
+                        staged[range.staged + j(u)] = mean;
+                        staged[2 * range.staged + j(u)] = bias;
+                    });
+            }
+            __syncthreads();
+        },
+        [&](int64_t j, const uint4 &bits) {
+            const int64_t v = vector_at(j);
+            const VectorChannels lanes = vector_channels(range, a.lane_channels, a.spatial, a.channels, v * kLanes);
+            y[v] = infer_vector(a, lanes_of<T>(bits), y, v,
+                                [&](int array, int l) { return staged[array * range.staged + lanes.of(l)]; });
         });
-    }
 }
 
 // NHWC: each thread's vectors hold the same channels (nhwc_grid); their constants stay in registers.
@@ -304,20 +324,25 @@ __global__ void __launch_bounds__(kMaxBlock) inference_nhwc_kernel(const __grid_
     constexpr int kLanes = Vector16<T>::kLanes;
     const int64_t first = nhwc_first_vector(a.vectors);
     if (first < 0) return;
-    const int c0 = static_cast<int>(first * kLanes - divide(a.channels, first * kLanes) * a.channels.divisor);
-    float k[3][kLanes];
-#pragma unroll
-    for (int array = 0; array < 3; ++array) {
-#pragma unroll
-        for (int l = 0; l < kLanes; ++l) k[array][l] = inference_constant(a, array, c0 + l);
-    }
-    const auto *x = static_cast<const Vector16<T> *>(a.x);
-    auto *y = static_cast<Vector16<T> *>(a.y);
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-    for (int64_t v = first; v >= 0; v -= stride) {
-        const Vector16<T> in = x[v];
-        y[v] = infer_vector(a, in, y, v, [&](int array, int l) { return k[array][l]; });
-    }
+    auto *y = static_cast<Vector16<T> *>(a.y);
+    float k[3][kLanes];
+    walk_vectors<uint4>(
+        first / stride + 1, [&](int64_t j) { return bits_at(a.x, first - j * stride); },
+        [&] {
+            const int c0 = static_cast<int>(first * kLanes - divide(a.channels, first * kLanes) * a.channels.divisor);
+            inference_constants<kLanes>(
+                a, [&](int l) { return c0 + l; }, [](int) { return true; },
+                [&](int l, float gain, float mean, float bias) {
+                    k[0][l] = gain;
+                    k[1][l] = mean;
+                    k[2][l] = bias;
+                });
+        },
+        [&](int64_t j, const uint4 &bits) {
+            const int64_t v = first - j * stride;
+            y[v] = infer_vector(a, lanes_of<T>(bits), y, v, [&](int array, int l) { return k[array][l]; });
+        });
 }
 
 bool aligned16_host(const void *pointer) { return (reinterpret_cast<uintptr_t>(pointer) & 15u) == 0; }

@@ -9,10 +9,12 @@
 // what that pass read last.
 #pragma once
 
+#include "cuda/batch_norm/lane_channels.cuh"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 
 namespace librednn::cuda {
@@ -64,6 +66,77 @@ __device__ __forceinline__ int staged_channel(const ChannelRange &r, int j, int 
 __device__ __forceinline__ int staged_index(const ChannelRange &r, int c, int channels) {
     const int i = c - r.first;
     return i < 0 ? i + channels : i;
+}
+
+// The staged channels of the 16-byte vector that starts at element `element` of an NCHW tensor (planes of `spatial`
+// elements, `channels` planes an image): with `per_lane` (planes that are not whole vectors, lane_channels.cuh)
+// the one or two channels its lanes hold, else the one channel of the whole vector; of(lane) is lane's index
+// among the staged channels (channel_range).
+struct VectorChannels {
+    LaneChannels split;
+    int whole;
+    bool per_lane;
+    __device__ __forceinline__ int of(int lane) const { return per_lane ? lane_channel(split, lane) : whole; }
+};
+
+__device__ __forceinline__ VectorChannels vector_channels(const ChannelRange &range, bool per_lane,
+                                                          const FastDivisor &spatial, const FastDivisor &channels,
+                                                          int64_t element) {
+    const int C = static_cast<int>(channels.divisor);
+    VectorChannels v{};
+    v.per_lane = per_lane;
+    if (per_lane) {
+        v.split = lane_channels(spatial, channels, element);
+        v.split.first = staged_index(range, v.split.first, C);
+        v.split.next = staged_index(range, v.split.next, C);
+    } else {
+        const int64_t plane = divide(spatial, element);
+        v.whole = staged_index(range, static_cast<int>(plane - divide(channels, plane) * C), C);
+    }
+    return v;
+}
+
+// A thread's `count` vectors (numbered 0, 1, ...), in batches of kVectorsInFlight: the loads of a batch are all
+// issued before any of its vectors is used, and `prepare` (the channels' constants, staged or in registers; a
+// dependent launch's wait) runs once, after the first batch's loads are issued, so that their latency hides its
+// own. Every thread calls `prepare`, also with no vectors (it may synchronise the block). With one load a thread at
+// a time, a wave's thread walked a small layer's vectors (about five of them at 256 x 512 x 7 x 7) one round trip
+// after another, the first only after the constants'.
+constexpr int kVectorsInFlight = 4;
+
+// The kernels hold a loaded vector as its four words (`bits`) until they use it: held as lanes of a 16-bit type,
+// the compiler repacks the halves as soon as a load arrives, which waits for it before the loads after it issue.
+__device__ __forceinline__ uint4 bits_at(const void *base, int64_t v) { return static_cast<const uint4 *>(base)[v]; }
+
+template <class T>
+__device__ __forceinline__ Vector16<T> lanes_of(const uint4 &bits) {
+    Vector16<T> v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+template <class Item, class Load, class Prepare, class Use>
+__device__ __forceinline__ void walk_vectors(int64_t count, Load &&load, Prepare &&prepare, Use &&use) {
+    Item items[kVectorsInFlight];
+    auto load_batch = [&](int64_t j) {
+#pragma unroll
+        for (int u = 0; u < kVectorsInFlight; ++u) {
+            if (j + u < count) items[u] = load(j + u);
+        }
+    };
+    auto use_batch = [&](int64_t j) {
+#pragma unroll
+        for (int u = 0; u < kVectorsInFlight; ++u) {
+            if (j + u < count) use(j + u, items[u]);
+        }
+    };
+    load_batch(0);
+    prepare();
+    use_batch(0);
+    for (int64_t j = kVectorsInFlight; j < count; j += kVectorsInFlight) {
+        load_batch(j);
+        use_batch(j);
+    }
 }
 
 // Blocks for the NCHW kernels and whether they interleave (channel_range): four waves of the blocks the SMs

@@ -43,10 +43,40 @@ inline ChannelResults channel_results(const BatchNormProblem &p, const BatchNorm
     return r;
 }
 
-// target[at] = alpha * value + beta * target[at]; beta 0 does not read the target.
-__device__ __forceinline__ void blend(float *target, int64_t at, double alpha, double beta, float value) {
+// What a channel's results read besides its sums: the scale, the bias (forward) or the saved statistics (backward),
+// and the old values the blends keep (forward: the running mean and variance, where the factor keeps part of them;
+// backward: dscale and dbias, where param_beta is not 0; else zeros, never read). Loaded apart from the writes, so
+// that a kernel may request them before it has its sums (the merge does, before it waits for the pass before).
+struct ChannelInputs {
+    float scale, bias;                // bias: forward only
+    float saved_mean, saved_inv_std;  // backward
+    float old_first, old_second;      // running mean and variance, or dscale and dbias, before the call
+};
+
+__device__ __forceinline__ ChannelInputs load_channel_inputs(const ChannelResults &r, int64_t at, bool backward) {
+    ChannelInputs in{};
+    in.scale = r.scale[at];
+    if (!backward) {
+        in.bias = r.bias[at];
+        if (r.running && 1.0 - r.factor != 0.0) {
+            in.old_first = r.running_mean[at];
+            in.old_second = r.running_variance[at];
+        }
+    } else {
+        in.saved_mean = r.saved_mean_in[at];
+        in.saved_inv_std = r.saved_inv_std_in[at];
+        if (r.param_beta != 0.0) {
+            in.old_first = r.dscale[at];
+            in.old_second = r.dbias[at];
+        }
+    }
+    return in;
+}
+
+// target[at] = alpha * value + beta * old, old the target's value before the call (beta 0: not read).
+__device__ __forceinline__ void blend(float *target, int64_t at, double alpha, double beta, float value, float old) {
     float result = static_cast<float>(alpha) * value;
-    if (beta != 0.0) result += static_cast<float>(beta) * target[at];
+    if (beta != 0.0) result += static_cast<float>(beta) * old;
     target[at] = result;
 }
 
@@ -59,12 +89,12 @@ __device__ __forceinline__ float inverse_deviation(const ChannelResults &r, floa
 // variance unbiased; factor 1 does not read the old values, which may be uninitialised) and the saved mean
 // and inverse deviation where given. Returns the inverse deviation.
 __device__ __forceinline__ float write_channel_statistics(const ChannelResults &r, int64_t at, float mean,
-                                                          float variance, float count) {
+                                                          float variance, float count, const ChannelInputs &in) {
     const float inv_std = inverse_deviation(r, variance);
     if (r.running) {
         const double keep = 1.0 - r.factor;
-        blend(r.running_mean, at, r.factor, keep, mean);
-        blend(r.running_variance, at, r.factor, keep, variance * count / (count - 1.0f));
+        blend(r.running_mean, at, r.factor, keep, mean, in.old_first);
+        blend(r.running_variance, at, r.factor, keep, variance * count / (count - 1.0f), in.old_second);
     }
     if (r.saved) {
         r.saved_mean[at] = mean;
@@ -73,11 +103,21 @@ __device__ __forceinline__ float write_channel_statistics(const ChannelResults &
     return inv_std;
 }
 
+__device__ __forceinline__ float write_channel_statistics(const ChannelResults &r, int64_t at, float mean,
+                                                          float variance, float count) {
+    return write_channel_statistics(r, at, mean, variance, count, load_channel_inputs(r, at, false));
+}
+
 // Backward: dscale and dbias blended with the parameter factors.
+__device__ __forceinline__ void write_channel_gradients(const ChannelResults &r, int64_t at, float dscale, float dbias,
+                                                        const ChannelInputs &in) {
+    blend(r.dscale, at, r.param_alpha, r.param_beta, dscale, in.old_first);
+    blend(r.dbias, at, r.param_alpha, r.param_beta, dbias, in.old_second);
+}
+
 __device__ __forceinline__ void write_channel_gradients(const ChannelResults &r, int64_t at, float dscale,
                                                         float dbias) {
-    blend(r.dscale, at, r.param_alpha, r.param_beta, dscale);
-    blend(r.dbias, at, r.param_alpha, r.param_beta, dbias);
+    write_channel_gradients(r, at, dscale, dbias, load_channel_inputs(r, at, true));
 }
 
 }  // namespace librednn::cuda

@@ -120,14 +120,21 @@ __global__ void __launch_bounds__(kBlock, kBlocksPerSm)
                                  variance, a.count);
     }
     // y = alpha (gain (x - mean) + bias) + beta y, alpha folded into gain and shift. (The parameters are read
-    // only now: held across the sums, they made the kernel spill.)
+    // only now: held across the sums, they made the kernel spill.) All sixteen loads first: the divisions' slow
+    // paths (calls) would otherwise hold each lane's loads back until the lane before it is done.
     float gain[kLanes], shift[kLanes];
 #pragma unroll
     for (int l = 0; l < kLanes; ++l) {
         const int64_t at = static_cast<int64_t>(channel0 + l) * r.parameter_stride;
+        gain[l] = r.scale[at];
+        shift[l] = r.bias[at];
+        asm volatile("" : "+f"(gain[l]), "+f"(shift[l]));
+    }
+#pragma unroll
+    for (int l = 0; l < kLanes; ++l) {
         const float variance = static_cast<float>(total[l] / static_cast<double>(a.count));
-        gain[l] = r.scale[at] * inverse_deviation(r, variance) * a.alpha;
-        shift[l] = r.bias[at] * a.alpha;
+        gain[l] = gain[l] * inverse_deviation(r, variance) * a.alpha;
+        shift[l] = shift[l] * a.alpha;
     }
     refresh();
     uint4 *y = static_cast<uint4 *>(a.y);

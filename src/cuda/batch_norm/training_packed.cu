@@ -7,6 +7,7 @@
 #include "cuda/batch_norm/channel_constants.cuh"
 #include "cuda/batch_norm/channel_results.cuh"
 #include "cuda/batch_norm/lane_channels.cuh"
+#include "cuda/common/dependent_launch.cuh"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 
@@ -53,6 +54,43 @@ __device__ __forceinline__ void chunk_moments(const float (&v)[K], int k, float 
     }
 }
 
+// chunk_moments of K values all taken: the mean a multiplication by 1/K (exactly the division for K a power of
+// two), no masks.
+template <int K>
+__device__ __forceinline__ void full_chunk_moments(const float (&v)[K], float &mean, float &m2) {
+    static_assert((K & (K - 1)) == 0, "1/K must be exact");
+    float sum = 0.0f;
+#pragma unroll
+    for (int i = 0; i < K; ++i) sum += v[i];
+    mean = sum * (1.0f / static_cast<float>(K));
+    m2 = 0.0f;
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+        const float d = v[i] - mean;
+        m2 += d * d;
+    }
+}
+
+// `parts` sets of moments (count n[i], mean m[i * stride], M2 q[i * stride]) merged in two passes, in order: the
+// mean from the counts and the means, then M2 as the parts' M2 plus each part's count times the square of its
+// mean's distance from the mean. No division a part (Chan's update takes one); the same sums as the parts' merge
+// in pass 2, in float.
+__device__ __forceinline__ void merge_parts(int parts, const float *n, const float *m, const float *q, int stride,
+                                            float &count, float &mean, float &m2) {
+    float total = 0.0f;
+    count = 0.0f;
+    for (int i = 0; i < parts; ++i) {
+        count += n[i];
+        total += n[i] * m[i * stride];
+    }
+    mean = count > 0.0f ? total / count : 0.0f;
+    m2 = 0.0f;
+    for (int i = 0; i < parts; ++i) {
+        const float d = m[i * stride] - mean;
+        m2 += q[i * stride] + n[i] * d * d;
+    }
+}
+
 // ---- Pass 1: statistics of each part ------------------------------------------------------------------
 
 struct StatsArgs {
@@ -79,6 +117,7 @@ struct StatsArgs {
 // dy and dy * (x - mean).
 template <class T, int kPerLane>
 __global__ void __launch_bounds__(kBlock) stats_nchw_planes_kernel(const __grid_constant__ StatsArgs a) {
+    allow_dependent_launch();
     constexpr int kLanes = Vector16<T>::kLanes, kChunk = 32 * kPerLane;
     const int lane = threadIdx.x % 32;
     const int64_t items = a.planes_or_rows * a.chunks_per_plane;
@@ -160,6 +199,7 @@ __device__ __forceinline__ float lane_value(const Vector16<T> &item, int l) {
 // merges them into its own; then the block merges its threads in a fixed order.
 template <class T, int kLanes>
 __global__ void __launch_bounds__(kBlock) stats_nchw_kernel(const __grid_constant__ StatsArgs a) {
+    allow_dependent_launch();
     using Item = typename std::conditional<kLanes == 1, T, Vector16<T>>::type;
     constexpr int kLoads = 8, kValues = kLoads * kLanes;
     __shared__ float shared[3][kWarpsPerBlock];
@@ -260,6 +300,7 @@ constexpr int kSmallPlaneBlock = kPlaneChannels * kPlaneImages;
 template <class T>
 __global__ void __launch_bounds__(kSmallPlaneBlock)
     stats_nchw_small_planes_kernel(const __grid_constant__ StatsArgs a) {
+    allow_dependent_launch();
     __shared__ float values[kSmallPlaneBlock * (kSmallPlane + 1)];
     __shared__ float merged[3][kSmallPlaneBlock];
     const int S = static_cast<int>(a.spatial.divisor), stride = S | 1;
@@ -331,7 +372,9 @@ __global__ void __launch_bounds__(kSmallPlaneBlock)
 
 // NHWC: a block per (tile of channels, range of rows); thread (row r, vector v) walks rows r, r + rows in
 // flight, ... of the range, eight at a time, then the block merges each channel's rows in a fixed order.
-// Forward over float and half: three blocks an SM (80 registers; half spills 36 bytes, bfloat16 would spill more).
+// Forward over float and half: three blocks an SM (80 registers; half spills 48 bytes, bfloat16 would spill more).
+// A round of eight rows is compiled twice: full (every round but a thread's last; no masks, the chunk's mean a
+// multiplication by 1/8, which is the division's exact result) and partial (masked, divided by its count).
 template <class T>
 constexpr int kNhwcForwardBlocks = std::is_same_v<T, __nv_bfloat16> ? 1 : 3;
 
@@ -340,6 +383,7 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 1 : kNhwcForwardBlocks<T>)
     stats_nhwc_kernel(const __grid_constant__ StatsArgs a) {
     constexpr int kLanes = Vector16<T>::kLanes;
     __shared__ float shared1[kBlock * kLanes], shared2[kBlock * kLanes], shared0[kBlock];
+    allow_dependent_launch();
     const int v = threadIdx.x % a.tile_vectors, r = threadIdx.x / a.tile_vectors;
     const int tile = blockIdx.x, split = blockIdx.y;
     const int64_t row_begin = static_cast<int64_t>(split) * a.rows_per_split;
@@ -356,8 +400,41 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 1 : kNhwcForwardBlocks<T>)
         mean[l] = kBackward ? a.mean[c0 + l] : 0.0f;
     }
     constexpr int kRows = 8;
+    Vector16<T> xv[kRows], gv[kRows];
+    // One round's sums over its k loaded rows (Full: k == kRows).
+    auto round = [&](auto full, int k) {
+        constexpr bool kFull = decltype(full)::value;
+        // merge_moments with its share k / (n + k), the same for every lane, taken once a round.
+        const float share = kBackward ? 0.0f : static_cast<float>(k) / (n + static_cast<float>(k));
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) {
+            float values[kRows];
+#pragma unroll
+            for (int i = 0; i < kRows; ++i) values[i] = kFull || i < k ? to_compute<float>(xv[i].lane[l]) : 0.0f;
+            if (!kBackward) {
+                float m, m2;
+                if constexpr (kFull) {
+                    full_chunk_moments(values, m, m2);
+                } else {
+                    chunk_moments(values, k, m, m2);
+                }
+                const float delta = m - s1[l];
+                s1[l] += delta * share;
+                s2[l] += m2 + delta * delta * n * share;
+            } else {
+#pragma unroll
+                for (int i = 0; i < kRows; ++i) {
+                    if (kFull || i < k) {
+                        const float g = to_compute<float>(gv[i].lane[l]);
+                        s1[l] += g;
+                        s2[l] += g * (values[i] - mean[l]);
+                    }
+                }
+            }
+        }
+        n += static_cast<float>(k);
+    };
     for (int64_t row = row_begin + r; row < row_end; row += static_cast<int64_t>(kRows) * a.tile_rows) {
-        Vector16<T> xv[kRows], gv[kRows];
         int k = 0;
 #pragma unroll
         for (int i = 0; i < kRows; ++i) {
@@ -368,33 +445,14 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 1 : kNhwcForwardBlocks<T>)
                 k = i + 1;
             }
         }
-        const float share = kBackward ? 0.0f : static_cast<float>(k) / (n + static_cast<float>(k));
-#pragma unroll
-        for (int l = 0; l < kLanes; ++l) {
-            float values[kRows];
-#pragma unroll
-            for (int i = 0; i < kRows; ++i) values[i] = i < k ? to_compute<float>(xv[i].lane[l]) : 0.0f;
-            if (!kBackward) {
-                // merge_moments with its share k / (n + k), the same for every lane, taken once a round.
-                float m, m2;
-                chunk_moments(values, k, m, m2);
-                const float delta = m - s1[l];
-                s1[l] += delta * share;
-                s2[l] += m2 + delta * delta * n * share;
-            } else {
-#pragma unroll
-                for (int i = 0; i < kRows; ++i) {
-                    if (i < k) {
-                        const float g = to_compute<float>(gv[i].lane[l]);
-                        s1[l] += g;
-                        s2[l] += g * (values[i] - mean[l]);
-                    }
-                }
-            }
+        if (k == kRows) {
+            round(std::true_type{}, k);
+        } else {
+            round(std::false_type{}, k);
         }
-        n += static_cast<float>(k);
     }
-    // Each channel of the tile: merge the rows in flight, in order.
+    // Each channel of the tile: merge the rows in flight, in order. Forward: in two passes, without a division a
+    // row (merge_parts).
 #pragma unroll
     for (int l = 0; l < kLanes; ++l) {
         shared1[r * a.tile_vectors * kLanes + v * kLanes + l] = s1[l];
@@ -405,13 +463,12 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 1 : kNhwcForwardBlocks<T>)
     const int tile_channels = a.tile_vectors * kLanes;
     for (int j = threadIdx.x; j < tile_channels; j += blockDim.x) {
         float tn = 0.0f, t1 = 0.0f, t2 = 0.0f;
-        for (int i = 0; i < a.tile_rows; ++i) {
-            const float b1 = shared1[i * tile_channels + j], b2 = shared2[i * tile_channels + j];
-            if (!kBackward) {
-                merge_moments(tn, t1, t2, shared0[i], b1, b2);
-            } else {
-                t1 += b1;
-                t2 += b2;
+        if (!kBackward) {
+            merge_parts(a.tile_rows, shared0, shared1 + j, shared2 + j, tile_channels, tn, t1, t2);
+        } else {
+            for (int i = 0; i < a.tile_rows; ++i) {
+                t1 += shared1[i * tile_channels + j];
+                t2 += shared2[i * tile_channels + j];
             }
         }
         const int64_t at = (static_cast<int64_t>(tile) * tile_channels + j) * a.parts + split;
@@ -422,6 +479,9 @@ __global__ void __launch_bounds__(kBlock, kBackward ? 1 : kNhwcForwardBlocks<T>)
 }
 
 // ---- Pass 2: a block (or a warp) per channel merges its parts --------------------------------------
+// Every pass lets the next launch as soon as each of its blocks has started (allow_dependent_launch); the merge
+// and the element-wise pass, launched as dependents, wait for the pass before at the first read of its results,
+// the merge once it has requested each channel's parameters and old running values (ChannelInputs).
 
 struct MergeArgs {
     int64_t parts;
@@ -435,24 +495,25 @@ struct MergeArgs {
 };
 
 // Channel c's merged moments (forward: count, mean, M2; backward: -, sum dy, sum dy (x - mean)): the saved
-// and running statistics or dscale and dbias, and the constants of pass 3.
-__device__ void finish_channel(const MergeArgs &a, int c, double sum1, double sum2) {
+// and running statistics or dscale and dbias, and the constants of pass 3. `in`: the channel's inputs
+// (load_channel_inputs), loaded by the finishing thread before the kernel waited for pass 1.
+__device__ void finish_channel(const MergeArgs &a, int c, double sum1, double sum2, const ChannelInputs &in) {
     const ChannelResults &r = a.results;
     const int64_t po = static_cast<int64_t>(c) * r.parameter_stride;
-    const float scale = r.scale[po], count = static_cast<float>(a.count);
+    const float scale = in.scale, count = static_cast<float>(a.count);
     float *k = a.constants;
     const int C = a.channels;
     if (!a.backward) {
         const float mean = static_cast<float>(sum1);
-        const float inv_std = write_channel_statistics(r, po, mean, static_cast<float>(sum2 / a.count), count);
+        const float inv_std = write_channel_statistics(r, po, mean, static_cast<float>(sum2 / a.count), count, in);
         k[c] = mean;
         k[C + c] = scale * inv_std;
-        k[2 * C + c] = r.bias[po];
+        k[2 * C + c] = in.bias;
         return;
     }
-    const float mean = r.saved_mean_in[po], inv_std = r.saved_inv_std_in[po];
+    const float mean = in.saved_mean, inv_std = in.saved_inv_std;
     const float dbias = static_cast<float>(sum1), dscale = static_cast<float>(sum2) * inv_std;
-    write_channel_gradients(r, po, dscale, dbias);
+    write_channel_gradients(r, po, dscale, dbias, in);
     k[c] = mean;
     k[C + c] = inv_std;
     k[2 * C + c] = scale * inv_std;
@@ -465,7 +526,8 @@ __device__ void finish_channel(const MergeArgs &a, int c, double sum1, double su
 // division a part, no cancellation); backward, the sums. `sum` adds a value over the threads that share the
 // channel (`threads` of them in all) in a fixed order and gives the total to each.
 template <class Sum>
-__device__ __forceinline__ void merge_channel(const MergeArgs &a, int c, int thread, int threads, Sum &&sum) {
+__device__ __forceinline__ void merge_channel(const MergeArgs &a, int c, int thread, int threads,
+                                              const ChannelInputs &in, Sum &&sum) {
     const float *p0 = a.part0 + static_cast<int64_t>(c) * a.parts, *p1 = a.part1 + static_cast<int64_t>(c) * a.parts,
                 *p2 = a.part2 + static_cast<int64_t>(c) * a.parts;
     if (a.backward) {
@@ -477,7 +539,7 @@ __device__ __forceinline__ void merge_channel(const MergeArgs &a, int c, int thr
         }
         s1 = sum(s1);
         s2 = sum(s2);
-        if (thread == 0) finish_channel(a, c, s1, s2);
+        if (thread == 0) finish_channel(a, c, s1, s2, in);
         return;
     }
     double n = 0.0, total = 0.0;
@@ -496,21 +558,27 @@ __device__ __forceinline__ void merge_channel(const MergeArgs &a, int c, int thr
         m2 += p2[p] + p0[p] * d * d;
     }
     m2 = sum(m2);
-    if (thread == 0) finish_channel(a, c, mean, m2);
+    if (thread == 0) finish_channel(a, c, mean, m2, in);
 }
 
-// A block per channel (channels of many parts).
+// A block per channel (channels of many parts). The block's sum: each warp's by a butterfly, then the warps' in warp
+// order, read by every thread (two barriers a sum; a halving tree in shared memory took ten).
 __global__ void __launch_bounds__(kMergeBlock) merge_kernel(const __grid_constant__ MergeArgs a) {
-    __shared__ double shared[kMergeBlock];
-    merge_channel(a, blockIdx.x, threadIdx.x, kMergeBlock, [&](double v) {
-        shared[threadIdx.x] = v;
+    constexpr int kWarps = kMergeBlock / 32;
+    __shared__ double warp_totals[kWarps];
+    allow_dependent_launch();
+    const int c = blockIdx.x;
+    ChannelInputs in{};
+    if (threadIdx.x == 0) in = load_channel_inputs(a.results, c * a.results.parameter_stride, a.backward);
+    wait_for_prerequisite_grid();
+    merge_channel(a, c, threadIdx.x, kMergeBlock, in, [&](double v) {
+        v = warp_sum(v);
+        if (threadIdx.x % 32 == 0) warp_totals[threadIdx.x / 32] = v;
         __syncthreads();
-        for (int half = kMergeBlock / 2; half > 0; half /= 2) {
-            if (static_cast<int>(threadIdx.x) < half) shared[threadIdx.x] += shared[threadIdx.x + half];
-            __syncthreads();
-        }
-        const double total = shared[0];
-        __syncthreads();
+        double total = 0.0;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) total += warp_totals[w];
+        __syncthreads();  // read before the next sum writes
         return total;
     });
 }
@@ -520,9 +588,13 @@ __global__ void __launch_bounds__(kMergeBlock) merge_kernel(const __grid_constan
 constexpr int kWarpMergeParts = 64;
 
 __global__ void __launch_bounds__(kMergeBlock) merge_warp_kernel(const __grid_constant__ MergeArgs a) {
+    allow_dependent_launch();
     const int c = blockIdx.x * (kMergeBlock / 32) + threadIdx.x / 32;
     if (c >= a.channels) return;
-    merge_channel(a, c, threadIdx.x % 32, 32, [](double v) { return warp_sum(v); });
+    ChannelInputs in{};
+    if (threadIdx.x % 32 == 0) in = load_channel_inputs(a.results, c * a.results.parameter_stride, a.backward);
+    wait_for_prerequisite_grid();
+    merge_channel(a, c, threadIdx.x % 32, 32, in, [](double v) { return warp_sum(v); });
 }
 
 // ---- Pass 3: element-wise, with each channel's constants on chip (channel_constants.cuh) -------------
@@ -542,24 +614,42 @@ struct ApplyArgs {
     const float *constants;
 };
 
+// The element-wise kernels' resident blocks an SM at the least: three (85 registers), two for the backward over
+// 16-bit types (five constants of eight lanes, four vectors each of x and dy in flight; bfloat16's took 154).
+template <class T, bool kBackward>
+constexpr int kApplyBlocks = kBackward && sizeof(T) == 2 ? 2 : 3;
+
+// A vector of x and, backward, of dy, as bits (lanes_of): what the element-wise pass loads a vector.
+struct ApplyInputs {
+    uint4 x, dy;
+};
+
+template <bool kBackward>
+__device__ __forceinline__ ApplyInputs load_apply_inputs(const ApplyArgs &a, int64_t v) {
+    ApplyInputs in;
+    in.x = bits_at(a.x, v);
+    if (kBackward) in.dy = bits_at(a.dy, v);
+    return in;
+}
+
 // One vector's result from its channels' constants k[0..4][lane]: forward y = k1 (x - k0) + k2; backward
 // dx = k2 (dy - k3 - (x - k0) k1 k4).
-template <class T, class Constant>
-__device__ __forceinline__ Vector16<T> apply_vector(const ApplyArgs &a, const Vector16<T> &xv, const Vector16<T> *dy,
-                                                    const Vector16<T> *out, int64_t v, Constant &&k) {
+template <class T, bool kBackward, class Constant>
+__device__ __forceinline__ Vector16<T> apply_vector(const ApplyArgs &a, const ApplyInputs &in, const Vector16<T> *out,
+                                                    int64_t v, Constant &&k) {
     constexpr int kLanes = Vector16<T>::kLanes;
-    Vector16<T> gv, result;
-    if (a.backward) gv = dy[v];
+    const Vector16<T> x = lanes_of<T>(in.x), dy = lanes_of<T>(in.dy);
+    Vector16<T> result;
     if (a.beta != 0.0f) result = out[v];
 #pragma unroll
     for (int l = 0; l < kLanes; ++l) {
-        const float centred = to_compute<float>(xv.lane[l]) - k(0, l);
+        const float centred = to_compute<float>(x.lane[l]) - k(0, l);
         float value;
-        if (!a.backward) {
+        if constexpr (!kBackward) {
             value = k(1, l) * centred + k(2, l);
         } else {
             const float x_hat = centred * k(1, l);
-            value = k(2, l) * (to_compute<float>(gv.lane[l]) - k(3, l) - x_hat * k(4, l));
+            value = k(2, l) * (to_compute<float>(dy.lane[l]) - k(3, l) - x_hat * k(4, l));
         }
         value *= a.alpha;
         if (a.beta != 0.0f) value += a.beta * to_compute<float>(result.lane[l]);
@@ -568,62 +658,79 @@ __device__ __forceinline__ Vector16<T> apply_vector(const ApplyArgs &a, const Ve
     return result;
 }
 
-// NCHW: the block's share of the vectors (channel_range), its channels' constants staged in shared memory.
-template <class T>
-__global__ void __launch_bounds__(kBlock) apply_nchw_kernel(const __grid_constant__ ApplyArgs a) {
+// NCHW: the block's share of the vectors (channel_range), its channels' constants staged in shared memory. Launched
+// as a dependent of the merge (the constants), it loads its first vectors of x (and dy) before it waits.
+template <class T, bool kBackward>
+__global__ void __launch_bounds__(kBlock, kApplyBlocks<T, kBackward>)
+    apply_nchw_kernel(const __grid_constant__ ApplyArgs a) {
     extern __shared__ float staged[];
-    constexpr int kLanes = Vector16<T>::kLanes;
-    const int C = a.channels, arrays = a.backward ? 5 : 3;
+    constexpr int kLanes = Vector16<T>::kLanes, arrays = kBackward ? 5 : 3;
+    const int C = a.channels;
     const ChannelRange range = channel_range(a.vectors, kLanes, a.spatial, a.channel_count, a.interleaved);
-    for (int i = threadIdx.x; i < arrays * range.staged; i += blockDim.x) {
-        const int array = i / range.staged, j = i - array * range.staged;
-        staged[i] = a.constants[array * C + staged_channel(range, j, C)];
-    }
-    __syncthreads();
-    const auto *x = static_cast<const Vector16<T> *>(a.x);
-    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
     auto *out = static_cast<Vector16<T> *>(a.out);
-    for (int64_t i = range.begin; i < range.end; i += range.step) {
-        const int64_t v = a.vectors - 1 - i;
-        const Vector16<T> xv = x[v];
-        int c0 = 0;
-        LaneChannels split{};
-        if (a.lane_channels) {
-            split = lane_channels(a.spatial_vectors, a.channel_count, v * kLanes);
-            split.first = staged_index(range, split.first, C);
-            split.next = staged_index(range, split.next, C);
-        } else {
-            const int64_t plane = divide(a.spatial_vectors, v);
-            c0 = staged_index(range, static_cast<int>(plane - divide(a.channel_count, plane) * C), C);
-        }
-        out[v] = apply_vector(a, xv, dy, out, v, [&](int array, int l) {
-            return staged[array * range.staged + (a.lane_channels ? lane_channel(split, l) : c0)];
+    auto vector_at = [&](int64_t j) { return a.vectors - 1 - (range.begin + j * range.step); };
+    walk_vectors<ApplyInputs>(
+        range.begin < range.end ? (range.end - range.begin + range.step - 1) / range.step : 0,
+        [&](int64_t j) { return load_apply_inputs<kBackward>(a, vector_at(j)); },
+        [&] {
+            wait_for_prerequisite_grid();
+            // Four constants a thread at a time, their loads issued together.
+            constexpr int kBatch = 4;
+            const int count = arrays * range.staged;
+            for (int i0 = threadIdx.x; i0 < count; i0 += kBatch * blockDim.x) {
+                float value[kBatch];
+#pragma unroll
+                for (int u = 0; u < kBatch; ++u) {
+                    const int i = i0 + u * static_cast<int>(blockDim.x);
+                    const int array = i / range.staged, j = i - array * range.staged;
+                    if (i < count) value[u] = a.constants[array * C + staged_channel(range, j, C)];
+                }
+#pragma unroll
+                for (int u = 0; u < kBatch; ++u) {
+                    const int i = i0 + u * static_cast<int>(blockDim.x);
+                    if (i < count) staged[i] = value[u];
+                }
+            }
+            __syncthreads();
+        },
+        [&](int64_t j, const ApplyInputs &in) {
+            const int64_t v = vector_at(j);
+            // a.spatial: elements a plane (spatial_vectors counts vectors where planes are whole vectors).
+            const VectorChannels lanes =
+                vector_channels(range, a.lane_channels, a.spatial, a.channel_count, v * kLanes);
+            out[v] = apply_vector<T, kBackward>(
+                a, in, out, v, [&](int array, int l) { return staged[array * range.staged + lanes.of(l)]; });
         });
-    }
 }
 
-// NHWC: each thread's vectors hold the same channels (nhwc_grid); their constants stay in registers.
-template <class T>
-__global__ void __launch_bounds__(kBlock) apply_nhwc_kernel(const __grid_constant__ ApplyArgs a) {
-    constexpr int kLanes = Vector16<T>::kLanes;
+// NHWC: each thread's vectors hold the same channels (nhwc_grid); their constants stay in registers. Launched as a
+// dependent of the merge, like the NCHW kernel.
+template <class T, bool kBackward>
+__global__ void __launch_bounds__(kBlock, kApplyBlocks<T, kBackward>)
+    apply_nhwc_kernel(const __grid_constant__ ApplyArgs a) {
+    constexpr int kLanes = Vector16<T>::kLanes, arrays = kBackward ? 5 : 3;
     const int64_t first = nhwc_first_vector(a.vectors);
     if (first < 0) return;
     const int C = a.channels;
-    const int c0 = static_cast<int>(first - divide(a.channel_vectors, first) * a.channel_vectors.divisor) * kLanes;
-    float k[5][kLanes];
-#pragma unroll
-    for (int array = 0; array < 5; ++array) {
-#pragma unroll
-        for (int l = 0; l < kLanes; ++l) k[array][l] = array < 3 || a.backward ? a.constants[array * C + c0 + l] : 0.0f;
-    }
-    const auto *x = static_cast<const Vector16<T> *>(a.x);
-    const auto *dy = static_cast<const Vector16<T> *>(a.dy);
-    auto *out = static_cast<Vector16<T> *>(a.out);
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-    for (int64_t v = first; v >= 0; v -= stride) {
-        const Vector16<T> xv = x[v];
-        out[v] = apply_vector(a, xv, dy, out, v, [&](int array, int l) { return k[array][l]; });
-    }
+    auto *out = static_cast<Vector16<T> *>(a.out);
+    float k[arrays][kLanes];
+    walk_vectors<ApplyInputs>(
+        first / stride + 1, [&](int64_t j) { return load_apply_inputs<kBackward>(a, first - j * stride); },
+        [&] {
+            wait_for_prerequisite_grid();
+            const int c0 =
+                static_cast<int>(first - divide(a.channel_vectors, first) * a.channel_vectors.divisor) * kLanes;
+#pragma unroll
+            for (int array = 0; array < arrays; ++array) {
+#pragma unroll
+                for (int l = 0; l < kLanes; ++l) k[array][l] = a.constants[array * C + c0 + l];
+            }
+        },
+        [&](int64_t j, const ApplyInputs &in) {
+            const int64_t v = first - j * stride;
+            out[v] = apply_vector<T, kBackward>(a, in, out, v, [&](int array, int l) { return k[array][l]; });
+        });
 }
 
 // The same one element a thread, for NCHW tensors that are not whole vectors (N x C x S not a multiple of
@@ -650,6 +757,15 @@ __global__ void __launch_bounds__(kBlock) apply_scalar_kernel(const __grid_const
         if (a.beta != 0.0f) value += a.beta * to_compute<float>(out[e]);
         out[e] = from_compute<T>(value);
     }
+}
+
+// Whether the merge and element-wise passes launch as programmatic dependents of the pass before
+// (dependent_launch.cuh): where `kernel` as loaded is sm_90 code, unless LIBREDNN_BN_DEPENDENT_LAUNCH=0.
+template <auto kKernel>
+bool dependent_launches() {
+    static const bool dependent =
+        !switched_off("LIBREDNN_BN_DEPENDENT_LAUNCH") && built_for_sm90(reinterpret_cast<const void *>(kKernel));
+    return dependent;
 }
 
 bool aligned16_host(const void *pointer) {
@@ -689,6 +805,29 @@ bool layout_of(const BatchNormProblem &p, bool *channels_last) {
         return true;
     }
     return false;
+}
+
+// Pass 3 over whole vectors, launched as a dependent of the merge where it may be.
+template <class T, bool kBackward>
+Status launch_apply(cudaStream_t stream, ApplyArgs &a, bool channels_last, int64_t elements) {
+    constexpr int kLanes = Vector16<T>::kLanes;
+    if (channels_last) {
+        static const ResidentBlocks resident(reinterpret_cast<const void *>(apply_nhwc_kernel<T, kBackward>), kBlock);
+        const dim3 grid(nhwc_grid(resident, a.vectors, a.channels / kLanes, kBlock));
+        return launch_maybe_dependent(stream, apply_nhwc_kernel<T, kBackward>, a, grid, kBlock, 0,
+                                      dependent_launches<apply_nhwc_kernel<T, kBackward>>(), "batch_norm_apply_kernel");
+    }
+    // At most C channels' constants a block (under 48 KiB: kMaxChannels); resident blocks counted at the most.
+    constexpr int arrays = kBackward ? 5 : 3;
+    static const ResidentBlocks resident(reinterpret_cast<const void *>(apply_nchw_kernel<T, kBackward>), kBlock,
+                                         arrays * kMaxChannels * sizeof(float));
+    const int64_t tensors = kBackward ? 3 : 2;  // x and y; x, dy and dx
+    const NchwGrid grid = nchw_grid(resident, a.vectors, elements * static_cast<int64_t>(sizeof(T)) * tensors,
+                                    a.channels, arrays, kBlock);
+    a.interleaved = grid.interleaved;
+    const size_t shared = arrays * static_cast<size_t>(a.channels) * sizeof(float);
+    return launch_maybe_dependent(stream, apply_nchw_kernel<T, kBackward>, a, dim3(grid.blocks), kBlock, shared,
+                                  dependent_launches<apply_nchw_kernel<T, kBackward>>(), "batch_norm_apply_kernel");
 }
 
 template <class T>
@@ -825,11 +964,13 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         m.constants = constants;
         m.channels = channels;
         if (s.parts <= kWarpMergeParts) {
-            merge_warp_kernel<<<(channels + kMergeBlock / 32 - 1) / (kMergeBlock / 32), kMergeBlock, 0, stream>>>(m);
+            const dim3 grid((channels + kMergeBlock / 32 - 1) / (kMergeBlock / 32));
+            status = launch_maybe_dependent(stream, merge_warp_kernel, m, grid, kMergeBlock, 0,
+                                            dependent_launches<merge_warp_kernel>(), "batch_norm_merge_kernel");
         } else {
-            merge_kernel<<<channels, kMergeBlock, 0, stream>>>(m);
+            status = launch_maybe_dependent(stream, merge_kernel, m, dim3(channels), kMergeBlock, 0,
+                                            dependent_launches<merge_kernel>(), "batch_norm_merge_kernel");
         }
-        status = check_launch("batch_norm_merge_kernel");
     }
     if (status == CUDNN_STATUS_SUCCESS) {
         // NCHW planes that are not whole vectors: vectors whose lanes each find their channel, or one element
@@ -855,24 +996,12 @@ Status run(cudaStream_t stream, const BatchNormProblem &p, const BatchNormBuffer
         a.constants = constants;
         if (scalar) {
             apply_scalar_kernel<T><<<grid_size(a.vectors, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
-        } else if (channels_last) {
-            static const ResidentBlocks resident(reinterpret_cast<const void *>(apply_nhwc_kernel<T>), kBlock);
-            apply_nhwc_kernel<T><<<nhwc_grid(resident, a.vectors, channels / kLanes, kBlock), kBlock, 0, stream>>>(a);
+            status = check_launch("batch_norm_apply_kernel");
+        } else if (backward) {
+            status = launch_apply<T, true>(stream, a, channels_last, p.x.element_count());
         } else {
-            // At most C channels' constants a block (under 48 KiB: kMaxChannels); resident blocks counted at the
-            // most.
-            static const ResidentBlocks resident(reinterpret_cast<const void *>(apply_nchw_kernel<T>), kBlock,
-                                                 5 * kMaxChannels * sizeof(float));
-            const int arrays = backward ? 5 : 3;
-            const int64_t tensors = backward ? 3 : 2;  // x and y; x, dy and dx
-            const NchwGrid grid =
-                nchw_grid(resident, a.vectors, p.x.element_count() * static_cast<int64_t>(sizeof(T)) * tensors,
-                          channels, arrays, kBlock);
-            a.interleaved = grid.interleaved;
-            const size_t shared = arrays * static_cast<size_t>(channels) * sizeof(float);
-            apply_nchw_kernel<T><<<grid.blocks, kBlock, shared, stream>>>(a);
+            status = launch_apply<T, false>(stream, a, channels_last, p.x.element_count());
         }
-        status = check_launch("batch_norm_apply_kernel");
     }
     cudaFreeAsync(scratch, stream);
     return status;

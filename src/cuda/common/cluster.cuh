@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuda/common/launch_util.hpp"
+#include "cuda/common/launch_with.cuh"
 
 #include <cuda_runtime.h>
 
@@ -26,20 +27,13 @@ __device__ __forceinline__ void cluster_wait() {
 template <class Args>
 Status launch_clusters(cudaStream_t stream, void (*kernel)(Args), const Args &args, int64_t clusters, int cluster,
                        int block_threads, size_t shared_bytes, const char *name) {
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(clusters * cluster));
-    config.blockDim = dim3(static_cast<unsigned>(block_threads));
-    config.dynamicSmemBytes = shared_bytes;
-    config.stream = stream;
     cudaLaunchAttribute attribute;
     attribute.id = cudaLaunchAttributeClusterDimension;
     attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
     attribute.val.clusterDim.y = 1;
     attribute.val.clusterDim.z = 1;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    cudaLaunchKernelEx(&config, kernel, args);
-    return check_launch(name);
+    return launch_with(stream, kernel, args, dim3(static_cast<unsigned>(clusters * cluster)), block_threads,
+                       shared_bytes, &attribute, 1, name);
 }
 
 }  // namespace librednn::cuda

@@ -12,6 +12,7 @@
 // Long reductions with few outputs are split into (output, split) items that write partial results to
 // the workspace; a finalize kernel combines each output's partials in split order: deterministic for a
 // given workspace size, no atomics.
+#include "cuda/common/dependent_launch.cuh"
 #include "cuda/common/device_common.cuh"
 #include "cuda/common/launch_util.hpp"
 #include "cuda/reduce/reduce.hpp"
@@ -204,24 +205,6 @@ __device__ __forceinline__ void finish_item(const ReduceArgs<C> &a, int64_t spli
     } else {
         a.partials[split * a.outputs + output] = acc;
     }
-}
-
-// --- programmatic dependent launch (sm_90) ----------------------------------------------------------
-
-// The main kernels let the finalize launch as soon as each of their blocks has started (its blocks then
-// wait below until the partials are complete), so its launch latency hides behind their last blocks.
-__device__ __forceinline__ void allow_dependent_launch() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;");
-#endif
-}
-
-// Waits until the kernel this one depends on has finished and its writes are visible (no-op when it was
-// launched without the programmatic dependency).
-__device__ __forceinline__ void wait_for_prerequisite_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
 }
 
 // --- loads ------------------------------------------------------------------------------------------
@@ -954,17 +937,9 @@ Status launch_reduce(cudaStream_t stream, const ReducePlan &plan, const ReduceAr
         // finalize as loaded is sm_90 code (compiled for an older architecture it has no wait, and must
         // start after the main kernel as usual).
         static const bool dependent = built_for_sm90(reinterpret_cast<const void *>(finalize_reduce_kernel<C, Mode>));
-        cudaLaunchConfig_t config = {};
-        config.gridDim = dim3(static_cast<unsigned>(grid_size(plan.outputs, per_block, kReduceBlock)));
-        config.blockDim = dim3(kReduceBlock);
-        config.stream = stream;
-        cudaLaunchAttribute attribute;
-        attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attribute.val.programmaticStreamSerializationAllowed = 1;
-        config.attrs = &attribute;
-        config.numAttrs = dependent ? 1 : 0;
-        cudaLaunchKernelEx(&config, finalize_reduce_kernel<C, Mode>, args);
-        LIBREDNN_CHECK(check_launch("finalize_reduce_kernel"));
+        const dim3 grid(static_cast<unsigned>(grid_size(plan.outputs, per_block, kReduceBlock)));
+        LIBREDNN_CHECK(launch_maybe_dependent(stream, finalize_reduce_kernel<C, Mode>, args, grid, kReduceBlock, 0,
+                                              dependent, "finalize_reduce_kernel"));
     }
     return CUDNN_STATUS_SUCCESS;
 }
