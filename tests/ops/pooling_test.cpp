@@ -250,8 +250,9 @@ TEST(Pooling, PackedNhwcAndNchwMatchReference) {
 TEST(Pooling, ThreeByThreeWindowsAtStrideTwoMatchReference) {
     // ResNet's stem pooling (3x3, stride 2, padding 1) over packed NCHW and NHWC: on CUDA the strip kernels
     // (pooling_strips.hpp) over NCHW where the width is a multiple of 8, the packed kernels elsewhere. Heights and
-    // widths from 1 to 40 (several strips of 4 output rows and column groups, odd and even sizes), every mode forward,
-    // the max modes backward (the averages' backward too: the packed kernels), tied maxima and NaNs.
+    // widths from 1 to 40 (several strips of 8 output rows and column groups of 4, odd and even sizes), every mode
+    // forward, the max modes backward (the averages' backward too: the packed kernels), tied maxima and NaNs, both NaN
+    // options (the strip kernels are compiled for each).
     LIBREDNN_SEEDED_RANDOM(rng);
     for (int trial = 0; trial < 64; ++trial) {
         const Direction direction = trial % 2 ? Direction::forward : Direction::backward;

@@ -22,6 +22,15 @@ __device__ __forceinline__ void fold_max(float &so_far, float value, bool propag
     }
 }
 
+// fold_max with the NaN mode known at compile time: the conditions as predicates and a select, one form a kernel
+// (the run-time mode's two forms, in a fully unrolled kernel, doubled its code and branched at every tap).
+template <bool kPropagate>
+__device__ __forceinline__ void fold_max_as(float &so_far, float value) {
+    const bool value_nan = value != value, so_far_nan = so_far != so_far, above = value > so_far;
+    const bool take = kPropagate ? !so_far_nan & (value_nan | above) : !value_nan & (so_far_nan | above);
+    so_far = take ? value : so_far;
+}
+
 __device__ __forceinline__ float max_result(float so_far, bool propagate) {
     return so_far == so_far || propagate ? so_far : 0.0f;
 }

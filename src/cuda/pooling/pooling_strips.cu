@@ -99,117 +99,141 @@ struct Maximum {
     int where;
 };
 
-__device__ __forceinline__ void take(Maximum &m, float v, int index, bool propagate) {
-    if (v != v && !propagate) return;
-    if (m.where >= 0 && m.best != m.best) return;
-    if (m.where < 0 || v != v || v > m.best) {
-        m.best = v;
-        m.where = index;
-    }
+// As predicates and selects, the NaN mode known at compile time: without a value yet (where < 0) any value is
+// taken; after that, skipped NaN: a value above the best; propagated NaN: NaN or a value above the best, until the
+// best is NaN.
+template <bool kPropagate>
+__device__ __forceinline__ void take_as(Maximum &m, float v, int index) {
+    const bool none = m.where<0, v_nan = v != v, above = v> m.best;
+    const bool taken = kPropagate ? none | (!(m.best != m.best) & (v_nan | above)) : !v_nan & (none | above);
+    m.best = taken ? v : m.best;
+    m.where = taken ? index : m.where;
 }
 
-// Input columns 2c - 1 + k of the thread's row part that lie in the image.
-template <int kSeg>
-__device__ __forceinline__ void columns_in(const StripArgs &a, const Share &s, bool (&in)[kSeg]) {
-#pragma unroll
-    for (int k = 0; k < kSeg; ++k) {
-        const int column = 2 * s.column - 1 + k;
-        in[k] = column >= 0 && column < a.in_w;
-    }
+// Whether input column 2c - 1 + k of the thread's row part lies in the image. Columns 1 .. 8 always do (c is a
+// multiple of kCols below the output width, the input width a multiple of 8): only the column before (k = 0, at
+// c = 0) and the backward's two after (k = 9, 10, at the last group) may not.
+__device__ __forceinline__ bool column_in(const StripArgs &a, const Share &s, int k) {
+    if (k >= 1 && k <= 8) return true;
+    const int column = 2 * s.column - 1 + k;
+    return column >= 0 && column < a.in_w;
 }
 
-// Forward: the strip's output rows one after another; each input row is folded into the output row it ends
-// (window row 2) and the next one it starts (window row 0), or the one it is the middle of.
-template <class T, bool kAverage>
+// Forward: the strip's input rows j = 0 .. 2 kStrip (row 2 s.row - 1 + j) one after another, each folded into the
+// output row it is the middle of (j odd), or ends and starts (j even: the one before ends with it, the next starts);
+// an output row is stored once its last row is folded. Rows are loaded two ahead of the one being folded (a ring of
+// three), so that a thread keeps up to three rows' loads in flight instead of one. The only column a row part may
+// lack is the one before the image (first column 0): load_row leaves it as the ring starts it, holding what adds
+// nothing to a window (0, or the maximum's "none yet"), so the taps need no test.
+template <class T, bool kAverage, bool kPropagate>
 __global__ void __launch_bounds__(kBlock) strips_forward_kernel(const __grid_constant__ StripArgs a) {
-    constexpr int kSeg = 2 * kCols + 1;
+    constexpr int kSeg = 2 * kCols + 1, kRows = 2 * kStrip + 1, kAhead = 2;
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         const Share s = share_of(a, v);
-        bool column_in[kSeg];
-        columns_in(a, s, column_in);
-        float in[kSeg] = {};
         float acc[2][kCols];  // sums or maxima (pooling_device.cuh)
-        const float none = kAverage ? 0.0f : max_none(a.propagate);
+        const float none = kAverage ? 0.0f : max_none(kPropagate);
+        float ring[kAhead + 1][kSeg];
+#pragma unroll
+        for (int r = 0; r <= kAhead; ++r) {
+#pragma unroll
+            for (int k = 0; k < kSeg; ++k) ring[r][k] = none;
+        }
         auto reset = [&](int slot) {
 #pragma unroll
             for (int j = 0; j < kCols; ++j) {
                 acc[slot][j] = none;
             }
         };
-        // Folds `in` into output row `slot`, each window's taps in row-major order.
-        auto fold = [&](int slot) {
+        // Folds input row `in` into output row `slot`, each window's taps in row-major order.
+        auto fold = [&](int slot, const float(&in)[kSeg]) {
 #pragma unroll
             for (int j = 0; j < kCols; ++j) {
 #pragma unroll
                 for (int t = 0; t < 3; ++t) {
-                    if (!column_in[2 * j + t]) continue;
                     if (kAverage) {
                         acc[slot][j] += in[2 * j + t];
                     } else {
-                        fold_max(acc[slot][j], in[2 * j + t], a.propagate);
+                        fold_max_as<kPropagate>(acc[slot][j], in[2 * j + t]);
                     }
                 }
             }
         };
         const int rows = min(kStrip, a.out_h - s.row);
-        reset(0);
-        if (s.row > 0) {
-            load_row<T>(a, s, 2 * s.row - 1, in);
-            fold(0);
-        }
+        // Input row j of the strip: in the image, and no further than the last output row's last row (j = 2 rows).
+        auto row_of = [&](int j) { return 2 * s.row - 1 + j; };
+        auto present = [&](int j) { return j <= 2 * rows && row_of(j) >= 0 && row_of(j) < a.in_h; };
 #pragma unroll
-        for (int k = 0; k < kStrip; ++k) {
-            if (k >= rows) break;
-            const int oh = s.row + k, slot = k & 1;
-            load_row<T>(a, s, 2 * oh, in);
-            fold(slot);
-            if (k + 1 < rows) reset(slot ^ 1);
-            if (2 * oh + 1 < a.in_h) {
-                load_row<T>(a, s, 2 * oh + 1, in);
-                fold(slot);
-                if (k + 1 < rows) fold(slot ^ 1);
+        for (int j = 0; j < kAhead; ++j) {
+            if (present(j)) load_row<T>(a, s, row_of(j), ring[j]);
+        }
+        reset(0);
+#pragma unroll
+        for (int j = 0; j < kRows; ++j) {
+            if (j > 2 * rows) break;
+            if (j + kAhead < kRows && present(j + kAhead))
+                load_row<T>(a, s, row_of(j + kAhead), ring[(j + kAhead) % 3]);
+            const float(&in)[kSeg] = ring[j % 3];
+            const bool here = present(j);
+            if (j == 0) {
+                if (here) fold(0, in);  // the first output row's top row
+                continue;
+            }
+            const int k = (j - 1) / 2, slot = k & 1;  // the output row j is the middle (odd j) or the end of
+            if (j % 2 == 1) {
+                if (here) fold(slot, in);
+                if (k + 1 < rows) reset(slot ^ 1);
+                continue;
+            }
+            if (here) {
+                fold(slot, in);
+                if (k + 1 < rows) fold(slot ^ 1, in);
             }
             float out[kCols];
+            const int oh = s.row + k;
             const int window_rows = min(2 * oh + 2, a.in_h) - max(2 * oh - 1, 0);
 #pragma unroll
-            for (int j = 0; j < kCols; ++j) {
-                const int c = s.column + j;
+            for (int c4 = 0; c4 < kCols; ++c4) {
+                const int c = s.column + c4;
                 const int count = window_rows * (min(2 * c + 2, a.in_w) - max(2 * c - 1, 0));
                 const float divisor = a.include_padding ? 9.0f : static_cast<float>(count);
-                const float v = acc[slot][j];
-                out[j] = kAverage ? (count > 0 ? v / divisor : 0.0f) : max_result(v, a.propagate);
+                const float value = acc[slot][c4];
+                out[c4] = kAverage ? (count > 0 ? value / divisor : 0.0f) : max_result(value, kPropagate);
             }
             store<T, kCols>(a, s.image * a.out_h + oh, a.out_w, s.column, out);
         }
     }
 }
 
-// Backward, the max modes: finds the first maximum of output rows k = 0 .. rows (the row after the strip's
-// too), and of kCols + 1 columns; once row k is known, writes input rows 2 * oh, 2 * oh + 1 of row k - 1.
-template <class T>
-__global__ void __launch_bounds__(kBlock) strips_backward_kernel(const __grid_constant__ StripArgs a) {
-    constexpr int kSeg = 2 * kCols + 3, kOut = kCols + 1;
+// Backward, the max modes: the first maximum of output rows k = 0 .. rows (the row after the strip's too) and of
+// kCols + 1 columns; once row k is known, input rows 2 oh and 2 oh + 1 of row k - 1 are written. The input rows are
+// walked one at a time, j = 0 .. 2 rows + 2 (row 2 s.row - 1 + j: the top of output row j / 2 where j is even, and
+// the bottom of the row before; the middle of row (j - 1) / 2 where j is odd), loaded two ahead in a ring of three as
+// in the forward; dy of output row k is loaded at row 2 k (the bottom of row k - 1), two rows before it is needed.
+// Two blocks an SM (128 registers), as before the ring.
+template <class T, bool kPropagate>
+__global__ void __launch_bounds__(kBlock, 2) strips_backward_kernel(const __grid_constant__ StripArgs a) {
+    constexpr int kSeg = 2 * kCols + 3, kOut = kCols + 1, kRows = 2 * kStrip + 3, kAhead = 2;
     for (int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < a.work;
          v += static_cast<int64_t>(gridDim.x) * blockDim.x) {
         const Share s = share_of(a, v);
-        bool column_in[kSeg];
-        columns_in(a, s, column_in);
-        float in[kSeg] = {};
+        bool in_image[kSeg];
+#pragma unroll
+        for (int k = 0; k < kSeg; ++k) in_image[k] = column_in(a, s, k);
+        float ring[kAhead + 1][kSeg] = {};
         Maximum maxima[2][kOut];
-        float g[2][kOut];
+        float g[2][kOut] = {};
         auto reset = [&](int slot) {
 #pragma unroll
-            for (int j = 0; j < kOut; ++j) {
-                maxima[slot][j] = Maximum{0.0f, -1}, g[slot][j] = 0.0f;
-            }
+            for (int j = 0; j < kOut; ++j) maxima[slot][j] = Maximum{0.0f, -1};
         };
-        auto fold = [&](int slot, int i) {
+        // Window row i of output row `slot`, from input row `in`.
+        auto fold = [&](int slot, int i, const float(&in)[kSeg]) {
 #pragma unroll
             for (int j = 0; j < kOut; ++j) {
 #pragma unroll
                 for (int t = 0; t < 3; ++t) {
-                    if (column_in[2 * j + t]) take(maxima[slot][j], in[2 * j + t], i * 3 + t, a.propagate);
+                    if (in_image[2 * j + t]) take_as<kPropagate>(maxima[slot][j], in[2 * j + t], i * 3 + t);
                 }
             }
         };
@@ -246,36 +270,46 @@ __global__ void __launch_bounds__(kBlock) strips_backward_kernel(const __grid_co
                 store<T, 2 * kCols>(a, s.image * a.in_h + 2 * oh + 1, a.in_w, 2 * s.column, bottom);
         };
         const int rows = min(kStrip, a.out_h - s.row);
-        reset(0);
-        if (s.row > 0) {
-            load_row<T>(a, s, 2 * s.row - 1, in);
-            fold(0, 0);
+        auto row_of = [&](int j) { return 2 * s.row - 1 + j; };
+        auto present = [&](int j) { return j <= 2 * rows + 2 && row_of(j) >= 0 && row_of(j) < a.in_h; };
+        // dy of output row k (in the image) into its slot, whose last reader, the write of row k - 2, is done.
+        auto fetch_dy = [&](int k) {
+            if (k <= rows && s.row + k < a.out_h) load_dy<T>(a, s, s.row + k, g[k & 1]);
+        };
+#pragma unroll
+        for (int j = 0; j < kAhead; ++j) {
+            if (present(j)) load_row<T>(a, s, row_of(j), ring[j]);
         }
+        fetch_dy(0);
+        reset(0);
 #pragma unroll
-        for (int k = 0; k <= kStrip; ++k) {
-            if (k > rows) break;
-            const int oh = s.row + k, slot = k & 1;
-            if (oh < a.out_h) {
-                load_row<T>(a, s, 2 * oh, in);
-                fold(slot, 1);
-                if (2 * oh + 1 < a.in_h) {
-                    load_row<T>(a, s, 2 * oh + 1, in);
-                    fold(slot, 2);
-                }
-                load_dy<T>(a, s, oh, g[slot]);
+        for (int j = 0; j < kRows; ++j) {
+            if (j > 2 * rows + 2) break;
+            if (j + kAhead < kRows && present(j + kAhead))
+                load_row<T>(a, s, row_of(j + kAhead), ring[(j + kAhead) % 3]);
+            const float(&in)[kSeg] = ring[j % 3];
+            const bool here = present(j);
+            if (j == 0) {
+                if (here) fold(0, 0, in);
+                continue;
+            }
+            const int k = (j - 1) / 2, slot = k & 1, oh = s.row + k;
+            if (j % 2 == 1) {
+                if (here) fold(slot, 1, in);
+                continue;
+            }
+            // The bottom of output row k: its maxima are then known.
+            if (here) fold(slot, 2, in);
 #pragma unroll
-                for (int j = 0; j < kOut; ++j) {
-                    if (s.column + j >= a.out_w) maxima[slot][j].where = -1;
-                }
-            } else {
-#pragma unroll
-                for (int j = 0; j < kOut; ++j) maxima[slot][j].where = -1;
+            for (int c4 = 0; c4 < kOut; ++c4) {
+                if (oh >= a.out_h || s.column + c4 >= a.out_w) maxima[slot][c4].where = -1;
             }
             if (k > 0) write(oh - 1, slot ^ 1, slot);
-            // Start row k + 1 with the input row that ends row k (still in `in`), after row k - 1 is written.
+            fetch_dy(k + 1);  // into the slot write() just read as `up` (row k - 1's)
+            // Start row k + 1 with this input row, its top (after row k - 1 is written).
             if (k < rows) {
                 reset(slot ^ 1);
-                if (2 * oh + 1 < a.in_h) fold(slot ^ 1, 0);
+                if (here) fold(slot ^ 1, 0, in);
             }
         }
     }
@@ -307,16 +341,23 @@ Status launch(cudaStream_t stream, const PoolingProblem &p, const PoolingBuffers
         const StripArgs a = args_of(p, b);
         if (a.work == 0) return CUDNN_STATUS_SUCCESS;
         const int grid = grid_size(a.work, kBlock, kBlock, 4);
-        if (p.is_max()) {
-            strips_forward_kernel<T, false><<<grid, kBlock, 0, stream>>>(a);
+        if (p.is_max() && a.propagate) {
+            strips_forward_kernel<T, false, true><<<grid, kBlock, 0, stream>>>(a);
+        } else if (p.is_max()) {
+            strips_forward_kernel<T, false, false><<<grid, kBlock, 0, stream>>>(a);
         } else {
-            strips_forward_kernel<T, true><<<grid, kBlock, 0, stream>>>(a);
+            strips_forward_kernel<T, true, false><<<grid, kBlock, 0, stream>>>(a);
         }
         return check_launch("strips_forward_kernel");
     }
     const StripArgs a = args_of(p, b);
     if (a.work == 0) return CUDNN_STATUS_SUCCESS;
-    strips_backward_kernel<T><<<grid_size(a.work, kBlock, kBlock, 4), kBlock, 0, stream>>>(a);
+    const int grid = grid_size(a.work, kBlock, kBlock, 4);
+    if (a.propagate) {
+        strips_backward_kernel<T, true><<<grid, kBlock, 0, stream>>>(a);
+    } else {
+        strips_backward_kernel<T, false><<<grid, kBlock, 0, stream>>>(a);
+    }
     return check_launch("strips_backward_kernel");
 }
 
