@@ -118,14 +118,18 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
     const RnnNetwork &net = p.net;
     const int g = net.gates(), H = net.hidden_size, P = net.proj_size, N = p.batch_size, Y = p.y_size();
     const int64_t steps = static_cast<int64_t>(p.max_seq_length) * N, gH = static_cast<int64_t>(g) * H;
-    const RnnWorkspacePointers<C> at = rnn_workspace_pointers<C>(p, workspace);
+    RnnWorkspacePointers<C> at = rnn_workspace_pointers<C>(p, workspace);
     const int64_t spn = at.state_per_sequence;
     const ForwardState state = forward_state(net);
     LIBREDNN_CHECK(rnn_upload_tables(stream, p, at.lengths, at.rows));
     const int64_t weight_count = rnn_weight_elements(net);
-    rnn_convert_kernel<T, C>
-        <<<rnn_grid(weight_count), kRnnBlock, 0, stream>>>(static_cast<const T *>(b.weights), weight_count, at.weights);
-    LIBREDNN_CHECK(check_launch("rnn_convert_kernel"));
+    if (rnn_reads_weights_in_place(p, b.weights)) {
+        at.weights = const_cast<C *>(static_cast<const C *>(b.weights));  // only read: nothing rounds them in place
+    } else {
+        rnn_convert_kernel<T, C><<<rnn_grid(weight_count), kRnnBlock, 0, stream>>>(static_cast<const T *>(b.weights),
+                                                                                   weight_count, at.weights);
+        LIBREDNN_CHECK(check_launch("rnn_convert_kernel"));
+    }
     rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * net.input_size), kRnnBlock, 0, stream>>>(
         static_cast<const T *>(b.x), at.rows, at.lengths, N, steps, net.input_size, at.sequence_a);
     LIBREDNN_CHECK(check_launch("rnn_load_sequences_kernel"));

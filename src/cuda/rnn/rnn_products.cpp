@@ -205,4 +205,11 @@ Status rnn_product_on_tensor_cores(cudaStream_t stream, const RnnProblem &p, Rnn
     return implicit_gemm(stream, problem, buffers, workspace, workspace_bytes);
 }
 
+bool rnn_reads_weights_in_place(const RnnProblem &p, const void *weights) {
+    static const bool off = switched_off("LIBREDNN_RNN_WEIGHTS_IN_PLACE");
+    const cudnnDataType_t compute = rnn_compute_type(p.net);
+    return !off && weights != nullptr && p.net.data_type == compute && reinterpret_cast<uintptr_t>(weights) % 32 == 0 &&
+           !(compute == CUDNN_DATA_FLOAT && rnn_prepares_tf32_operands(p));
+}
+
 }  // namespace librednn::cuda

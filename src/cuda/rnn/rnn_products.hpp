@@ -103,4 +103,11 @@ Status rnn_product(cudaStream_t stream, const RnnProblem &problem, RnnProductSco
     return gemm_simt(stream, operands);
 }
 
+// Whether the forward and backward-data passes read the weight space where it lies instead of a copy converted into
+// the workspace: where the data type is the compute type (float or double data), the weight space is 32-byte aligned
+// (as the workspace's pieces are, so every kernel sees the alignment it saw in the copy) and the passes round no weight
+// to TF32 in place (rnn_prepares_tf32_operands). The copy took a whole pass over the weights every call (LSTM hidden
+// 1024, two layers: 134 MB moved). LIBREDNN_RNN_WEIGHTS_IN_PLACE=0 (read once) keeps the copy: a measurement switch.
+bool rnn_reads_weights_in_place(const RnnProblem &problem, const void *weights);
+
 }  // namespace librednn::cuda
