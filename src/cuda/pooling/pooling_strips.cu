@@ -104,7 +104,7 @@ struct Maximum {
 // best is NaN.
 template <bool kPropagate>
 __device__ __forceinline__ void take_as(Maximum &m, float v, int index) {
-    const bool none = m.where<0, v_nan = v != v, above = v> m.best;
+    const bool none = (m.where < 0), v_nan = (v != v), above = (v > m.best);
     const bool taken = kPropagate ? none | (!(m.best != m.best) & (v_nan | above)) : !v_nan & (none | above);
     m.best = taken ? v : m.best;
     m.where = taken ? index : m.where;
