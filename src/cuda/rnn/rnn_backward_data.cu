@@ -181,14 +181,8 @@ Status backward_data(cudaStream_t stream, const RnnProblem &p, const RnnBuffers 
     const int64_t spn = at.state_per_sequence;
     const BackwardState state = backward_state(net);
     LIBREDNN_CHECK(rnn_upload_tables(stream, p, at.lengths, at.rows));
-    const int64_t weight_count = rnn_weight_elements(net);
-    if (rnn_reads_weights_in_place(p, b.weights)) {
-        at.weights = const_cast<C *>(static_cast<const C *>(b.weights));  // only read below
-    } else {
-        rnn_convert_kernel<T, C><<<rnn_grid(weight_count), kRnnBlock, 0, stream>>>(static_cast<const T *>(b.weights),
-                                                                                   weight_count, at.weights);
-        LIBREDNN_CHECK(check_launch("rnn_convert_kernel"));
-    }
+    LIBREDNN_CHECK(rnn_pass_weights<T>(stream, b.weights, rnn_weight_elements(net),
+                                       rnn_reads_weights_in_place(p, b.weights), &at.weights));
     C *dout = at.sequence_b, *din = at.sequence_a;
     rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * Y), kRnnBlock, 0, stream>>>(
         static_cast<const T *>(b.dy), at.rows, at.lengths, N, steps, Y, dout);

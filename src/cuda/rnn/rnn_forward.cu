@@ -122,14 +122,8 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
     const int64_t spn = at.state_per_sequence;
     const ForwardState state = forward_state(net);
     LIBREDNN_CHECK(rnn_upload_tables(stream, p, at.lengths, at.rows));
-    const int64_t weight_count = rnn_weight_elements(net);
-    if (rnn_reads_weights_in_place(p, b.weights)) {
-        at.weights = const_cast<C *>(static_cast<const C *>(b.weights));  // only read: nothing rounds them in place
-    } else {
-        rnn_convert_kernel<T, C><<<rnn_grid(weight_count), kRnnBlock, 0, stream>>>(static_cast<const T *>(b.weights),
-                                                                                   weight_count, at.weights);
-        LIBREDNN_CHECK(check_launch("rnn_convert_kernel"));
-    }
+    LIBREDNN_CHECK(rnn_pass_weights<T>(stream, b.weights, rnn_weight_elements(net),
+                                       rnn_reads_weights_in_place(p, b.weights), &at.weights));
     rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * net.input_size), kRnnBlock, 0, stream>>>(
         static_cast<const T *>(b.x), at.rows, at.lengths, N, steps, net.input_size, at.sequence_a);
     LIBREDNN_CHECK(check_launch("rnn_load_sequences_kernel"));
