@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # 2026-12-07 (second session): main plus the wavefront kernel (src/cuda/rnn/rnn_wavefront.cu, not yet committed when
-# this first ran), in the order that matters if the call is cut short: the libraries, the bench and the op tests;
+# this first ran; applied here where the tree lacks it), in the order that matters if the call is cut short: the libraries, the bench and the op tests;
 # the new test and every Rnn* test on CUDA; one call's dispatch record; batch-1 inference against NVIDIA's
 # persistent algorithm with the wavefront on and off (LIBREDNN_RNN_WAVEFRONT=0 is main's per-layer persistent
 # launches; bench/sets/rnn-persist.tsv); then the rest of the build and the whole gpu lane (main's first since the
 # review commits 5ceafeb..8bc4dfe, with the new OpsCuda.RnnWithoutWavefront), and bench/sets/rnn.tsv's inference
 # rows against NVIDIA's standard algorithm. DEADLINE (seconds, default 585) bounds it. One archive ($OUT/all.tgz).
 source bench/results/2026-12-07-next-calls/common.sh wf
+[ -f src/cuda/rnn/rnn_wavefront.cu ] || patch -p1 -s < bench/results/2026-12-07-wavefront/not-run-wavefront.patch || exit 1
 DEADLINE=${DEADLINE:-585}  # seconds the call may take (less where the device budget gives less)
 left() { echo $(( DEADLINE - (SECONDS-start) - ${1:-0} )); }
 libs="cudnn cudnn_ops_infer cudnn_ops_train cudnn_cnn_infer cudnn_cnn_train cudnn_adv_infer cudnn_adv_train"
