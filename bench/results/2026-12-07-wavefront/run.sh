@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# 2026-12-07 (second session): main plus the wavefront kernel (src/cuda/rnn/rnn_wavefront.cu, not yet committed when
-# this first ran; applied here where the tree lacks it), in the order that matters if the call is cut short: the libraries, the bench and the op tests;
-# the new test and every Rnn* test on CUDA; one call's dispatch record; batch-1 inference against NVIDIA's
+# 2026-12-07 (second session): main plus the wavefront kernel (not-run-wavefront.patch, applied here where the tree
+# lacks src/cuda/rnn/rnn_wavefront.cu), in the order that matters if the call is cut short: the libraries, the bench
+# and the op tests; the new test and every Rnn* test on CUDA; one call's dispatch record; batch-1 inference against NVIDIA's
 # persistent algorithm with the wavefront on and off (LIBREDNN_RNN_WAVEFRONT=0 is main's per-layer persistent
 # launches; bench/sets/rnn-persist.tsv); then the rest of the build and the whole gpu lane (main's first since the
 # review commits 5ceafeb..8bc4dfe, with the new OpsCuda.RnnWithoutWavefront), and bench/sets/rnn.tsv's inference
