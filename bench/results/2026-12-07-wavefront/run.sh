@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # 2026-12-07 (second session): main plus the wavefront kernel (not-run-wavefront.patch, applied here where the tree
-# lacks src/cuda/rnn/rnn_wavefront.cu), in the order that matters if the call is cut short: the libraries, the bench
-# and the op tests; the new test and every Rnn* test on CUDA; one call's dispatch record; batch-1 inference against NVIDIA's
-# persistent algorithm with the wavefront on and off (LIBREDNN_RNN_WAVEFRONT=0 is main's per-layer persistent
-# launches; bench/sets/rnn-persist.tsv); then the rest of the build and the whole gpu lane (main's first since the
-# review commits 5ceafeb..8bc4dfe, with the new OpsCuda.RnnWithoutWavefront), and bench/sets/rnn.tsv's inference
-# rows against NVIDIA's standard algorithm. DEADLINE (seconds, default 585) bounds it. One archive ($OUT/all.tgz).
+# lacks src/cuda/rnn/rnn_wavefront.cu), in the order that matters if the call is cut short: the libraries, the bench and
+# the op tests; the new test and every Rnn* test on CUDA; one call's dispatch record; batch-1 inference against NVIDIA's
+# persistent algorithm with the wavefront on and off (LIBREDNN_RNN_WAVEFRONT=0 is main's per-layer persistent launches;
+# bench/sets/rnn-persist.tsv); then the rest of the build and the whole gpu lane (main's first since the review commits
+# 5ceafeb..8bc4dfe, with the new OpsCuda.RnnWithoutWavefront), and bench/sets/rnn.tsv's inference rows against NVIDIA's
+# standard algorithm. DEADLINE (seconds, default 585) bounds it. One archive ($OUT/all.tgz).
 source bench/results/2026-12-07-next-calls/common.sh wf
 [ -f src/cuda/rnn/rnn_wavefront.cu ] || patch -p1 -s < bench/results/2026-12-07-wavefront/not-run-wavefront.patch || exit 1
 DEADLINE=${DEADLINE:-585}  # seconds the call may take (less where the device budget gives less)
