@@ -19,7 +19,8 @@ nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9
 # First a quick look: the new test on CUDA, and one batch-1 row each way (a hang here shows before the lane).
 LIBREDNN_OP_TEST_BACKEND=cuda timeout 60 build/tests/librednn_op_tests --gtest_filter='Rnn.InferenceOfWavefront*' --gtest_brief=1 > $O/wf-test.txt 2>&1
 echo "wavefront test rc $? $(grep -E '^\[  (PASSED|FAILED) ' $O/wf-test.txt | tr '\n' ' ')" | tee -a $S
-LIBREDNN_OP_TEST_BACKEND=cuda timeout 150 build/tests/librednn_op_tests --gtest_filter='Rnn*' --gtest_brief=1 > $O/rnn-tests.txt 2>&1
+rt=$(left 110); [ $rt -gt 150 ] && rt=150; [ $rt -lt 20 ] && rt=20  # leave the two bench runs their time
+LIBREDNN_OP_TEST_BACKEND=cuda timeout $rt build/tests/librednn_op_tests --gtest_filter='Rnn*' --gtest_brief=1 > $O/rnn-tests.txt 2>&1
 echo "Rnn* on CUDA rc $? $(grep -E '^\[  (PASSED|FAILED) ' $O/rnn-tests.txt | tr '\n' ' ')" | tee -a $S
 p=$(grep "^lstm.h1024.b1.half	" bench/sets/rnn.tsv | cut -f3)
 LIBREDNN_LOG_DISPATCH=1 timeout 30 $b --lib build/src/libcudnn.so.8 --problem "$p" --dir inference --warmup 0 --runs 1 > $O/dispatch.txt 2>&1
