@@ -26,7 +26,8 @@ p=$(grep "^lstm.h1024.b1.half	" bench/sets/rnn.tsv | cut -f3)
 LIBREDNN_LOG_DISPATCH=1 timeout 30 $b --lib build/src/libcudnn.so.8 --problem "$p" --dir inference --warmup 0 --runs 1 > $O/dispatch.txt 2>&1
 grep -i -m4 "wavefront\|persistent" $O/dispatch.txt | cut -c1-300 | tee -a $S
 for wf in 1 0; do
-  LIBREDNN_RNN_WAVEFRONT=$wf timeout 60 $b --lib build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn-persist.tsv --dir inference --runs 8 --json $O/persist-wf$wf.json --markdown $O/persist-wf$wf.md > $O/persist-wf$wf.txt 2>&1
+  bt=$(left 5); [ $bt -gt 60 ] && bt=60; [ $bt -lt 10 ] && break
+  LIBREDNN_RNN_WAVEFRONT=$wf timeout $bt $b --lib build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn-persist.tsv --dir inference --runs 8 --json $O/persist-wf$wf.json --markdown $O/persist-wf$wf.md > $O/persist-wf$wf.txt 2>&1
   echo "persist set wavefront=$wf rc $?" | tee -a $S
   grep -E "^\| inference" $O/persist-wf$wf.md | cut -d'|' -f3,5,8,11 | tee -a $S
 done
