@@ -10,6 +10,7 @@ source bench/results/2026-12-07-next-calls/common.sh wf
 [ -f src/cuda/rnn/rnn_wavefront.cu ] || patch -p1 -s < bench/results/2026-12-07-wavefront/not-run-wavefront.patch || exit 1
 DEADLINE=${DEADLINE:-585}  # seconds the call may take (less where the device budget gives less)
 left() { echo $(( DEADLINE - (SECONDS-start) - ${1:-0} )); }
+upto() { local v=$(left $1); echo $(( v < $2 ? v : $2 )); }  # left $1, at most $2 seconds
 libs="cudnn cudnn_ops_infer cudnn_ops_train cudnn_cnn_infer cudnn_cnn_train cudnn_adv_infer cudnn_adv_train"
 LIBREDNN_BUILD_DIR=build LIBREDNN_TARGETS="$libs librednn-bench librednn_op_tests" scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 > $O/build.txt 2>&1 || { tail -30 $O/build.txt | tee -a $S; exit 1; }
 gzip -f $O/build.txt
@@ -19,14 +20,14 @@ nv=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9
 # First a quick look: the new test on CUDA, and one batch-1 row each way (a hang here shows before the lane).
 LIBREDNN_OP_TEST_BACKEND=cuda timeout 60 build/tests/librednn_op_tests --gtest_filter='Rnn.InferenceOfWavefront*' --gtest_brief=1 > $O/wf-test.txt 2>&1
 echo "wavefront test rc $? $(grep -E '^\[  (PASSED|FAILED) ' $O/wf-test.txt | tr '\n' ' ')" | tee -a $S
-rt=$(left 110); [ $rt -gt 150 ] && rt=150; [ $rt -lt 20 ] && rt=20  # leave the two bench runs their time
+rt=$(upto 110 150); [ $rt -lt 20 ] && rt=20  # leave the two bench runs their time
 LIBREDNN_OP_TEST_BACKEND=cuda timeout $rt build/tests/librednn_op_tests --gtest_filter='Rnn*' --gtest_brief=1 > $O/rnn-tests.txt 2>&1
 echo "Rnn* on CUDA rc $? $(grep -E '^\[  (PASSED|FAILED) ' $O/rnn-tests.txt | tr '\n' ' ')" | tee -a $S
 p=$(grep "^lstm.h1024.b1.half	" bench/sets/rnn.tsv | cut -f3)
 LIBREDNN_LOG_DISPATCH=1 timeout 30 $b --lib build/src/libcudnn.so.8 --problem "$p" --dir inference --warmup 0 --runs 1 > $O/dispatch.txt 2>&1
 grep -i -m4 "wavefront\|persistent" $O/dispatch.txt | cut -c1-300 | tee -a $S
 for wf in 1 0; do
-  bt=$(left 5); [ $bt -gt 60 ] && bt=60; [ $bt -lt 10 ] && break
+  bt=$(upto 5 60); [ $bt -lt 10 ] && break
   LIBREDNN_RNN_WAVEFRONT=$wf timeout $bt $b --lib build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn-persist.tsv --dir inference --runs 8 --json $O/persist-wf$wf.json --markdown $O/persist-wf$wf.md > $O/persist-wf$wf.txt 2>&1
   echo "persist set wavefront=$wf rc $?" | tee -a $S
   grep -E "^\| inference" $O/persist-wf$wf.md | cut -d'|' -f3,5,8,11 | tee -a $S
@@ -34,7 +35,7 @@ done
 t quick
 # Then the rest of the build and the whole gpu lane, as far as the call's time goes.
 [ $(left 150) -gt 60 ] && { timeout $(left 100) bash -c "LIBREDNN_BUILD_DIR=build scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90" > $O/build-all.txt 2>&1; echo "build all rc $?" | tee -a $S; gzip -f $O/build-all.txt; }
-lane=$(left 60); [ $lane -gt 300 ] && lane=300
+lane=$(upto 60 300)
 [ $lane -gt 60 ] && (cd build && LIBREDNN_LOG_DISPATCH=0 timeout $lane ctest -L gpu -j4 --output-on-failure > $O/gpu-lane.txt 2>&1; echo "rc $?" >> $O/gpu-lane.txt)
 grep -E "tests passed|^rc |Failed|\*\*\*|Timeout" $O/gpu-lane.txt | tail -20 | tee -a $S
 t lane
