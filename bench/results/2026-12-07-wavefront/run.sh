@@ -3,9 +3,10 @@
 # lacks src/cuda/rnn/rnn_wavefront.cu), in the order that matters if the call is cut short: the libraries, the bench and
 # the op tests; the new test and every Rnn* test on CUDA; one call's dispatch record; batch-1 inference against NVIDIA's
 # persistent algorithm with the wavefront on and off (LIBREDNN_RNN_WAVEFRONT=0 is main's per-layer persistent launches;
-# bench/sets/rnn-persist.tsv); then the rest of the build and the whole gpu lane (main's first since the review commits
-# 5ceafeb..8bc4dfe, with the new OpsCuda.RnnWithoutWavefront), and bench/sets/rnn.tsv's inference rows against NVIDIA's
-# standard algorithm. DEADLINE (seconds, default 585) bounds it. One archive ($OUT/all.tgz).
+# bench/sets/rnn-persist.tsv); issue 14's bar table (main's batch norm and pooling); bench/sets/rnn.tsv's inference rows
+# against NVIDIA's standard algorithm; then the rest of the build and the whole gpu lane (main's first since the review
+# commits 5ceafeb..8bc4dfe, with the new OpsCuda.RnnWithoutWavefront). DEADLINE (seconds, default 585) bounds it. One
+# archive ($OUT/all.tgz).
 source bench/results/2026-12-07-next-calls/common.sh wf
 [ -f src/cuda/rnn/rnn_wavefront.cu ] || patch -p1 -s < bench/results/2026-12-07-wavefront/not-run-wavefront.patch || exit 1
 DEADLINE=${DEADLINE:-585}  # seconds the call may take (less where the device budget gives less)
@@ -33,14 +34,18 @@ for wf in 1 0; do
   grep -E "^\| inference" $O/persist-wf$wf.md | cut -d'|' -f3,5,8,11 | tee -a $S
 done
 t quick
-# Then the rest of the build and the whole gpu lane, as far as the call's time goes.
-[ $(left 150) -gt 60 ] && { timeout $(left 100) bash -c "LIBREDNN_BUILD_DIR=build scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90" > $O/build-all.txt 2>&1; echo "build all rc $?" | tee -a $S; gzip -f $O/build-all.txt; }
-lane=$(upto 60 300)
-[ $lane -gt 60 ] && (cd build && LIBREDNN_LOG_DISPATCH=0 timeout $lane ctest -L gpu -j4 --output-on-failure > $O/gpu-lane.txt 2>&1; echo "rc $?" >> $O/gpu-lane.txt)
-grep -E "tests passed|^rc |Failed|\*\*\*|Timeout" $O/gpu-lane.txt | tail -20 | tee -a $S
-t lane
-left=$(left 5)
-[ $left -gt 30 ] && { timeout $left $b --lib build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn.tsv --dir inference --runs 8 --json $O/rnn.json --markdown $O/rnn.md > $O/rnn.txt 2>&1; echo "rnn inference rc $?" | tee -a $S; }
+# Issue 14's bar table on main's batch-norm and pooling (the patch touches only the RNN; about 20 s), then
+# bench/sets/rnn.tsv's inference rows against NVIDIA's standard algorithm, before the lane, which takes what is left.
+[ $(left 60) -gt 30 ] && { RUNS=20 timeout $(upto 40 120) tools/bench/issue14_results.sh $O/issue14 > $O/issue14.txt 2>&1; echo "issue14 rc $?" | tee -a $S; tail -1 $O/issue14/bars.md $O/issue14/bars-measured-copy.md | tee -a $S; }
+t issue14
+rn=$(upto 10 120)
+[ $rn -gt 30 ] && { timeout $rn $b --lib build/src/libcudnn.so.8 --vs $nv --set bench/sets/rnn.tsv --dir inference --runs 8 --json $O/rnn.json --markdown $O/rnn.md > $O/rnn.txt 2>&1; echo "rnn inference rc $?" | tee -a $S; }
 python3 tools/bench/issue15_bars.py $O/rnn.json --persist $O/persist-wf1.json > $O/bars-rnn.md 2>&1
 grep -E "Geometric|rows meet|3x" $O/bars-rnn.md | head -8 | tee -a $S
+t rnn
+# Then the rest of the build and the whole gpu lane, as far as the call's time goes.
+[ $(left 150) -gt 60 ] && { timeout $(left 100) bash -c "LIBREDNN_BUILD_DIR=build scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90" > $O/build-all.txt 2>&1; echo "build all rc $?" | tee -a $S; gzip -f $O/build-all.txt; }
+lane=$(upto 10 300)
+[ $lane -gt 60 ] && (cd build && LIBREDNN_LOG_DISPATCH=0 timeout $lane ctest -L gpu -j4 --output-on-failure > $O/gpu-lane.txt 2>&1; echo "rc $?" >> $O/gpu-lane.txt)
+grep -E "tests passed|^rc |Failed|\*\*\*|Timeout" $O/gpu-lane.txt 2>/dev/null | tail -20 | tee -a $S
 t done
