@@ -375,6 +375,45 @@ TEST(Rnn, ForwardOfPersistentStepsMatchesReference) {
     }
 }
 
+// Inference of 2 to 4 unidirectional layers without a projection at small batches, float and half data: on CUDA every
+// layer's steps run in one wavefront kernel (cuda/rnn/rnn_wavefront.hpp), layer l + 1's step s - 1 beside layer l's
+// step s, each block holding its units' rows of every layer's R and the upper layers' W (half data as halves). Trials
+// 0-3 are the shapes it exists for, half LSTM and GRU at hidden 1024 (eight units a block, 16-byte rows) at batches 1
+// and 8 (the largest the LSTM's rows and sums fit); trial 4 hidden 521 in float (rows not a multiple of 4); the rest
+// every cell at hidden 10-300 over 2-4 layers and batches of one to 16 (the two tiles). Shorter sequences (their h
+// carried over while the layers above still run), LSTM clipping, hx and cx present or not, layer 0 on linear or skip
+// input.
+TEST(Rnn, InferenceOfWavefrontLayersMatchesReference) {
+    LIBREDNN_SEEDED_RANDOM(rng);
+    for (int trial = 0; trial < 16; ++trial) {
+        RnnProblem p = random_problem(rng);
+        RnnNetwork &n = p.net;
+        p.training = false;
+        n.bidirectional = false;
+        const cudnnRNNMode_t cells[] = {CUDNN_RNN_RELU, CUDNN_RNN_TANH, CUDNN_LSTM, CUDNN_GRU};
+        n.cell = trial < 4 ? (trial < 2 ? CUDNN_LSTM : CUDNN_GRU) : cells[trial % 4];
+        const bool wide = trial < 5;
+        n.layers = wide ? 2 : static_cast<int>(rng.integer(2, 4));
+        n.hidden_size = trial < 4 ? 1024 : wide ? 521 : static_cast<int>(rng.integer(10, 300));
+        n.proj_size = n.hidden_size;
+        n.input_size = n.skip_input ? n.hidden_size : static_cast<int>(rng.integer(1, 40));
+        n.data_type = trial < 4 ? CUDNN_DATA_HALF : trial == 4 || rng.coin() ? CUDNN_DATA_FLOAT : CUDNN_DATA_HALF;
+        n.math_prec = n.data_type == CUDNN_DATA_HALF && rng.coin() ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+        if (n.algo != CUDNN_RNN_ALGO_STANDARD) n.algo = CUDNN_RNN_ALGO_PERSIST_STATIC;
+        p.clipping = n.cell == CUDNN_LSTM && rng.coin();
+        if (p.clipping) p.lclip = -rng.uniform(0.05, 0.4), p.rclip = rng.uniform(0.05, 0.4);
+        p.max_seq_length = static_cast<int>(rng.integer(1, wide ? 4 : 9));
+        random_lengths(rng,
+                       trial < 4 ? (trial % 2 == 0 ? 1 : 8)
+                       : wide    ? 3
+                                 : rng.pick<int>({1, 2, 3, 4, 5, 8, 13, 16}),
+                       &p);
+        p.has_hy = rng.coin();
+        p.has_cy = n.cell == CUDNN_LSTM && rng.coin();
+        check_forward(rng, p);
+    }
+}
+
 // Dropout between layers and LSTM cell clipping in training, on networks of 2 or 3 layers: the mask read back
 // from the reserve space is the documented draw, and y, hy, cy match the reference given that mask.
 TEST(Rnn, TrainingWithDropoutAndClippingMatchesReference) {

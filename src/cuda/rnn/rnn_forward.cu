@@ -14,6 +14,7 @@
 #include "cuda/rnn/rnn_persistent.hpp"
 #include "cuda/rnn/rnn_plan.hpp"
 #include "cuda/rnn/rnn_products.hpp"
+#include "cuda/rnn/rnn_wavefront.hpp"
 #include "ops/dropout/problem.hpp"
 #include "ops/rnn/dropout_mask.hpp"
 
@@ -113,6 +114,97 @@ __global__ void __launch_bounds__(kRnnBlock)
 // Counts the training forward as one dropout call, after every dropout kernel has read the call number.
 __global__ void count_rnn_dropout_call(DropoutState *states) { states->calls += 1; }
 
+// Pseudo-layer pl's hx (zeros where the call passes none) into h of the states at `base` (a sequence's `stride`
+// elements apart), and for the LSTM its cx into c.
+template <class T, class C>
+Status load_layer_state(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, int pl, const ForwardState &at,
+                        C *base, int64_t stride) {
+    const int N = p.batch_size, H = p.net.hidden_size, P = p.net.proj_size;
+    const int64_t offset = static_cast<int64_t>(pl) * N;
+    const T *hx = static_cast<const T *>(b.hx), *cx = static_cast<const T *>(b.cx);
+    rnn_load_state_kernel<T, C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(
+        hx ? hx + offset * P : nullptr, int64_t{N} * P, base + at.h, stride, P);
+    LIBREDNN_CHECK(check_launch("rnn_load_state_kernel"));
+    if (p.net.cell != CUDNN_LSTM) return CUDNN_STATUS_SUCCESS;
+    rnn_load_state_kernel<T, C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(
+        cx ? cx + offset * H : nullptr, int64_t{N} * H, base + at.c, stride, H);
+    return check_launch("rnn_load_state_kernel");
+}
+
+// Pseudo-layer pl's last h (at h_last of the states at `base`) into hy, and for the LSTM its c into cy, where the
+// call asks for them.
+template <class T, class C>
+Status store_layer_state(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, int pl, const ForwardState &at,
+                         const C *base, int64_t stride, int64_t h_last) {
+    const int N = p.batch_size, H = p.net.hidden_size, P = p.net.proj_size;
+    const int64_t offset = static_cast<int64_t>(pl) * N;
+    if (b.hy) {
+        rnn_store_state_kernel<T, C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(
+            base + h_last, stride, P, int64_t{N} * P, static_cast<T *>(b.hy) + offset * P);
+        LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
+    }
+    if (b.cy && p.net.cell == CUDNN_LSTM) {
+        rnn_store_state_kernel<T, C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(
+            base + at.c, stride, H, int64_t{N} * H, static_cast<T *>(b.cy) + offset * H);
+        LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
+    }
+    return CUDNN_STATUS_SUCCESS;
+}
+
+// Pseudo-layer `dir` of a layer's cell over the states at `base`: its new h to `out` (rows of Y), and in training
+// its saved values to `saved` (rows of saved_row).
+template <class C>
+CellForward<C> forward_cell(const RnnProblem &p, const ForwardState &at, int dir, const int *lengths, const C *gates,
+                            C *base, int64_t stride, C *out, int64_t out_row, C *saved, int64_t saved_row) {
+    CellForward<C> cell{};
+    cell.lengths = lengths, cell.N = p.batch_size, cell.H = p.net.hidden_size, cell.P = p.net.proj_size;
+    cell.cell = static_cast<int>(p.net.cell), cell.dir = dir, cell.projection = p.net.projection() ? 1 : 0;
+    cell.clip = p.clipping ? 1 : 0, cell.clip_propagate_nan = p.clip_propagate_nan ? 1 : 0;
+    cell.lclip = static_cast<C>(p.lclip), cell.rclip = static_cast<C>(p.rclip);
+    cell.spn = stride, cell.at = at, cell.gates = gates, cell.state = base;
+    cell.out = out, cell.out_row = out_row;
+    cell.saved = saved, cell.saved_row = saved_row;
+    return cell;
+}
+
+// Every layer's steps in one wavefront launch (rnn_wavefront.hpp; every weight but layer 0's W read from the weight
+// space as it is), once layer 0's W x + b_W is in at.gates: layer 0's
+// state in the state piece, each layer above's h, h_new and c in the split scratch (free once that product is done),
+// the last layer's outputs to `out`, then every layer's hy and cy.
+template <class T>
+Status wavefront_steps(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b,
+                       const RnnWorkspacePointers<float> &at, const ForwardState &state, float *out, int steps) {
+    const RnnNetwork &net = p.net;
+    const int L = net.layers, N = p.batch_size;
+    const int64_t above = (2 * static_cast<int64_t>(net.proj_size) + net.hidden_size + 3) / 4 * 4;  // h, h_new, c
+    // Cannot fail (the scratch holds at least 16 N gates x hidden elements at these batches); kept as the assumption
+    // written down.
+    if (static_cast<int64_t>(L - 1) * N * above > at.split_elements)
+        return fail(CUDNN_STATUS_INTERNAL_ERROR, "the wavefront RNN's states do not fit the split scratch");
+    CellForward<float> cells[kRnnWavefrontMaxLayers];
+    WavefrontWeights weights[kRnnWavefrontMaxLayers];
+    const T *space = static_cast<const T *>(b.weights);
+    for (int l = 0; l < L; ++l) {
+        float *base = l == 0 ? at.state : at.split + (l - 1) * N * above;
+        const int64_t stride = l == 0 ? at.state_per_sequence : above;
+        LIBREDNN_CHECK((load_layer_state<T, float>(stream, p, b, l, state, base, stride)));
+        cells[l] = forward_cell<float>(p, state, 0, at.lengths, at.gates, base, stride, l + 1 == L ? out : nullptr,
+                                       p.y_size(), nullptr, 0);
+        const RnnLayerPlaces places = rnn_layer_places(net, l);
+        weights[l].input = l > 0 ? space + places.input_matrices : nullptr;
+        weights[l].recurrent = space + places.recurrent_matrices;
+        weights[l].input_bias = l > 0 && places.input_biases >= 0 ? space + places.input_biases : nullptr;
+        weights[l].recurrent_bias = places.recurrent_biases >= 0 ? space + places.recurrent_biases : nullptr;
+    }
+    rnn_log_steps(p, "RNN inference steps", 0,
+                  {{"wavefront kernel, every layer's steps in one cooperative launch", nullptr}});
+    LIBREDNN_CHECK(rnn_wavefront_forward(stream, net.data_type, cells, weights, L, steps));
+    const int64_t h_last = steps % 2 == 1 ? state.h_new : state.h;
+    for (int l = 0; l < L; ++l)
+        LIBREDNN_CHECK((store_layer_state<T, float>(stream, p, b, l, state, cells[l].state, cells[l].spn, h_last)));
+    return CUDNN_STATUS_SUCCESS;
+}
+
 template <class T, class C>
 Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, void *workspace) {
     const RnnNetwork &net = p.net;
@@ -121,9 +213,29 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
     RnnWorkspacePointers<C> at = rnn_workspace_pointers<C>(p, workspace);
     const int64_t spn = at.state_per_sequence;
     const ForwardState state = forward_state(net);
+    // Every layer's steps in one launch (inference of 2 to 4 unidirectional layers, batches up to 16), else all the
+    // steps of each pseudo-layer in one persistent launch (the same batches; asked only where the wavefront declines:
+    // each asks the occupancy calculator).
+    bool wavefront = false, persistent_forward = false;
+    const char *wavefront_declined = "it computes in float only";  // the log's reasons (rnn_log_steps)
+    const char *persistent_declined = wavefront_declined;
+    if constexpr (std::is_same_v<C, float>) {
+        wavefront = rnn_wavefront_forward_applies(p, &wavefront_declined);
+        if (!wavefront) persistent_forward = rnn_persistent_forward_applies(p, &persistent_declined);
+    }
     LIBREDNN_CHECK(rnn_upload_tables(stream, p, at.lengths, at.rows));
-    LIBREDNN_CHECK(rnn_pass_weights<T>(stream, b.weights, rnn_weight_elements(net),
-                                       rnn_reads_weights_in_place(p, b.weights), &at.weights));
+    const bool in_place = rnn_reads_weights_in_place(p, b.weights);
+    if (wavefront && !in_place) {
+        // The wavefront kernel reads the weight space itself: only layer 0's W and b_W, for W x, in the compute type.
+        const RnnLayerPlaces first = rnn_layer_places(net, 0);
+        if (first.input_matrices >= 0)
+            LIBREDNN_CHECK(
+                (rnn_convert_weights<T, C>(stream, b.weights, first.input_matrices, gH * first.width, at.weights)));
+        if (first.input_biases >= 0)
+            LIBREDNN_CHECK((rnn_convert_weights<T, C>(stream, b.weights, first.input_biases, gH, at.weights)));
+    } else {
+        LIBREDNN_CHECK(rnn_pass_weights<T>(stream, b.weights, rnn_weight_elements(net), in_place, &at.weights));
+    }
     rnn_load_sequences_kernel<T, C><<<rnn_grid(steps * net.input_size), kRnnBlock, 0, stream>>>(
         static_cast<const T *>(b.x), at.rows, at.lengths, N, steps, net.input_size, at.sequence_a);
     LIBREDNN_CHECK(check_launch("rnn_load_sequences_kernel"));
@@ -139,15 +251,8 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                         cudaGetErrorString(error));
     }
     const int max_length = *std::max_element(p.seq_lengths.begin(), p.seq_lengths.end());
-    const T *hx = static_cast<const T *>(b.hx), *cx = static_cast<const T *>(b.cx);
-    T *hy = static_cast<T *>(b.hy), *cy = static_cast<T *>(b.cy);
     const C *in = at.sequence_a;
     C *out = nullptr;
-    // All the steps of each pseudo-layer in one persistent launch (batches up to 16; the same for every layer).
-    bool persistent_forward = false;
-    const char *persistent_declined = "it computes in float only";  // the log's reasons (rnn_log_steps)
-    if constexpr (std::is_same_v<C, float>)
-        persistent_forward = rnn_persistent_forward_applies(p, &persistent_declined);
     // The W x products' operands TF32 already where the pass prepares them: W in the converted weights, and the
     // layer input in place where it is the pass's own copy (x, the last layer's output in inference, the dropout
     // factors' product), else (the reserve space's outputs) in sequence_a, free once layer 0 is done.
@@ -184,24 +289,11 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                     <<<rnn_grid(steps * gH), kRnnBlock, 0, stream>>>(in, steps, H, g, input_bias, at.gates);
                 LIBREDNN_CHECK(check_launch("skip_input_kernel"));
             }
-            const int64_t state_offset = static_cast<int64_t>(pl) * N;
-            rnn_load_state_kernel<T, C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(
-                hx ? hx + state_offset * P : nullptr, int64_t{N} * P, at.state + state.h, spn, P);
-            LIBREDNN_CHECK(check_launch("rnn_load_state_kernel"));
-            if (net.cell == CUDNN_LSTM) {
-                rnn_load_state_kernel<T, C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(
-                    cx ? cx + state_offset * H : nullptr, int64_t{N} * H, at.state + state.c, spn, H);
-                LIBREDNN_CHECK(check_launch("rnn_load_state_kernel"));
-            }
-            CellForward<C> cell{};
-            cell.lengths = at.lengths, cell.N = N, cell.H = H, cell.P = P;
-            cell.cell = static_cast<int>(net.cell), cell.dir = dir, cell.projection = net.projection() ? 1 : 0;
-            cell.clip = p.clipping ? 1 : 0, cell.clip_propagate_nan = p.clip_propagate_nan ? 1 : 0;
-            cell.lclip = static_cast<C>(p.lclip), cell.rclip = static_cast<C>(p.rclip);
-            cell.spn = spn, cell.at = state, cell.gates = at.gates, cell.state = at.state;
-            cell.out = out, cell.out_row = Y;
-            cell.saved = p.training ? reserve + pl * steps * forward_block : nullptr;
-            cell.saved_row = forward_block;
+            if (wavefront) break;  // layer 0's W x is all the launch needs first
+            LIBREDNN_CHECK((load_layer_state<T, C>(stream, p, b, pl, state, at.state, spn)));
+            CellForward<C> cell =
+                forward_cell<C>(p, state, dir, at.lengths, at.gates, at.state, spn, out, Y,
+                                p.training ? reserve + pl * steps * forward_block : nullptr, forward_block);
             GemmOperands<C> recurrent;
             recurrent.scratch = at.split, recurrent.scratch_elements = at.split_elements;
             recurrent.m = N, recurrent.n = gH, recurrent.k = P;
@@ -232,7 +324,8 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
             }
             rnn_log_steps(
                 p, p.training ? "RNN training forward steps" : "RNN inference steps", pl,
-                {{"persistent kernel", persistent_forward ? nullptr : persistent_declined},
+                {{"wavefront kernel, every layer's steps in one cooperative launch", wavefront_declined},
+                 {"persistent kernel", persistent_forward ? nullptr : persistent_declined},
                  {"fused step on wgmma, all steps in one cooperative launch", fused ? wgmma_declined : fused_declined},
                  {persistent ? "fused step, all steps in one cooperative launch" : "fused step, a launch a step",
                   fused ? nullptr : fused_declined},
@@ -258,16 +351,13 @@ Status forward(cudaStream_t stream, const RnnProblem &p, const RnnBuffers &b, vo
                     LIBREDNN_CHECK(check_launch("take_projected_kernel"));
                 }
             }
-            if (hy) {
-                const int64_t h_last = (persistent || fused) && max_length % 2 == 1 ? state.h_new : state.h;
-                rnn_store_state_kernel<T, C><<<rnn_grid(int64_t{N} * P), kRnnBlock, 0, stream>>>(
-                    at.state + h_last, spn, P, int64_t{N} * P, hy + state_offset * P);
-                LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
-            }
-            if (cy && net.cell == CUDNN_LSTM) {
-                rnn_store_state_kernel<T, C><<<rnn_grid(int64_t{N} * H), kRnnBlock, 0, stream>>>(
-                    at.state + state.c, spn, H, int64_t{N} * H, cy + state_offset * H);
-                LIBREDNN_CHECK(check_launch("rnn_store_state_kernel"));
+            const int64_t h_last = (persistent || fused) && max_length % 2 == 1 ? state.h_new : state.h;
+            LIBREDNN_CHECK((store_layer_state<T, C>(stream, p, b, pl, state, at.state, spn, h_last)));
+        }
+        if constexpr (std::is_same_v<C, float>) {
+            if (wavefront) {  // every layer's steps, and the last layer's outputs in `out`
+                LIBREDNN_CHECK(wavefront_steps<T>(stream, p, b, at, state, out, max_length));
+                break;
             }
         }
         in = out;

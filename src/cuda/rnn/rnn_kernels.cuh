@@ -80,6 +80,14 @@ __global__ void __launch_bounds__(kRnnBlock) rnn_convert_kernel(const T *from, i
         to[e] = to_compute<C>(from[e]);
 }
 
+// Elements [first, first + count) of the weight space converted to C, at the same place of `weights`.
+template <class T, class C>
+Status rnn_convert_weights(cudaStream_t stream, const void *weight_space, int64_t first, int64_t count, C *weights) {
+    rnn_convert_kernel<T, C><<<rnn_grid(count), kRnnBlock, 0, stream>>>(static_cast<const T *>(weight_space) + first,
+                                                                        count, weights + first);
+    return check_launch("rnn_convert_kernel");
+}
+
 // The weights a forward or backward-data pass reads (*weights): the caller's weight space where it lies where
 // `in_place` (rnn_reads_weights_in_place: T is C, and nothing writes them), else its `count` elements converted to C
 // into *weights, the workspace's piece.
@@ -89,9 +97,7 @@ Status rnn_pass_weights(cudaStream_t stream, const void *weight_space, int64_t c
         *weights = const_cast<C *>(static_cast<const C *>(weight_space));  // only read by the pass
         return CUDNN_STATUS_SUCCESS;
     }
-    rnn_convert_kernel<T, C>
-        <<<rnn_grid(count), kRnnBlock, 0, stream>>>(static_cast<const T *>(weight_space), count, *weights);
-    return check_launch("rnn_convert_kernel");
+    return rnn_convert_weights<T, C>(stream, weight_space, 0, count, *weights);
 }
 
 // to[n][i] = from[n][i] (or 0 when from is NULL): a state tensor's pseudo-layer into the workspace.

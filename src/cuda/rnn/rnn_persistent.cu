@@ -26,7 +26,7 @@ struct Persistent {
 // Block b takes units [units b, units (b + 1)): row r of its R is gate r / units of unit units b + r % units. Each
 // step:
 // - the cell threads (thread u N + n: unit u, sequence n) load what their cell needs besides R h: W x + b_W of
-//   their unit at the sequence's time, and h before the step;
+//   their unit at the sequence's time, h and (LSTM) c before the step, all in flight while R h is computed;
 // - R h (persistent_products: h read from L2, where every block wrote its units' h the step before);
 // - the cell threads add the warps' sums in order, run the cell, and write the new h;
 // - the grid-wide barrier (the next step reads every block's h).
@@ -67,9 +67,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
         const int64_t h_in = s % 2 == 0 ? cell.at.h : cell.at.h_new, h_out = s % 2 == 0 ? cell.at.h_new : cell.at.h;
         // The cell's other inputs, in flight while R h is computed.
         const int t = cell_thread && s < length ? (cell.dir == 0 ? s : length - 1 - s) : -1;
-        float gx[4] = {0.0f, 0.0f, 0.0f, 0.0f}, h_before = 0.0f;
+        float gx[4] = {0.0f, 0.0f, 0.0f, 0.0f}, h_before = 0.0f, c_before = 0.0f;
         if (cell_thread) {
             h_before = __ldcg(cell.state + n * cell.spn + h_in + i);
+            if (gates == 4) c_before = __ldcg(cell.state + n * cell.spn + cell.at.c + i);  // only the LSTM reads it
             if (t >= 0) {
                 const float *row = cell.gates + (static_cast<int64_t>(t) * N + n) * gates * H + i;
 #pragma unroll
@@ -88,7 +89,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
                 const auto pre = [&](int q) { return persistent_sum(partial, g, q * U + u, n, bias[q]); };
                 float value = 0.0f;
                 rnn_cell_forward_unit_from(
-                    cell, n, i, t, [&](int q) { return gx[q]; }, pre, h_before, &value);
+                    cell, n, i, t, [&](int q) { return gx[q]; }, pre, h_before, &value, &c_before);
                 state[h_out + i] = value;
                 cell.out[(static_cast<int64_t>(t) * N + n) * cell.out_row + static_cast<int64_t>(cell.dir) * cell.P +
                          i] = value;

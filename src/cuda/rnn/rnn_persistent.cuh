@@ -10,6 +10,8 @@
 #include "cuda/rnn/rnn_persistent.hpp"
 #include "ops/rnn/problem.hpp"
 
+#include <cuda_fp16.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -54,13 +56,20 @@ inline const char *persistent_declines(const RnnProblem &p, bool too_wide, const
 constexpr const char *kDoesNotFit =
     "a block's rows of R do not fit its shared memory or threads, or the device cannot hold every block at once";
 
-// Whether `kernel` (kPersistentThreads threads a block) runs at geometry g for `batch` sequences: the block's rows
-// and cell threads (units x batch) within its limits, its shared memory opted in, every block resident at once.
+// Whether `kernel` (kPersistentThreads threads a block) runs at geometry g with `cell_threads` cell threads a block
+// and `bytes` of dynamic shared memory: g's rows and the cell threads within a block's limits, the shared memory
+// opted in, every block resident at once. The persistent kernels' form is below; the wavefront's holds every layer.
+inline bool persistent_launch_fits(const PersistentGeometry &g, int cell_threads, size_t bytes, const void *kernel,
+                                   const SharedMemoryOptIn &opt_in) {
+    return g.rows <= kPersistentMaxRows && cell_threads <= kPersistentThreads &&
+           bytes <= static_cast<size_t>(current_device_limits().max_dynamic_shared_bytes) && opt_in.allow(bytes) &&
+           cooperative_launch_fits(kernel, kPersistentThreads, bytes, g.blocks);
+}
+
+// The same for one pseudo-layer of `batch` sequences: units x batch cell threads, g.bytes.
 inline bool persistent_geometry_fits(const PersistentGeometry &g, int batch, const void *kernel,
                                      const SharedMemoryOptIn &opt_in) {
-    return g.rows <= kPersistentMaxRows && g.units * batch <= kPersistentThreads &&
-           g.bytes <= static_cast<size_t>(current_device_limits().max_dynamic_shared_bytes) && opt_in.allow(g.bytes) &&
-           cooperative_launch_fits(kernel, kPersistentThreads, g.bytes, g.blocks);
+    return persistent_launch_fits(g, g.units * batch, g.bytes, kernel, opt_in);
 }
 
 #ifdef __CUDACC__
@@ -103,6 +112,16 @@ __device__ __forceinline__ int warp_reduce_scatter(float (&v)[V], int lane) {
     return first;
 }
 
+// A quad of a row kept in shared memory as the data's own halves (exact in float): half the bytes of a float4.
+struct alignas(8) PersistentHalfQuad {
+    __half2 low, high;
+};
+__device__ __forceinline__ float4 persistent_row_quad(const float4 &quad) { return quad; }
+__device__ __forceinline__ float4 persistent_row_quad(const PersistentHalfQuad &quad) {
+    const float2 low = __half22float2(quad.low), high = __half22float2(quad.high);
+    return make_float4(low.x, low.y, high.x, high.y);
+}
+
 // The step's vectors: sequence n's at base + n * stride, k elements; `vector`: k a multiple of 4 and every
 // vector 16-byte aligned (16-byte loads).
 struct PersistentVectors {
@@ -132,50 +151,68 @@ __device__ __forceinline__ void persistent_stage_quad(float4 *target, const floa
                           e + 3 < k ? source[e + 3] : 0.0f);
 }
 
-// The block's products of its rows ([rows_pad][g.quads] in shared memory) with every sequence's vector, in passes
-// of kBatch sequences: thread j takes quads j, j + kPersistentThreads, ... of each vector (at most kMaxQuads),
-// multiplies them with the same quads of kPersistentChunk rows at a time, and each warp's sums meet in one lane each
-// (warp_reduce_scatter) and go to partial[(row * columns_pad + column) * kPersistentWarps + warp]. After a barrier,
-// persistent_sum adds a row's and column's warps in order.
+// Pass `pass`'s quads of every sequence's vector that this thread multiplies (persistent_pass_products): quads
+// threadIdx.x + j kPersistentThreads of sequences pass kBatch + c in h[j][c], zeros past k and past the batch.
 template <int kBatch, int kMaxQuads>
-__device__ __forceinline__ void persistent_products(const float4 *rows, const PersistentGeometry &g,
-                                                    const PersistentVectors &vectors, int batch, float *partial) {
+__device__ __forceinline__ void persistent_load_pass(const PersistentGeometry &g, const PersistentVectors &vectors,
+                                                     int batch, int pass, float4 (&h)[kMaxQuads][kBatch]) {
+    const int tid = static_cast<int>(threadIdx.x);
+#pragma unroll
+    for (int j = 0; j < kMaxQuads; ++j)
+#pragma unroll
+        for (int c = 0; c < kBatch; ++c) {
+            const int q = tid + j * kPersistentThreads, n = pass * kBatch + c;
+            h[j][c] = q < g.quads && n < batch ? persistent_quad(vectors, n, q) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        }
+}
+
+// The block's products of its rows ([rows_pad][g.quads] quads in shared memory, float4 or PersistentHalfQuad) with
+// pass `pass`'s kBatch sequences, whose quads persistent_load_pass put in h: thread j multiplies its quads with the
+// same quads of kPersistentChunk rows at a time, and each warp's sums meet in one lane each (warp_reduce_scatter)
+// and go to partial[(row * columns_pad + column) * kPersistentWarps + warp]. After a barrier, persistent_sum adds a
+// row's and column's warps in order.
+template <int kBatch, int kMaxQuads, class Quad>
+__device__ __forceinline__ void persistent_pass_products(const Quad *rows, const PersistentGeometry &g,
+                                                         const float4 (&h)[kMaxQuads][kBatch], int pass,
+                                                         float *partial) {
     constexpr int kValues = kPersistentChunk * kBatch;
     static_assert(kValues <= 32, "a chunk's sums fit a warp");
     const int tid = static_cast<int>(threadIdx.x), warp = tid / 32, lane = tid % 32, Q = g.quads;
-    for (int pass = 0; pass < g.columns_pad / kBatch; ++pass) {
-        float4 h[kMaxQuads][kBatch];
+    for (int chunk = 0; chunk < g.rows_pad / kPersistentChunk; ++chunk) {
+        float sums[kValues];
 #pragma unroll
-        for (int j = 0; j < kMaxQuads; ++j)
+        for (int v = 0; v < kValues; ++v) sums[v] = 0.0f;
 #pragma unroll
-            for (int c = 0; c < kBatch; ++c) {
-                const int q = tid + j * kPersistentThreads, n = pass * kBatch + c;
-                h[j][c] = q < Q && n < batch ? persistent_quad(vectors, n, q) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            }
-        for (int chunk = 0; chunk < g.rows_pad / kPersistentChunk; ++chunk) {
-            float sums[kValues];
+        for (int j = 0; j < kMaxQuads; ++j) {
+            const int q = tid + j * kPersistentThreads;
+            if (q < Q) {
 #pragma unroll
-            for (int v = 0; v < kValues; ++v) sums[v] = 0.0f;
+                for (int r = 0; r < kPersistentChunk; ++r) {
+                    const float4 w = persistent_row_quad(rows[(chunk * kPersistentChunk + r) * Q + q]);
 #pragma unroll
-            for (int j = 0; j < kMaxQuads; ++j) {
-                const int q = tid + j * kPersistentThreads;
-                if (q < Q) {
-#pragma unroll
-                    for (int r = 0; r < kPersistentChunk; ++r) {
-                        const float4 w = rows[(chunk * kPersistentChunk + r) * Q + q];
-#pragma unroll
-                        for (int c = 0; c < kBatch; ++c)
-                            sums[r * kBatch + c] = persistent_dot4(w, h[j][c], sums[r * kBatch + c]);
-                    }
+                    for (int c = 0; c < kBatch; ++c)
+                        sums[r * kBatch + c] = persistent_dot4(w, h[j][c], sums[r * kBatch + c]);
                 }
             }
-            const int index = warp_reduce_scatter<kValues>(sums, lane);
-            constexpr int kReplicas = 32 / kValues - 1;  // lanes holding the same total: the first writes it
-            if ((lane & kReplicas) == 0) {
-                const int row = chunk * kPersistentChunk + index / kBatch, column = pass * kBatch + index % kBatch;
-                partial[(row * g.columns_pad + column) * kPersistentWarps + warp] = sums[0];
-            }
         }
+        const int index = warp_reduce_scatter<kValues>(sums, lane);
+        constexpr int kReplicas = 32 / kValues - 1;  // lanes holding the same total: the first writes it
+        if ((lane & kReplicas) == 0) {
+            const int row = chunk * kPersistentChunk + index / kBatch, column = pass * kBatch + index % kBatch;
+            partial[(row * g.columns_pad + column) * kPersistentWarps + warp] = sums[0];
+        }
+    }
+}
+
+// The block's products of its rows with every sequence's vector (read from L2), in passes of kBatch sequences:
+// persistent_load_pass, then persistent_pass_products.
+template <int kBatch, int kMaxQuads, class Quad = float4>
+__device__ __forceinline__ void persistent_products(const Quad *rows, const PersistentGeometry &g,
+                                                    const PersistentVectors &vectors, int batch, float *partial) {
+    for (int pass = 0; pass < g.columns_pad / kBatch; ++pass) {
+        float4 h[kMaxQuads][kBatch];
+        persistent_load_pass<kBatch, kMaxQuads>(g, vectors, batch, pass, h);
+        persistent_pass_products<kBatch, kMaxQuads>(rows, g, h, pass, partial);
     }
 }
 
