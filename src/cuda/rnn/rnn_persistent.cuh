@@ -150,6 +150,18 @@ __device__ __forceinline__ void persistent_stage_quad(float4 *target, const floa
     *target = make_float4(source[e], e + 1 < k ? source[e + 1] : 0.0f, e + 2 < k ? source[e + 2] : 0.0f,
                           e + 3 < k ? source[e + 3] : 0.0f);
 }
+// The same for a row of halves kept as halves (PersistentHalfQuad; 8-byte aligned where `vector`), as plain loads.
+__device__ __forceinline__ void persistent_stage_quad(PersistentHalfQuad *target, const __half *source, int k, int q,
+                                                      bool vector) {
+    const int e = 4 * q;
+    if (vector) {
+        *reinterpret_cast<uint2 *>(target) = __ldg(reinterpret_cast<const uint2 *>(source + e));
+        return;
+    }
+    const __half zero = __float2half(0.0f);
+    target->low = __halves2half2(source[e], e + 1 < k ? source[e + 1] : zero);
+    target->high = __halves2half2(e + 2 < k ? source[e + 2] : zero, e + 3 < k ? source[e + 3] : zero);
+}
 
 // Pass `pass`'s quads of every sequence's vector that this thread multiplies (persistent_pass_products): quads
 // threadIdx.x + j kPersistentThreads of sequences pass kBatch + c in h[j][c], zeros past k and past the batch.

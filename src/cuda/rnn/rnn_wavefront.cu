@@ -49,25 +49,6 @@ struct Wavefront {
 template <class S>
 using QuadOf = std::conditional_t<std::is_same_v<S, float>, float4, PersistentHalfQuad>;
 
-// Quad q of a row of k elements at `source` into shared memory (zeros past k).
-__device__ __forceinline__ void stage_quad(float4 *target, const float *source, int k, int q, bool vector) {
-    persistent_stage_quad(target, source, k, q, vector);
-}
-__device__ __forceinline__ void stage_quad(PersistentHalfQuad *target, const __half *source, int k, int q,
-                                           bool vector) {
-    const int e = 4 * q;
-    if (vector) {
-        *reinterpret_cast<uint2 *>(target) = __ldg(reinterpret_cast<const uint2 *>(source + e));
-        return;
-    }
-    const __half zero = __float2half(0.0f);
-    target->low = __halves2half2(source[e], e + 1 < k ? source[e + 1] : zero);
-    target->high = __halves2half2(e + 2 < k ? source[e + 2] : zero, e + 3 < k ? source[e + 3] : zero);
-}
-
-__device__ __forceinline__ float as_float(float value) { return value; }
-__device__ __forceinline__ float as_float(__half value) { return __half2float(value); }
-
 __device__ __forceinline__ float4 zero_quad(const float4 &) { return make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
 __device__ __forceinline__ PersistentHalfQuad zero_quad(const PersistentHalfQuad &) {
     return {__float2half2_rn(0.0f), __float2half2_rn(0.0f)};
@@ -102,7 +83,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
         }
         const S *matrix = row - group(l) < g.rows_pad ? a.recurrent[l] : a.input[l + 1];
         const int unit = min(H - 1, unit0 + r % U);  // a unit past H reads a valid row, unused
-        stage_quad(rows + e, matrix + (static_cast<int64_t>(r / U) * H + unit) * H, H, q, a.vector);
+        persistent_stage_quad(rows + e, matrix + (static_cast<int64_t>(r / U) * H + unit) * H, H, q, a.vector);
     }
     async_copy_wait_all();
     __syncthreads();
@@ -117,8 +98,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
 #pragma unroll
         for (int q = 0; q < 4; ++q)
             if (q < gates) {
-                if (a.recurrent_bias[l]) bias_r[q] = as_float(a.recurrent_bias[l][q * H + i]);
-                if (l > 0 && a.input_bias[l]) bias_w[q] = as_float(a.input_bias[l][q * H + i]);
+                if (a.recurrent_bias[l]) bias_r[q] = to_compute<float>(a.recurrent_bias[l][q * H + i]);
+                if (l > 0 && a.input_bias[l]) bias_w[q] = to_compute<float>(a.input_bias[l][q * H + i]);
             }
     }
     const int waves = a.steps + L - 1;
